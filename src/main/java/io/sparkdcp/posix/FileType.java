@@ -1,0 +1,24 @@
+package io.sparkdcp.posix;
+
+/** The kind of a directory entry, from the S_IFMT bits of its mode. */
+public enum FileType {
+    FILE(Linux.S_IFREG), DIRECTORY(Linux.S_IFDIR), SYMLINK(Linux.S_IFLNK), FIFO(Linux.S_IFIFO),
+    CHAR_DEVICE(Linux.S_IFCHR), BLOCK_DEVICE(Linux.S_IFBLK), SOCKET(Linux.S_IFSOCK);
+
+    private final int formatBits;
+
+    FileType(int formatBits) { this.formatBits = formatBits; }
+
+    public int formatBits() { return formatBits; }
+
+    /** FIFOs, sockets and devices: created with mknodat, never opened. */
+    public boolean isSpecial() {
+        return this == FIFO || this == CHAR_DEVICE || this == BLOCK_DEVICE || this == SOCKET;
+    }
+
+    public static FileType ofMode(int mode) {
+        int fmt = mode & Linux.S_IFMT;
+        for (FileType t : values()) if (t.formatBits == fmt) return t;
+        throw new IllegalArgumentException("unknown file type in mode 0" + Integer.toOctalString(mode));
+    }
+}

@@ -1,0 +1,89 @@
+package io.sparkdcp.posix;
+
+import jnr.ffi.Pointer;
+import jnr.ffi.annotations.In;
+import jnr.ffi.annotations.Out;
+import jnr.ffi.types.off_t;
+import jnr.ffi.types.size_t;
+import jnr.ffi.types.ssize_t;
+import jnr.ffi.types.u_int64_t;
+
+/**
+ * The libc calls spark-dcp uses, bound once by {@link Posix}. Paths and names are NUL-terminated
+ * byte arrays ({@link PathBytes#cString}); large buffers are direct {@link Pointer}s so nothing
+ * is copied twice.
+ */
+interface LibC {
+    int openat(int dirfd, @In byte[] path, int flags, int mode);
+
+    int close(int fd);
+
+    int statx(int dirfd, @In byte[] path, int flags, int mask, @Out byte[] statxBuf);
+
+    int ioctl(int fd, @u_int64_t long request, @In @Out byte[] arg);
+
+    @ssize_t long flistxattr(int fd, Pointer list, @size_t long size);
+
+    @ssize_t long fgetxattr(int fd, @In byte[] name, Pointer value, @size_t long size);
+
+    int fsetxattr(int fd, @In byte[] name, @In byte[] value, @size_t long size, int flags);
+
+    int fremovexattr(int fd, @In byte[] name);
+
+    @ssize_t long llistxattr(@In byte[] path, Pointer list, @size_t long size);
+
+    @ssize_t long lgetxattr(@In byte[] path, @In byte[] name, Pointer value, @size_t long size);
+
+    int lsetxattr(@In byte[] path, @In byte[] name, @In byte[] value, @size_t long size, int flags);
+
+    int fchown(int fd, int uid, int gid);
+
+    int fchownat(int dirfd, @In byte[] path, int uid, int gid, int flags);
+
+    int fchmod(int fd, int mode);
+
+    int fchmodat(int dirfd, @In byte[] path, int mode, int flags);
+
+    /** times: atime sec, atime nsec, mtime sec, mtime nsec (two struct timespec). */
+    int futimens(int fd, @In long[] times);
+
+    int utimensat(int dirfd, @In byte[] path, @In long[] times, int flags);
+
+    @ssize_t long copy_file_range(int fdIn, @In @Out long[] offIn, int fdOut, @In @Out long[] offOut,
+                                  @size_t long len, int flags);
+
+    @ssize_t long pread(int fd, Pointer buf, @size_t long count, @off_t long offset);
+
+    @ssize_t long pwrite(int fd, Pointer buf, @size_t long count, @off_t long offset);
+
+    @off_t long lseek(int fd, @off_t long offset, int whence);
+
+    int ftruncate(int fd, @off_t long length);
+
+    int fsync(int fd);
+
+    @ssize_t long getdents64(int fd, Pointer buf, @size_t long count);
+
+    int mkdirat(int dirfd, @In byte[] path, int mode);
+
+    int symlinkat(@In byte[] target, int newdirfd, @In byte[] linkpath);
+
+    @ssize_t long readlinkat(int dirfd, @In byte[] path, @Out byte[] buf, @size_t long size);
+
+    int linkat(int olddirfd, @In byte[] oldpath, int newdirfd, @In byte[] newpath, int flags);
+
+    int mknodat(int dirfd, @In byte[] path, int mode, @u_int64_t long dev);
+
+    int renameat(int olddirfd, @In byte[] oldpath, int newdirfd, @In byte[] newpath);
+
+    int unlinkat(int dirfd, @In byte[] path, int flags);
+
+    /** Only for openat2, which glibc 2.36 does not wrap. */
+    long syscall(long number, int dirfd, @In byte[] path, @In byte[] openHow, @size_t long size);
+
+    String strerror(int errnum);
+
+    int geteuid();
+
+    int getegid();
+}

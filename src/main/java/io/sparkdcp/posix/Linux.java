@@ -1,0 +1,60 @@
+package io.sparkdcp.posix;
+
+/** Linux constants. Open flags differ between x86_64 and aarch64; everything else here is shared. */
+public final class Linux {
+    private Linux() {}
+
+    private static final boolean AARCH64 = "aarch64".equals(System.getProperty("os.arch"));
+
+    public static final int O_RDONLY = 0;
+    public static final int O_WRONLY = 1;
+    public static final int O_RDWR = 2;
+    public static final int O_CREAT = 0100;
+    public static final int O_EXCL = 0200;
+    public static final int O_NOCTTY = 0400;
+    public static final int O_TRUNC = 01000;
+    public static final int O_NONBLOCK = 04000;
+    public static final int O_DIRECTORY = AARCH64 ? 040000 : 0200000;
+    public static final int O_NOFOLLOW = AARCH64 ? 0100000 : 0400000;
+    public static final int O_NOATIME = 01000000;
+    public static final int O_CLOEXEC = 02000000;
+
+    public static final int AT_FDCWD = -100;
+    public static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    public static final int AT_REMOVEDIR = 0x200;
+    public static final int AT_EMPTY_PATH = 0x1000;
+
+    static final int STATX_BASIC_STATS = 0x7ff;
+    static final long SYS_OPENAT2 = 437; // same number on x86_64 and aarch64
+    static final long RESOLVE_NO_MAGICLINKS = 0x02;
+    static final long RESOLVE_NO_SYMLINKS = 0x04;
+    static final long RESOLVE_BENEATH = 0x08;
+
+    public static final int SEEK_SET = 0;
+    public static final int SEEK_DATA = 3;
+    public static final int SEEK_HOLE = 4;
+
+    public static final long FS_IOC_FSGETXATTR = 0x801c581fL; // _IOR('X', 31, struct fsxattr)
+    public static final long FS_IOC_FSSETXATTR = 0x401c5820L; // _IOW('X', 32, struct fsxattr)
+    public static final int FS_XFLAG_PROJINHERIT = 0x200;
+
+    public static final int S_IFMT = 0170000;
+    public static final int S_IFSOCK = 0140000;
+    public static final int S_IFLNK = 0120000;
+    public static final int S_IFREG = 0100000;
+    public static final int S_IFBLK = 060000;
+    public static final int S_IFDIR = 040000;
+    public static final int S_IFCHR = 020000;
+    public static final int S_IFIFO = 010000;
+    public static final int S_ISGID = 02000;
+    public static final int PERMISSION_BITS = 07777;
+
+    public static final int DT_UNKNOWN = 0;
+    public static final int DT_DIR = 4;
+
+    /** glibc's makedev for a 64-bit dev_t. */
+    public static long makedev(long major, long minor) {
+        return ((major & 0xfffff000L) << 32) | ((major & 0xfffL) << 8)
+                | ((minor & 0xffffff00L) << 12) | (minor & 0xffL);
+    }
+}

@@ -1,0 +1,430 @@
+package io.sparkdcp.posix;
+
+import jnr.ffi.LastError;
+import jnr.ffi.LibraryLoader;
+import jnr.ffi.Runtime;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+import static io.sparkdcp.posix.Linux.*;
+
+/**
+ * The only place that calls libc. Every call turns -1 into a {@link PosixException} naming the call,
+ * the errno and the path, and retries EINTR/EAGAIN in one loop. Paths are byte arrays relative to
+ * an open directory; nothing here follows a symlink unless a method says so.
+ */
+public final class Posix {
+    private Posix() {}
+
+    private static final LibC LIBC = LibraryLoader.create(LibC.class).failImmediately().load("c");
+    static final Runtime RUNTIME = Runtime.getRuntime(LIBC);
+    private static final int STATX_SIZE = 256;
+    private static final byte[] EMPTY_C = {0};
+    private static volatile boolean openat2Missing;
+
+    /** Runs a call until it is not interrupted; -1 becomes an exception. */
+    private static long call(String name, byte[] path, LongSupplier syscall) {
+        while (true) {
+            long rc = syscall.getAsLong();
+            if (rc != -1) return rc;
+            int errno = LastError.getLastError(RUNTIME);
+            if (!Errno.isTransient(errno)) throw failure(name, errno, path);
+        }
+    }
+
+    /** Like {@link #call} but returns -errno instead of throwing, for outcomes the caller expects. */
+    private static long callOrErrno(LongSupplier syscall) {
+        while (true) {
+            long rc = syscall.getAsLong();
+            if (rc != -1) return rc;
+            int errno = LastError.getLastError(RUNTIME);
+            if (!Errno.isTransient(errno)) return -errno;
+        }
+    }
+
+    public static PosixException failure(String name, int errno, byte[] path) {
+        return new PosixException(name, errno, path, LIBC.strerror(errno));
+    }
+
+    // ---- descriptors --------------------------------------------------------------------------
+
+    public static Fd openat(Fd dir, byte[] name, int flags, int mode) {
+        byte[] c = PathBytes.cString(name);
+        int fd = (int) call("openat", name, () -> LIBC.openat(dir.fd(), c, flags | O_CLOEXEC, mode));
+        return new Fd(fd, name);
+    }
+
+    /** openat, or null when it fails with the given errno (EEXIST for an exclusive create, say). */
+    public static Fd openatUnless(int expectedErrno, Fd dir, byte[] name, int flags, int mode) {
+        byte[] c = PathBytes.cString(name);
+        long rc = callOrErrno(() -> LIBC.openat(dir.fd(), c, flags | O_CLOEXEC, mode));
+        if (rc == -expectedErrno) return null;
+        if (rc < 0) throw failure("openat", (int) -rc, name);
+        return new Fd((int) rc, name);
+    }
+
+    /** Opens an absolute or cwd-relative path; used for the roots of a copy only. */
+    public static Fd open(byte[] path, int flags) {
+        byte[] c = PathBytes.cString(path);
+        int fd = (int) call("open", path, () -> LIBC.openat(AT_FDCWD, c, flags | O_CLOEXEC, 0));
+        return new Fd(fd, path);
+    }
+
+    /**
+     * Opens a path below an open root without ever leaving it: no symlink is followed in any
+     * component (openat2 RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS, or one O_NOFOLLOW openat per
+     * component on kernels before 5.6).
+     */
+    public static Fd openBeneath(Fd root, byte[] relPath, int flags) {
+        if (relPath.length == 0) return openat(root, relPath, flags | O_NOFOLLOW, 0);
+        if (!openat2Missing) {
+            byte[] c = PathBytes.cString(relPath);
+            byte[] how = ByteBuffer.allocate(24).order(ByteOrder.nativeOrder())
+                    .putLong(flags | O_CLOEXEC | O_NOFOLLOW).putLong(0)
+                    .putLong(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS).array();
+            long rc = callOrErrno(() -> LIBC.syscall(SYS_OPENAT2, root.fd(), c, how, how.length));
+            if (rc >= 0) return new Fd((int) rc, relPath);
+            if (rc != -Errno.ENOSYS) throw failure("openat2", (int) -rc, relPath);
+            openat2Missing = true;
+        }
+        return openByComponents(root, relPath, flags);
+    }
+
+    private static Fd openByComponents(Fd root, byte[] relPath, int flags) {
+        Fd current = null;
+        int start = 0;
+        try {
+            while (true) {
+                int slash = start;
+                while (slash < relPath.length && relPath[slash] != '/') slash++;
+                byte[] name = java.util.Arrays.copyOfRange(relPath, start, slash);
+                boolean last = slash >= relPath.length;
+                int f = last ? flags | O_NOFOLLOW : O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+                Fd next = openat(current == null ? root : current, name, f, 0);
+                if (current != null) current.close();
+                current = next;
+                if (last) return new Fd(current.release(), relPath);
+                start = slash + 1;
+            }
+        } catch (PosixException e) {
+            if (current != null) current.close();
+            throw failure(e.call(), e.errno(), relPath);
+        }
+    }
+
+    static void close(int fd, byte[] path) {
+        // close is never retried: on Linux the descriptor is gone even when close reports EINTR.
+        if (LIBC.close(fd) == -1) {
+            int errno = LastError.getLastError(RUNTIME);
+            if (errno != Errno.EINTR) throw failure("close", errno, path);
+        }
+    }
+
+    // ---- stat ---------------------------------------------------------------------------------
+
+    public static Stat fstat(Fd fd) {
+        byte[] buf = new byte[STATX_SIZE];
+        call("fstat", fd.path(), () -> LIBC.statx(fd.fd(), EMPTY_C, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf));
+        return decodeStatx(buf);
+    }
+
+    /** lstat of name in dir. */
+    public static Stat statAt(Fd dir, byte[] name) {
+        byte[] buf = new byte[STATX_SIZE];
+        byte[] c = PathBytes.cString(name);
+        call("statx", name, () -> LIBC.statx(dir.fd(), c, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf));
+        return decodeStatx(buf);
+    }
+
+    /** lstat of name in dir, or null when it does not exist. */
+    public static Stat statAtIfExists(Fd dir, byte[] name) {
+        byte[] buf = new byte[STATX_SIZE];
+        byte[] c = PathBytes.cString(name);
+        long rc = callOrErrno(() -> LIBC.statx(dir.fd(), c, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf));
+        if (rc == -Errno.ENOENT) return null;
+        if (rc < 0) throw failure("statx", (int) -rc, name);
+        return decodeStatx(buf);
+    }
+
+    /** lstat of a whole path (cwd-relative or absolute): the by-path way, and the CLI's checks. */
+    public static Stat lstat(byte[] path) {
+        byte[] buf = new byte[STATX_SIZE];
+        byte[] c = PathBytes.cString(path);
+        call("lstat", path, () -> LIBC.statx(AT_FDCWD, c, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf));
+        return decodeStatx(buf);
+    }
+
+    private static Stat decodeStatx(byte[] raw) {
+        ByteBuffer b = ByteBuffer.wrap(raw).order(ByteOrder.nativeOrder());
+        int mode = b.getShort(28) & 0xffff;
+        return new Stat(FileType.ofMode(mode), mode & PERMISSION_BITS, b.getInt(20), b.getInt(24),
+                b.getLong(40), b.getLong(48), b.getInt(16) & 0xffffffffL,
+                makedev(b.getInt(136) & 0xffffffffL, b.getInt(140) & 0xffffffffL), b.getLong(32),
+                makedev(b.getInt(128) & 0xffffffffL, b.getInt(132) & 0xffffffffL),
+                b.getLong(64), b.getInt(72), b.getLong(112), b.getInt(120));
+    }
+
+    // ---- project ID ioctls --------------------------------------------------------------------
+
+    public static FsXattr getFsXattr(Fd fd) {
+        byte[] raw = new byte[FsXattr.SIZE];
+        call("ioctl(FS_IOC_FSGETXATTR)", fd.path(), () -> LIBC.ioctl(fd.fd(), FS_IOC_FSGETXATTR, raw));
+        return FsXattr.decode(raw);
+    }
+
+    public static void setFsXattr(Fd fd, FsXattr value) {
+        byte[] raw = value.encode();
+        call("ioctl(FS_IOC_FSSETXATTR)", fd.path(), () -> LIBC.ioctl(fd.fd(), FS_IOC_FSSETXATTR, raw));
+    }
+
+    // ---- extended attributes ------------------------------------------------------------------
+
+    /** Names of the xattrs on an open file. */
+    public static List<byte[]> flistxattr(Fd fd, NativeBuffer buf) {
+        while (true) {
+            long n = callOrErrno(() -> LIBC.flistxattr(fd.fd(), buf.pointer(), buf.capacity()));
+            if (n >= 0) return splitNames(buf, (int) n);
+            if (n != -Errno.ERANGE) throw failure("flistxattr", (int) -n, fd.path());
+            buf.ensure(call("flistxattr", fd.path(), () -> LIBC.flistxattr(fd.fd(), null, 0)) + 1);
+        }
+    }
+
+    /** Value of one xattr, or null when it vanished since it was listed. */
+    public static byte[] fgetxattr(Fd fd, byte[] name, NativeBuffer buf) {
+        byte[] c = PathBytes.cString(name);
+        while (true) {
+            long n = callOrErrno(() -> LIBC.fgetxattr(fd.fd(), c, buf.pointer(), buf.capacity()));
+            if (n >= 0) return buf.copyOut(0, (int) n);
+            if (n == -Errno.ENODATA) return null;
+            if (n != -Errno.ERANGE) throw xattrFailure("fgetxattr", (int) -n, fd.path(), name);
+            buf.ensure(call("fgetxattr", fd.path(), () -> LIBC.fgetxattr(fd.fd(), c, null, 0)) + 1);
+        }
+    }
+
+    public static void fsetxattr(Fd fd, byte[] name, byte[] value) {
+        byte[] c = PathBytes.cString(name);
+        long rc = callOrErrno(() -> LIBC.fsetxattr(fd.fd(), c, value, value.length, 0));
+        if (rc < 0) throw xattrFailure("fsetxattr", (int) -rc, fd.path(), name);
+    }
+
+    public static void fremovexattr(Fd fd, byte[] name) {
+        byte[] c = PathBytes.cString(name);
+        long rc = callOrErrno(() -> LIBC.fremovexattr(fd.fd(), c));
+        if (rc < 0 && rc != -Errno.ENODATA) throw xattrFailure("fremovexattr", (int) -rc, fd.path(), name);
+    }
+
+    /** By-path listing (the way mpifileutils does it): path is absolute or cwd-relative. */
+    public static List<byte[]> llistxattr(byte[] path, NativeBuffer buf) {
+        byte[] c = PathBytes.cString(path);
+        while (true) {
+            long n = callOrErrno(() -> LIBC.llistxattr(c, buf.pointer(), buf.capacity()));
+            if (n >= 0) return splitNames(buf, (int) n);
+            if (n != -Errno.ERANGE) throw failure("llistxattr", (int) -n, path);
+            buf.ensure(call("llistxattr", path, () -> LIBC.llistxattr(c, null, 0)) + 1);
+        }
+    }
+
+    public static byte[] lgetxattr(byte[] path, byte[] name, NativeBuffer buf) {
+        byte[] c = PathBytes.cString(path);
+        byte[] n = PathBytes.cString(name);
+        while (true) {
+            long rc = callOrErrno(() -> LIBC.lgetxattr(c, n, buf.pointer(), buf.capacity()));
+            if (rc >= 0) return buf.copyOut(0, (int) rc);
+            if (rc == -Errno.ENODATA) return null;
+            if (rc != -Errno.ERANGE) throw xattrFailure("lgetxattr", (int) -rc, path, name);
+            buf.ensure(call("lgetxattr", path, () -> LIBC.lgetxattr(c, n, null, 0)) + 1);
+        }
+    }
+
+    public static void lsetxattr(byte[] path, byte[] name, byte[] value) {
+        byte[] c = PathBytes.cString(path);
+        byte[] n = PathBytes.cString(name);
+        long rc = callOrErrno(() -> LIBC.lsetxattr(c, n, value, value.length, 0));
+        if (rc < 0) throw xattrFailure("lsetxattr", (int) -rc, path, name);
+    }
+
+    private static PosixException xattrFailure(String call, int errno, byte[] path, byte[] name) {
+        return new PosixException(call + " " + new String(name, java.nio.charset.StandardCharsets.UTF_8),
+                errno, path, LIBC.strerror(errno));
+    }
+
+    private static List<byte[]> splitNames(NativeBuffer buf, int length) {
+        List<byte[]> names = new ArrayList<>();
+        if (length == 0) return names;
+        byte[] all = buf.copyOut(0, length);
+        int start = 0;
+        for (int i = 0; i < length; i++) {
+            if (all[i] == 0) {
+                if (i > start) names.add(java.util.Arrays.copyOfRange(all, start, i));
+                start = i + 1;
+            }
+        }
+        return names;
+    }
+
+    // ---- owner, mode, times -------------------------------------------------------------------
+
+    public static void fchown(Fd fd, int uid, int gid) {
+        call("fchown", fd.path(), () -> LIBC.fchown(fd.fd(), uid, gid));
+    }
+
+    /** Owner of name in dir, the link itself when it is a symlink. */
+    public static void lchownAt(Fd dir, byte[] name, int uid, int gid) {
+        byte[] c = PathBytes.cString(name);
+        call("fchownat", name, () -> LIBC.fchownat(dir.fd(), c, uid, gid, AT_SYMLINK_NOFOLLOW));
+    }
+
+    public static void fchmod(Fd fd, int permissions) {
+        call("fchmod", fd.path(), () -> LIBC.fchmod(fd.fd(), permissions));
+    }
+
+    /** chmod of name in dir (never a symlink: Linux cannot chmod one). */
+    public static void chmodAt(Fd dir, byte[] name, int permissions) {
+        byte[] c = PathBytes.cString(name);
+        call("fchmodat", name, () -> LIBC.fchmodat(dir.fd(), c, permissions, 0));
+    }
+
+    public static void futimens(Fd fd, long atimeSec, int atimeNsec, long mtimeSec, int mtimeNsec) {
+        long[] times = {atimeSec, atimeNsec, mtimeSec, mtimeNsec};
+        call("futimens", fd.path(), () -> LIBC.futimens(fd.fd(), times));
+    }
+
+    /** Times of name in dir, the link itself when it is a symlink. */
+    public static void lutimensAt(Fd dir, byte[] name, long atimeSec, int atimeNsec, long mtimeSec, int mtimeNsec) {
+        long[] times = {atimeSec, atimeNsec, mtimeSec, mtimeNsec};
+        byte[] c = PathBytes.cString(name);
+        call("utimensat", name, () -> LIBC.utimensat(dir.fd(), c, times, AT_SYMLINK_NOFOLLOW));
+    }
+
+    // ---- data ---------------------------------------------------------------------------------
+
+    /**
+     * copy_file_range from offset to the same offset; returns bytes copied (0 at end of file), or
+     * -errno when the kernel or file system cannot do it (EXDEV, EINVAL, ENOSYS, EOPNOTSUPP), so the
+     * caller falls back to read/write.
+     */
+    public static long copyFileRange(Fd in, Fd out, long offset, long length) {
+        long[] offIn = {offset};
+        long[] offOut = {offset};
+        long rc = callOrErrno(() -> LIBC.copy_file_range(in.fd(), offIn, out.fd(), offOut, length, 0));
+        if (rc >= 0) return rc;
+        int errno = (int) -rc;
+        if (errno == Errno.EXDEV || errno == Errno.EINVAL || errno == Errno.ENOSYS || errno == Errno.EOPNOTSUPP)
+            return rc;
+        throw failure("copy_file_range", errno, out.path());
+    }
+
+    public static int pread(Fd fd, NativeBuffer buf, int length, long offset) {
+        return (int) call("pread", fd.path(), () -> LIBC.pread(fd.fd(), buf.pointer(), length, offset));
+    }
+
+    public static int pwrite(Fd fd, NativeBuffer buf, int bufOffset, int length, long offset) {
+        return (int) call("pwrite", fd.path(),
+                () -> LIBC.pwrite(fd.fd(), buf.pointer().slice(bufOffset), length, offset));
+    }
+
+    /** lseek SEEK_DATA/SEEK_HOLE; returns -1 where no further data exists (ENXIO). */
+    public static long seek(Fd fd, long offset, int whence) {
+        long rc = callOrErrno(() -> LIBC.lseek(fd.fd(), offset, whence));
+        if (rc == -6 /* ENXIO */) return -1;
+        if (rc < 0) throw failure("lseek", (int) -rc, fd.path());
+        return rc;
+    }
+
+    public static void ftruncate(Fd fd, long length) {
+        call("ftruncate", fd.path(), () -> LIBC.ftruncate(fd.fd(), length));
+    }
+
+    public static void fsync(Fd fd) {
+        call("fsync", fd.path(), () -> LIBC.fsync(fd.fd()));
+    }
+
+    // ---- directories and names ----------------------------------------------------------------
+
+    /** One directory entry as getdents64 gives it. */
+    public record DirEntry(byte[] name, int dType) {}
+
+    /** Every entry of an open directory except "." and "..". */
+    public static List<DirEntry> readDirectory(Fd dir, NativeBuffer buf) {
+        List<DirEntry> entries = new ArrayList<>();
+        while (true) {
+            int n = (int) call("getdents64", dir.path(), () -> LIBC.getdents64(dir.fd(), buf.pointer(), buf.capacity()));
+            if (n == 0) return entries;
+            var p = buf.pointer();
+            int pos = 0;
+            while (pos < n) {
+                int reclen = p.getShort(pos + 16) & 0xffff;
+                int type = p.getByte(pos + 18) & 0xff;
+                int nameStart = pos + 19;
+                int nameEnd = nameStart;
+                while (p.getByte(nameEnd) != 0) nameEnd++;
+                byte[] name = new byte[nameEnd - nameStart];
+                p.get(nameStart, name, 0, name.length);
+                if (!isDotOrDotDot(name)) entries.add(new DirEntry(name, type));
+                pos += reclen;
+            }
+        }
+    }
+
+    private static boolean isDotOrDotDot(byte[] n) {
+        return (n.length == 1 && n[0] == '.') || (n.length == 2 && n[0] == '.' && n[1] == '.');
+    }
+
+    /** mkdirat; false when something already has that name. */
+    public static boolean mkdirat(Fd dir, byte[] name, int mode) {
+        byte[] c = PathBytes.cString(name);
+        long rc = callOrErrno(() -> LIBC.mkdirat(dir.fd(), c, mode));
+        if (rc == -Errno.EEXIST) return false;
+        if (rc < 0) throw failure("mkdirat", (int) -rc, name);
+        return true;
+    }
+
+    public static void symlinkat(byte[] target, Fd dir, byte[] name) {
+        byte[] t = PathBytes.cString(target);
+        byte[] c = PathBytes.cString(name);
+        call("symlinkat", name, () -> LIBC.symlinkat(t, dir.fd(), c));
+    }
+
+    public static byte[] readlinkat(Fd dir, byte[] name) {
+        byte[] c = PathBytes.cString(name);
+        int size = 4096;
+        while (true) {
+            byte[] buf = new byte[size];
+            int n = (int) call("readlinkat", name, () -> LIBC.readlinkat(dir.fd(), c, buf, buf.length));
+            if (n < size) return java.util.Arrays.copyOf(buf, n);
+            size *= 4;
+        }
+    }
+
+    public static void linkat(Fd oldDir, byte[] oldName, Fd newDir, byte[] newName) {
+        byte[] o = PathBytes.cString(oldName);
+        byte[] n = PathBytes.cString(newName);
+        call("linkat", newName, () -> LIBC.linkat(oldDir.fd(), o, newDir.fd(), n, 0));
+    }
+
+    public static void mknodat(Fd dir, byte[] name, int mode, long dev) {
+        byte[] c = PathBytes.cString(name);
+        call("mknodat", name, () -> LIBC.mknodat(dir.fd(), c, mode, dev));
+    }
+
+    public static void renameat(Fd oldDir, byte[] oldName, Fd newDir, byte[] newName) {
+        byte[] o = PathBytes.cString(oldName);
+        byte[] n = PathBytes.cString(newName);
+        call("renameat", newName, () -> LIBC.renameat(oldDir.fd(), o, newDir.fd(), n));
+    }
+
+    public static void unlinkat(Fd dir, byte[] name, boolean directory) {
+        byte[] c = PathBytes.cString(name);
+        call("unlinkat", name, () -> LIBC.unlinkat(dir.fd(), c, directory ? AT_REMOVEDIR : 0));
+    }
+
+    // ---- process ------------------------------------------------------------------------------
+
+    public static int geteuid() { return LIBC.geteuid(); }
+
+    public static int getegid() { return LIBC.getegid(); }
+}

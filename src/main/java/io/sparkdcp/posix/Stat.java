@@ -1,0 +1,23 @@
+package io.sparkdcp.posix;
+
+import java.io.Serializable;
+
+/**
+ * What statx(2) says of an inode, the fields a copy keeps or compares.
+ *
+ * @param permissions mode bits 07777 (setuid, setgid, sticky and rwx)
+ * @param blocks      512-byte blocks allocated: fewer than the size needs means holes
+ */
+public record Stat(FileType type, int permissions, int uid, int gid, long size, long blocks, long nlink,
+                   long dev, long ino, long rdev, long atimeSec, int atimeNsec, long mtimeSec, int mtimeNsec)
+        implements Serializable {
+
+    /** True when some of the size is holes, so the copy should look for data extents. */
+    public boolean maybeSparse() {
+        return type == FileType.FILE && blocks * 512 < size;
+    }
+
+    public boolean sameMtime(Stat other) {
+        return mtimeSec == other.mtimeSec && mtimeNsec == other.mtimeNsec;
+    }
+}
