@@ -1,0 +1,13 @@
+package io.sparkdcp.copy;
+
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * What one task did: per-entry counts and failures; for the prepare step of large files, the paths
+ * that still need their chunks; for a chunk, its failure (counted per file by the driver, once).
+ */
+public record BatchResult(CopyCounts counts, List<byte[]> needChunks, List<Failure> chunkFailures)
+        implements Serializable {
+    public static BatchResult of(CopyCounts counts) { return new BatchResult(counts, List.of(), List.of()); }
+}

@@ -1,0 +1,90 @@
+package io.sparkdcp.copy;
+
+import io.sparkdcp.posix.FileType;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Per-entry outcomes of a batch or a whole job: copied and skipped by type, failures with their
+ * reasons, bytes written. Mergeable. Hard links made with linkat count as {@code links}.
+ */
+public final class CopyCounts implements Serializable {
+    /** Failures kept in full; beyond this only counted, so a job where everything fails stays in memory. */
+    public static final int MAX_FAILURES_KEPT = 100_000;
+
+    private final EnumMap<FileType, Long> copied = new EnumMap<>(FileType.class);
+    private final EnumMap<FileType, Long> skipped = new EnumMap<>(FileType.class);
+    private long links;
+    private long linksSkipped;
+    private long failed;
+    private long bytesCopied;
+    private final List<Failure> failures = new ArrayList<>();
+    private final List<Failure> notices = new ArrayList<>();
+
+    public void addCopied(FileType type) { copied.merge(type, 1L, Long::sum); }
+
+    public void addSkipped(FileType type) { skipped.merge(type, 1L, Long::sum); }
+
+    /** Skipped for a reason the user should see, without failing the job (a device as non-root). */
+    public void addSkipped(FileType type, Failure notice) {
+        addSkipped(type);
+        if (notices.size() < MAX_FAILURES_KEPT) notices.add(notice);
+    }
+
+    public void addLink() { links++; }
+
+    public void addLinkSkipped() { linksSkipped++; }
+
+    public void addBytes(long n) { bytesCopied += n; }
+
+    public void addFailure(Failure f) {
+        failed++;
+        if (failures.size() < MAX_FAILURES_KEPT) failures.add(f);
+    }
+
+    public void merge(CopyCounts o) {
+        o.copied.forEach((t, n) -> copied.merge(t, n, Long::sum));
+        o.skipped.forEach((t, n) -> skipped.merge(t, n, Long::sum));
+        links += o.links;
+        linksSkipped += o.linksSkipped;
+        failed += o.failed;
+        bytesCopied += o.bytesCopied;
+        for (Failure f : o.failures) if (failures.size() < MAX_FAILURES_KEPT) failures.add(f);
+        for (Failure f : o.notices) if (notices.size() < MAX_FAILURES_KEPT) notices.add(f);
+    }
+
+    public long copied() { return sum(copied) + links; }
+
+    public long skipped() { return sum(skipped) + linksSkipped; }
+
+    public long copied(FileType t) { return copied.getOrDefault(t, 0L); }
+
+    public long skipped(FileType t) { return skipped.getOrDefault(t, 0L); }
+
+    public long links() { return links; }
+
+    public long linksSkipped() { return linksSkipped; }
+
+    public long failed() { return failed; }
+
+    public long bytesCopied() { return bytesCopied; }
+
+    public List<Failure> failures() { return Collections.unmodifiableList(failures); }
+
+    public List<Failure> notices() { return Collections.unmodifiableList(notices); }
+
+    public Map<FileType, Long> copiedByType() { return Collections.unmodifiableMap(copied); }
+
+    public Map<FileType, Long> skippedByType() { return Collections.unmodifiableMap(skipped); }
+
+    private static long sum(Map<FileType, Long> m) {
+        long s = 0;
+        for (long v : m.values()) s += v;
+        return s;
+    }
+}

@@ -1,0 +1,87 @@
+package io.sparkdcp.copy;
+
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.PosixException;
+import io.sparkdcp.plan.Chunk;
+import io.sparkdcp.plan.FileBatch;
+import io.sparkdcp.plan.HardLink;
+import io.sparkdcp.walk.Entry;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The copy engine for one task: each method runs one phase of the plan over its share of entries
+ * and returns the outcomes; steps go to the recorder. Every method may run again on the same
+ * entries (a retried task) and ends with the same tree. Knows nothing of Spark.
+ */
+public final class CopyEngine implements AutoCloseable {
+    private final CopyContext ctx;
+    private final FileCopier files;
+    private final DirectoryCopier directories;
+    private final LargeFileCopier largeFiles;
+
+    public CopyEngine(CopyOptions options, StepRecorder steps) {
+        this.ctx = new CopyContext(options, steps);
+        this.files = new FileCopier(ctx);
+        this.directories = new DirectoryCopier(ctx);
+        this.largeFiles = new LargeFileCopier(ctx);
+    }
+
+    /** Creates directories of one depth (parents exist) with their project IDs. */
+    public BatchResult makeDirectories(List<Entry> level) {
+        CopyCounts counts = new CopyCounts();
+        for (Entry e : level) directories.make(e, counts);
+        return BatchResult.of(counts);
+    }
+
+    /** Copies a batch of files, symlinks and special files, then its hard links. */
+    public BatchResult copyFiles(FileBatch batch) {
+        CopyCounts counts = new CopyCounts();
+        for (Entry e : batch.entries()) files.copy(e, counts);
+        for (HardLink l : batch.links()) files.link(l, counts);
+        return BatchResult.of(counts);
+    }
+
+    /** Creates large files at their size; the result names those whose chunks must be copied. */
+    public BatchResult prepareLargeFiles(List<Entry> batch) {
+        CopyCounts counts = new CopyCounts();
+        List<byte[]> needChunks = new ArrayList<>();
+        for (Entry e : batch) if (largeFiles.prepare(e, counts)) needChunks.add(e.path());
+        return new BatchResult(counts, needChunks, List.of());
+    }
+
+    /** Copies chunks; a failed chunk is returned as a failure for the driver to count once per file. */
+    public BatchResult copyChunks(List<Chunk> chunks) {
+        CopyCounts counts = new CopyCounts();
+        List<Failure> failures = new ArrayList<>();
+        for (Chunk c : chunks) {
+            try {
+                counts.addBytes(largeFiles.copyChunk(c));
+            } catch (PosixException ex) {
+                failures.add(Failure.of(c.file().path(), ex));
+            }
+        }
+        return new BatchResult(counts, List.of(), failures);
+    }
+
+    /** Gives large files whose chunks all arrived their metadata. */
+    public BatchResult finishLargeFiles(List<Entry> batch) {
+        CopyCounts counts = new CopyCounts();
+        for (Entry e : batch) largeFiles.finish(e, counts);
+        return BatchResult.of(counts);
+    }
+
+    /** Gives directories of one depth their metadata; call deepest level first. */
+    public BatchResult finishDirectories(List<Entry> level) {
+        CopyCounts counts = new CopyCounts();
+        for (Entry e : level) directories.finish(e, counts);
+        return BatchResult.of(counts);
+    }
+
+    @Override
+    public void close() {
+        ctx.close();
+    }
+
+}

@@ -1,0 +1,64 @@
+package io.sparkdcp.copy;
+
+import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.NativeBuffer;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.posix.PosixException;
+
+/**
+ * Copies bytes between two open files at equal offsets: copy_file_range first (the kernel clones,
+ * splices or falls back itself), read/write when the file systems refuse it. Holes stay holes: a
+ * file with fewer blocks than its size is copied extent by extent (SEEK_DATA/SEEK_HOLE).
+ */
+final class DataCopier {
+    private static final int BUFFER_SIZE = 1 << 20;
+
+    private NativeBuffer buffer;
+    private boolean copyFileRangeRefused;
+
+    /** Copies [offset, offset + length) of src, data extents only when sparse; returns bytes written. */
+    long copyRange(Fd src, Fd dst, long offset, long length, boolean sparse) {
+        if (length <= 0) return 0;
+        if (!sparse) return copyExtent(src, dst, offset, length);
+        long end = offset + length;
+        long written = 0;
+        long pos = offset;
+        while (pos < end) {
+            long data = Posix.seek(src, pos, Linux.SEEK_DATA);
+            if (data < 0 || data >= end) break;
+            long hole = Posix.seek(src, data, Linux.SEEK_HOLE);
+            long extentEnd = hole < 0 ? end : Math.min(hole, end);
+            written += copyExtent(src, dst, data, extentEnd - data);
+            pos = extentEnd;
+        }
+        return written;
+    }
+
+    private long copyExtent(Fd src, Fd dst, long offset, long length) {
+        long done = 0;
+        while (done < length) {
+            long n = copyFileRangeRefused ? -1 : Posix.copyFileRange(src, dst, offset + done, length - done);
+            if (n < 0) {
+                copyFileRangeRefused = true;
+                n = readWrite(src, dst, offset + done, length - done);
+            }
+            if (n == 0) throw shrank(src, offset + done);
+            done += n;
+        }
+        return done;
+    }
+
+    private long readWrite(Fd src, Fd dst, long offset, long length) {
+        if (buffer == null) buffer = new NativeBuffer(BUFFER_SIZE);
+        int n = Posix.pread(src, buffer, (int) Math.min(length, buffer.capacity()), offset);
+        int written = 0;
+        while (written < n) written += Posix.pwrite(dst, buffer, written, n - written, offset + written);
+        return n;
+    }
+
+    private static PosixException shrank(Fd src, long at) {
+        return new PosixException("read", io.sparkdcp.posix.Errno.EIO, src.path(),
+                "source ended at byte " + at + ", before the size the walk saw: it changed during the copy");
+    }
+}

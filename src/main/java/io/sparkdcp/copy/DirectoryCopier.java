@@ -1,0 +1,83 @@
+package io.sparkdcp.copy;
+
+import io.sparkdcp.posix.Errno;
+import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.posix.PosixException;
+import io.sparkdcp.posix.Stat;
+import io.sparkdcp.walk.Entry;
+
+import java.util.List;
+
+/**
+ * Directories in two passes. {@link #make}: create owner-only and give the project ID and
+ * PROJINHERIT at once, so the children created next inherit them. {@link #finish}, after every
+ * child exists and deepest first: xattrs, owner, mode and times.
+ */
+final class DirectoryCopier {
+    private static final int NEW_DIRECTORY_MODE = 0700;
+    private static final int OPEN = Linux.O_RDONLY | Linux.O_DIRECTORY | Linux.O_NOFOLLOW;
+
+    private final CopyContext ctx;
+
+    DirectoryCopier(CopyContext ctx) { this.ctx = ctx; }
+
+    void make(Entry e, CopyCounts counts) {
+        try {
+            if (!e.isRoot()) {
+                Fd parent = ctx.destination.get(e.parent());
+                long t = System.nanoTime();
+                boolean created = Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE);
+                ctx.steps.record(Step.MKDIR, System.nanoTime() - t);
+                if (!created) requireDirectory(parent, e);
+            }
+            if (ctx.options.projectIds() && e.project() != null) {
+                Fd dir = ctx.destination.get(e.path());
+                ctx.metadata.writeProject(dir, e.path(), e.project(), null);
+                ctx.forgetParentState(e.path());
+            }
+        } catch (PosixException ex) {
+            counts.addFailure(Failure.of(e.path(), ex));
+        }
+    }
+
+    /** An existing name is fine if it is a directory; anything else is the user's and stays. */
+    private void requireDirectory(Fd parent, Entry e) {
+        long t = System.nanoTime();
+        Stat existing = Posix.statAt(parent, e.name());
+        ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+        if (existing.type() != FileType.DIRECTORY)
+            throw new PosixException("mkdirat", Errno.EEXIST, e.path(),
+                    "the destination has a " + existing.type().name().toLowerCase().replace('_', ' ')
+                            + " where the source has a directory; left as it is");
+    }
+
+    void finish(Entry e, CopyCounts counts) {
+        Fd dst;
+        try {
+            dst = ctx.destination.get(e.path());
+        } catch (PosixException ex) {
+            // Not there: its make step failed and was reported then.
+            if (ex.errno() != Errno.ENOENT && ex.errno() != Errno.ENOTDIR) counts.addFailure(Failure.of(e.path(), ex));
+            return;
+        }
+        try {
+            long t = System.nanoTime();
+            Stat current = Posix.fstat(dst);
+            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+            if (ctx.unchanged(e, current)) {
+                counts.addSkipped(FileType.DIRECTORY);
+                return;
+            }
+            Fd src = ctx.source.get(e.path());
+            List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
+            ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, null, null);
+            ctx.forgetParentState(e.path());
+            counts.addCopied(FileType.DIRECTORY);
+        } catch (PosixException ex) {
+            counts.addFailure(Failure.of(e.path(), ex));
+        }
+    }
+}

@@ -1,0 +1,261 @@
+package io.sparkdcp.copy;
+
+import io.sparkdcp.posix.Errno;
+import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.FsXattr;
+import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.posix.PosixException;
+import io.sparkdcp.posix.Stat;
+import io.sparkdcp.plan.HardLink;
+import io.sparkdcp.walk.Entry;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Copies non-directory entries. A regular file costs one open on each side and nothing by path:
+ * the destination is created exclusively first (so a re-run learns from EEXIST that it may skip,
+ * without opening the source), then the source is opened and every step runs on the two fds.
+ */
+final class FileCopier {
+    private static final int CREATE = Linux.O_WRONLY | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
+    /** New files are owner-only until their final owner and mode are set. */
+    private static final int NEW_FILE_MODE = 0600;
+
+    private final CopyContext ctx;
+
+    FileCopier(CopyContext ctx) { this.ctx = ctx; }
+
+    void copy(Entry e, CopyCounts counts) {
+        try {
+            switch (e.type()) {
+                case FILE -> copyRegular(e, counts);
+                case SYMLINK -> copySymlink(e, counts);
+                case FIFO, SOCKET, CHAR_DEVICE, BLOCK_DEVICE -> copySpecial(e, counts);
+                case DIRECTORY -> throw new IllegalArgumentException("directories are made by DirectoryCopier: " + e.display());
+            }
+        } catch (PosixException ex) {
+            counts.addFailure(Failure.of(e.path(), ex));
+        }
+    }
+
+    // ---- regular files ------------------------------------------------------------------------
+
+    private void copyRegular(Entry e, CopyCounts counts) {
+        byte[] parent = e.parent();
+        byte[] name = e.name();
+        Fd dstDir = ctx.destination.get(parent);
+        Fd dst = createExclusive(dstDir, name);
+        if (dst == null) {
+            Stat existing = statDestination(dstDir, name);
+            if (existing != null && ctx.unchanged(e, existing)) {
+                counts.addSkipped(FileType.FILE);
+                return;
+            }
+            if (existing != null) removeForReplacement(e, dstDir, name, existing);
+            dst = createExclusive(dstDir, name);
+            if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
+        }
+        boolean complete = false;
+        Fd src = null;
+        try {
+            src = openSource(ctx.source.get(parent), name, e.stat());
+            ParentState where = ctx.parentState(parent);
+            FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
+            List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
+
+            long t = System.nanoTime();
+            long bytes = ctx.data.copyRange(src, dst, 0, e.stat().size(), e.stat().maybeSparse());
+            if (e.stat().maybeSparse()) Posix.ftruncate(dst, e.stat().size());
+            ctx.steps.record(Step.DATA, System.nanoTime() - t);
+
+            if (where.defaultAcl()) dropInheritedXattrs(dst, xattrs);
+            ctx.writer.apply(dst, e.path(), e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid), xattrs,
+                    project, inheritedProject(where));
+            counts.addCopied(FileType.FILE);
+            counts.addBytes(bytes);
+            complete = true;
+        } finally {
+            ctx.timedClose(src);
+            ctx.timedClose(dst);
+            if (!complete) removeIncomplete(dstDir, name);
+        }
+    }
+
+    /** What a new file got from its parent at create time: PROJINHERIT gives the parent's ID, never the flag. */
+    private static FsXattr inheritedProject(ParentState where) {
+        if (where.project() == null) return null;
+        return new FsXattr(0, 0, 0, where.projectOfNewEntry(), 0);
+    }
+
+    private Fd createExclusive(Fd dir, byte[] name) {
+        long t = System.nanoTime();
+        try {
+            return Posix.openatUnless(Errno.EEXIST, dir, name, CREATE, NEW_FILE_MODE);
+        } finally {
+            ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
+        }
+    }
+
+    private Fd openSource(Fd dir, byte[] name, Stat s) {
+        long t = System.nanoTime();
+        try {
+            return Posix.openat(dir, name, ctx.sourceOpenFlags(s), 0);
+        } finally {
+            ctx.steps.record(Step.OPEN_SRC, System.nanoTime() - t);
+        }
+    }
+
+    private Stat statDestination(Fd dir, byte[] name) {
+        long t = System.nanoTime();
+        try {
+            return Posix.statAtIfExists(dir, name);
+        } finally {
+            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+        }
+    }
+
+    /** The destination has a different entry of that name: the copy replaces it, unless it is a directory. */
+    private void removeForReplacement(Entry e, Fd dir, byte[] name, Stat existing) {
+        if (existing.type() == FileType.DIRECTORY)
+            throw new PosixException("replace", Errno.EISDIR, e.path(),
+                    "the destination has a directory where the source has a " + e.type().name().toLowerCase());
+        long t = System.nanoTime();
+        Posix.unlinkat(dir, name, false);
+        ctx.steps.record(Step.UNLINK, System.nanoTime() - t);
+    }
+
+    /** A file this task created but could not finish must not look like a copy. */
+    private void removeIncomplete(Fd dir, byte[] name) {
+        try {
+            Posix.unlinkat(dir, name, false);
+        } catch (PosixException ignored) {
+            // the failure that brought us here is the one to report
+        }
+    }
+
+    /** A default ACL on the parent gave the new file an access ACL the source may not have. */
+    private void dropInheritedXattrs(Fd dst, List<Xattr> keep) {
+        for (byte[] name : Posix.flistxattr(dst, new io.sparkdcp.posix.NativeBuffer(4096))) {
+            boolean kept = keep.stream().anyMatch(x -> Arrays.equals(x.name(), name));
+            if (!kept) Posix.fremovexattr(dst, name);
+        }
+    }
+
+    // ---- hard links ---------------------------------------------------------------------------
+
+    void link(HardLink link, CopyCounts counts) {
+        Entry e = link.entry();
+        try {
+            Fd targetDir = ctx.destination.get(PathBytes.parent(link.target()));
+            Fd dir = ctx.destination.get(e.parent());
+            byte[] targetName = PathBytes.name(link.target());
+            if (!linkOnce(targetDir, targetName, dir, e.name())) {
+                Stat existing = statDestination(dir, e.name());
+                Stat target = statDestination(targetDir, targetName);
+                if (existing != null && target != null && existing.ino() == target.ino() && existing.dev() == target.dev()) {
+                    counts.addLinkSkipped();
+                    return;
+                }
+                if (existing != null) removeForReplacement(e, dir, e.name(), existing);
+                if (!linkOnce(targetDir, targetName, dir, e.name())) throw Posix.failure("linkat", Errno.EEXIST, e.path());
+            }
+            counts.addLink();
+        } catch (PosixException ex) {
+            counts.addFailure(Failure.of(e.path(), ex));
+        }
+    }
+
+    private boolean linkOnce(Fd targetDir, byte[] targetName, Fd dir, byte[] name) {
+        long t = System.nanoTime();
+        try {
+            Posix.linkat(targetDir, targetName, dir, name);
+            return true;
+        } catch (PosixException ex) {
+            if (ex.errno() == Errno.EEXIST) return false;
+            throw ex;
+        } finally {
+            ctx.steps.record(Step.LINK, System.nanoTime() - t);
+        }
+    }
+
+    // ---- symlinks and special files -----------------------------------------------------------
+
+    private void copySymlink(Entry e, CopyCounts counts) {
+        Fd srcDir = ctx.source.get(e.parent());
+        Fd dstDir = ctx.destination.get(e.parent());
+        byte[] name = e.name();
+        long t = System.nanoTime();
+        byte[] target = Posix.readlinkat(srcDir, name);
+        ctx.steps.record(Step.SYMLINK, System.nanoTime() - t);
+        if (!createSymlink(target, dstDir, name)) {
+            Stat existing = statDestination(dstDir, name);
+            if (existing != null && ctx.unchanged(e, existing) && Arrays.equals(Posix.readlinkat(dstDir, name), target)) {
+                counts.addSkipped(FileType.SYMLINK);
+                return;
+            }
+            if (existing != null) removeForReplacement(e, dstDir, name, existing);
+            if (!createSymlink(target, dstDir, name)) throw Posix.failure("symlinkat", Errno.EEXIST, e.path());
+        }
+        ParentState where = ctx.parentState(e.parent());
+        ctx.writer.applyOwnerAt(dstDir, name, e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
+        ctx.writer.applyTimesAt(dstDir, name, e.stat());
+        counts.addCopied(FileType.SYMLINK);
+    }
+
+    private boolean createSymlink(byte[] target, Fd dir, byte[] name) {
+        long t = System.nanoTime();
+        try {
+            Posix.symlinkat(target, dir, name);
+            return true;
+        } catch (PosixException ex) {
+            if (ex.errno() == Errno.EEXIST) return false;
+            throw ex;
+        } finally {
+            ctx.steps.record(Step.SYMLINK, System.nanoTime() - t);
+        }
+    }
+
+    private void copySpecial(Entry e, CopyCounts counts) {
+        Fd dstDir = ctx.destination.get(e.parent());
+        byte[] name = e.name();
+        Stat s = e.stat();
+        boolean device = e.type() == FileType.CHAR_DEVICE || e.type() == FileType.BLOCK_DEVICE;
+        if (device && !ctx.privileged()) {
+            counts.addSkipped(e.type(), Failure.of(e.path(), "mknodat", "a device file can only be created by root; skipped"));
+            return;
+        }
+        if (!createSpecial(e, dstDir, name)) {
+            Stat existing = statDestination(dstDir, name);
+            if (existing != null && ctx.unchanged(e, existing)) {
+                counts.addSkipped(e.type());
+                return;
+            }
+            if (existing != null) removeForReplacement(e, dstDir, name, existing);
+            if (!createSpecial(e, dstDir, name)) throw Posix.failure("mknodat", Errno.EEXIST, e.path());
+        }
+        ParentState where = ctx.parentState(e.parent());
+        ctx.writer.applyOwnerAt(dstDir, name, s, ctx.euid, where.groupOfNewEntry(ctx.egid));
+        long t = System.nanoTime();
+        Posix.chmodAt(dstDir, name, s.permissions());
+        ctx.steps.record(Step.MODE, System.nanoTime() - t);
+        ctx.writer.applyTimesAt(dstDir, name, s);
+        counts.addCopied(e.type());
+    }
+
+    private boolean createSpecial(Entry e, Fd dir, byte[] name) {
+        long t = System.nanoTime();
+        try {
+            Posix.mknodat(dir, name, e.type().formatBits() | NEW_FILE_MODE, e.stat().rdev());
+            return true;
+        } catch (PosixException ex) {
+            if (ex.errno() == Errno.EEXIST) return false;
+            throw ex;
+        } finally {
+            ctx.steps.record(Step.MKNOD, System.nanoTime() - t);
+        }
+    }
+}

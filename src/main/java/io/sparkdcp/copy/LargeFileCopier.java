@@ -1,0 +1,109 @@
+package io.sparkdcp.copy;
+
+import io.sparkdcp.posix.Errno;
+import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.FsXattr;
+import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.posix.PosixException;
+import io.sparkdcp.posix.Stat;
+import io.sparkdcp.plan.Chunk;
+import io.sparkdcp.walk.Entry;
+
+import java.util.List;
+
+/**
+ * A file above the chunk size is copied by several tasks: {@link #prepare} creates it owner-only at
+ * its final size (or finds it already identical), {@link #copyChunk} copies one byte range, and
+ * {@link #finish} gives it its metadata once every chunk is in — times last, so a file whose chunks
+ * did not all arrive never looks complete.
+ */
+final class LargeFileCopier {
+    private final CopyContext ctx;
+
+    LargeFileCopier(CopyContext ctx) { this.ctx = ctx; }
+
+    /** True when the file's chunks must be copied. */
+    boolean prepare(Entry e, CopyCounts counts) {
+        try {
+            Fd dir = ctx.destination.get(e.parent());
+            long t = System.nanoTime();
+            Stat existing = Posix.statAtIfExists(dir, e.name());
+            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+            if (existing != null && ctx.unchanged(e, existing)) {
+                counts.addSkipped(FileType.FILE);
+                return false;
+            }
+            if (existing != null && existing.type() == FileType.DIRECTORY)
+                throw new PosixException("replace", Errno.EISDIR, e.path(), "the destination has a directory where the source has a file");
+            if (existing != null) {
+                t = System.nanoTime();
+                Posix.unlinkat(dir, e.name(), false);
+                ctx.steps.record(Step.UNLINK, System.nanoTime() - t);
+            }
+            t = System.nanoTime();
+            Fd dst = Posix.openat(dir, e.name(), Linux.O_WRONLY | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW, 0600);
+            ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
+            try {
+                Posix.ftruncate(dst, e.stat().size());
+            } finally {
+                ctx.timedClose(dst);
+            }
+            return true;
+        } catch (PosixException ex) {
+            counts.addFailure(Failure.of(e.path(), ex));
+            return false;
+        }
+    }
+
+    /** Copies one chunk; returns bytes written. Failures are the caller's to count per file. */
+    long copyChunk(Chunk c) {
+        Entry e = c.file();
+        Fd src = null;
+        Fd dst = null;
+        try {
+            long t = System.nanoTime();
+            src = Posix.openat(ctx.source.get(e.parent()), e.name(), ctx.sourceOpenFlags(e.stat()), 0);
+            ctx.steps.record(Step.OPEN_SRC, System.nanoTime() - t);
+            t = System.nanoTime();
+            dst = Posix.openat(ctx.destination.get(e.parent()), e.name(), Linux.O_WRONLY | Linux.O_NOFOLLOW, 0);
+            ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
+            t = System.nanoTime();
+            long bytes = ctx.data.copyRange(src, dst, c.offset(), c.length(), e.stat().maybeSparse());
+            ctx.steps.record(Step.DATA, System.nanoTime() - t);
+            return bytes;
+        } finally {
+            ctx.timedClose(src);
+            ctx.timedClose(dst);
+        }
+    }
+
+    void finish(Entry e, CopyCounts counts) {
+        Fd src = null;
+        Fd dst = null;
+        try {
+            long t = System.nanoTime();
+            src = Posix.openat(ctx.source.get(e.parent()), e.name(), ctx.sourceOpenFlags(e.stat()), 0);
+            ctx.steps.record(Step.OPEN_SRC, System.nanoTime() - t);
+            t = System.nanoTime();
+            dst = Posix.openat(ctx.destination.get(e.parent()), e.name(), Linux.O_WRONLY | Linux.O_NOFOLLOW, 0);
+            ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
+            t = System.nanoTime();
+            Stat current = Posix.fstat(dst);
+            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+            if (current.size() != e.stat().size())
+                throw new PosixException("copy", Errno.EIO, e.path(), "destination has " + current.size()
+                        + " bytes after all chunks, expected " + e.stat().size());
+            FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
+            List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
+            ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, project, null);
+            counts.addCopied(FileType.FILE);
+        } catch (PosixException ex) {
+            counts.addFailure(Failure.of(e.path(), ex));
+        } finally {
+            ctx.timedClose(src);
+            ctx.timedClose(dst);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.sparkdcp.copy;
+
+import io.sparkdcp.posix.Errno;
+import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.FsXattr;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.posix.PosixException;
+import io.sparkdcp.posix.Stat;
+
+import java.util.List;
+
+/**
+ * Gives an open destination its metadata, in the one order that keeps everything: owner first
+ * (chown clears setuid/setgid and security.capability), then xattrs (ACLs among them), mode,
+ * project ID, and times last (anything later would move mtime).
+ */
+final class MetadataWriter {
+    private final CopyContext ctx;
+
+    MetadataWriter(CopyContext ctx) { this.ctx = ctx; }
+
+    /**
+     * @param currentUid uid/gid dst has now (for a new file: ours, or the setgid parent's group)
+     * @param project    source project ID to give, or null to leave it
+     * @param inherited  what dst got at creation (null: unknown)
+     */
+    void apply(Fd dst, byte[] relPath, Stat src, int currentUid, int currentGid, List<Xattr> xattrs,
+               FsXattr project, FsXattr inherited) {
+        applyOwner(dst, src, currentUid, currentGid);
+        ctx.metadata.writeXattrs(dst, relPath, xattrs);
+        long t = System.nanoTime();
+        Posix.fchmod(dst, src.permissions());
+        ctx.steps.record(Step.MODE, System.nanoTime() - t);
+        if (project != null) ctx.metadata.writeProject(dst, relPath, project, inherited);
+        t = System.nanoTime();
+        Posix.futimens(dst, src.atimeSec(), src.atimeNsec(), src.mtimeSec(), src.mtimeNsec());
+        ctx.steps.record(Step.TIMES, System.nanoTime() - t);
+    }
+
+    /** Whether a chown would change anything we are allowed to change. */
+    boolean ownerDiffers(Stat src, int uid, int gid) {
+        if (ctx.privileged()) return src.uid() != uid || src.gid() != gid;
+        // Unprivileged: only the group of our own files can change, like rsync and cp -a as a user.
+        return src.uid() == ctx.euid && src.gid() != gid;
+    }
+
+    private void applyOwner(Fd dst, Stat src, int currentUid, int currentGid) {
+        if (!ownerDiffers(src, currentUid, currentGid)) return;
+        long t = System.nanoTime();
+        try {
+            if (ctx.privileged()) Posix.fchown(dst, src.uid(), src.gid());
+            else Posix.fchown(dst, -1, src.gid());
+        } catch (PosixException e) {
+            if (ctx.privileged() || e.errno() != Errno.EPERM) throw e; // a user not in that group: as cp -a
+        } finally {
+            ctx.steps.record(Step.OWNER, System.nanoTime() - t);
+        }
+    }
+
+    /** Owner of an entry that cannot be opened (symlink, FIFO, device), by name in its parent. */
+    void applyOwnerAt(Fd parent, byte[] name, Stat src, int currentUid, int currentGid) {
+        if (!ownerDiffers(src, currentUid, currentGid)) return;
+        long t = System.nanoTime();
+        try {
+            Posix.lchownAt(parent, name, ctx.privileged() ? src.uid() : -1, src.gid());
+        } catch (PosixException e) {
+            if (ctx.privileged() || e.errno() != Errno.EPERM) throw e;
+        } finally {
+            ctx.steps.record(Step.OWNER, System.nanoTime() - t);
+        }
+    }
+
+    void applyTimesAt(Fd parent, byte[] name, Stat src) {
+        long t = System.nanoTime();
+        Posix.lutimensAt(parent, name, src.atimeSec(), src.atimeNsec(), src.mtimeSec(), src.mtimeNsec());
+        ctx.steps.record(Step.TIMES, System.nanoTime() - t);
+    }
+}

@@ -1,0 +1,4 @@
+package io.sparkdcp.copy;
+
+/** What happened to one entry. */
+public enum Outcome { COPIED, SKIPPED, FAILED }

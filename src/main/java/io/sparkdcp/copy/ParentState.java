@@ -1,0 +1,21 @@
+package io.sparkdcp.copy;
+
+import io.sparkdcp.posix.FsXattr;
+
+/**
+ * What a destination directory gives the entries created in it, read once per directory per task,
+ * so the copier knows without asking each new file whether owner and project ID still need setting.
+ *
+ * @param gid        the directory's group, which new entries take when it is setgid
+ * @param setgid     whether the directory is setgid
+ * @param project    its project ID and flags, or null when project IDs are off or unsupported
+ * @param defaultAcl whether it has a default ACL, which new entries inherit as an access ACL
+ */
+record ParentState(int gid, boolean setgid, FsXattr project, boolean defaultAcl) {
+
+    /** The group a new entry gets here when created by a process whose effective group is egid. */
+    int groupOfNewEntry(int egid) { return setgid ? gid : egid; }
+
+    /** Project ID a new entry gets here: the parent's when it has PROJINHERIT, else 0. */
+    int projectOfNewEntry() { return project != null && project.projInherit() ? project.projid() : 0; }
+}

@@ -1,0 +1,113 @@
+package io.sparkdcp.copy;
+
+import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.FsXattr;
+import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.NativeBuffer;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.posix.PosixException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The way the rejected mpifileutils patch did it, kept for measurement: xattrs by full path
+ * (llistxattr, lgetxattr, lsetxattr) and a second open of each file for every project-ID ioctl,
+ * setting the ID whether or not the file already has it. The extra opens count as open_src/open_dst.
+ */
+final class PathMetadataIO implements MetadataIO {
+    private final byte[] sourceRoot;
+    private final byte[] destinationRoot;
+    private final XattrPolicy policy;
+    private final StepRecorder steps;
+    private final NativeBuffer buffer = new NativeBuffer(64 * 1024);
+
+    PathMetadataIO(CopyOptions options, StepRecorder steps) {
+        this.sourceRoot = options.sourceRoot();
+        this.destinationRoot = options.destinationRoot();
+        this.policy = options.xattrs();
+        this.steps = steps;
+    }
+
+    @Override
+    public FsXattr readProject(Fd src, byte[] relPath) {
+        Fd second = openByPath(sourceRoot, relPath, Step.OPEN_SRC);
+        try {
+            long t = System.nanoTime();
+            try {
+                return Posix.getFsXattr(second);
+            } catch (PosixException e) {
+                if (FdMetadataIO.noProjectSupport(e)) return null;
+                throw e;
+            } finally {
+                steps.record(Step.IOCTL_GET, System.nanoTime() - t);
+            }
+        } finally {
+            closeTimed(second);
+        }
+    }
+
+    @Override
+    public void writeProject(Fd dst, byte[] relPath, FsXattr source, FsXattr inherited) {
+        if (source == null) return;
+        Fd second = openByPath(destinationRoot, relPath, Step.OPEN_DST);
+        try {
+            long t = System.nanoTime();
+            FsXattr current = Posix.getFsXattr(second);
+            steps.record(Step.IOCTL_GET, System.nanoTime() - t);
+            t = System.nanoTime();
+            Posix.setFsXattr(second, current.withProject(source.projid(), source.projInherit()));
+            steps.record(Step.IOCTL_SET, System.nanoTime() - t);
+        } finally {
+            closeTimed(second);
+        }
+    }
+
+    @Override
+    public List<Xattr> readXattrs(Fd src, byte[] relPath) {
+        if (policy.copiesNothing()) return List.of();
+        byte[] path = absolute(sourceRoot, relPath);
+        long t = System.nanoTime();
+        List<byte[]> names = Posix.llistxattr(path, buffer);
+        steps.record(Step.XATTR_LIST, System.nanoTime() - t);
+        List<Xattr> out = new ArrayList<>(names.size());
+        for (byte[] name : names) {
+            if (!policy.keeps(name)) continue;
+            t = System.nanoTime();
+            byte[] value = Posix.lgetxattr(path, name, buffer);
+            steps.record(Step.XATTR_GET, System.nanoTime() - t);
+            if (value != null) out.add(new Xattr(name, value));
+        }
+        return out;
+    }
+
+    @Override
+    public void writeXattrs(Fd dst, byte[] relPath, List<Xattr> xattrs) {
+        byte[] path = absolute(destinationRoot, relPath);
+        for (Xattr x : xattrs) {
+            long t = System.nanoTime();
+            Posix.lsetxattr(path, x.name(), x.value());
+            steps.record(Step.XATTR_SET, System.nanoTime() - t);
+        }
+    }
+
+    private Fd openByPath(byte[] root, byte[] relPath, Step step) {
+        long t = System.nanoTime();
+        try {
+            return Posix.open(absolute(root, relPath), Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK);
+        } finally {
+            steps.record(step, System.nanoTime() - t);
+        }
+    }
+
+    private void closeTimed(Fd fd) {
+        long t = System.nanoTime();
+        fd.close();
+        steps.record(Step.CLOSE, System.nanoTime() - t);
+    }
+
+    private static byte[] absolute(byte[] root, byte[] relPath) {
+        return relPath.length == 0 ? root : PathBytes.join(root, relPath);
+    }
+}
