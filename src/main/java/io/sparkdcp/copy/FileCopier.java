@@ -153,7 +153,7 @@ final class FileCopier {
             Fd targetDir = ctx.destination.get(PathBytes.parent(link.target()));
             Fd dir = ctx.destination.get(e.parent());
             byte[] targetName = PathBytes.name(link.target());
-            if (!linkOnce(targetDir, targetName, dir, e.name())) {
+            if (!linkOnce(targetDir, targetName, dir, e.name(), e.parent())) {
                 Stat existing = statDestination(dir, e.name());
                 Stat target = statDestination(targetDir, targetName);
                 if (existing != null && target != null && existing.ino() == target.ino() && existing.dev() == target.dev()) {
@@ -161,7 +161,7 @@ final class FileCopier {
                     return;
                 }
                 if (existing != null) removeForReplacement(e, dir, e.name(), existing);
-                if (!linkOnce(targetDir, targetName, dir, e.name())) throw Posix.failure("linkat", Errno.EEXIST, e.path());
+                if (!linkOnce(targetDir, targetName, dir, e.name(), e.parent())) throw Posix.failure("linkat", Errno.EEXIST, e.path());
             }
             counts.addLink();
         } catch (PosixException ex) {
@@ -169,16 +169,40 @@ final class FileCopier {
         }
     }
 
-    private boolean linkOnce(Fd targetDir, byte[] targetName, Fd dir, byte[] name) {
+    private boolean linkOnce(Fd targetDir, byte[] targetName, Fd dir, byte[] name, byte[] dirPath) {
         long t = System.nanoTime();
         try {
             Posix.linkat(targetDir, targetName, dir, name);
             return true;
         } catch (PosixException ex) {
             if (ex.errno() == Errno.EEXIST) return false;
+            if (ex.errno() == Errno.EXDEV && ctx.options.projectIds()) return linkAcrossProjects(targetDir, targetName, dir, name, dirPath);
             throw ex;
         } finally {
             ctx.steps.record(Step.LINK, System.nanoTime() - t);
+        }
+    }
+
+    /**
+     * XFS refuses a link into a PROJINHERIT directory of another project (EXDEV), though such
+     * links exist in sources whose projects were set after linking. The inode takes the directory's
+     * project for the link and gets its own back at once.
+     */
+    private boolean linkAcrossProjects(Fd targetDir, byte[] targetName, Fd dir, byte[] name, byte[] dirPath) {
+        FsXattr dirProject = ctx.parentState(dirPath).project();
+        if (dirProject == null || !dirProject.projInherit()) throw Posix.failure("linkat", Errno.EXDEV, name);
+        try (Fd target = Posix.openat(targetDir, targetName, Linux.O_RDONLY | Linux.O_NOFOLLOW, 0)) {
+            FsXattr own = Posix.getFsXattr(target);
+            Posix.setFsXattr(target, own.withProject(dirProject.projid(), own.projInherit()));
+            try {
+                Posix.linkat(targetDir, targetName, dir, name);
+                return true;
+            } catch (PosixException ex) {
+                if (ex.errno() == Errno.EEXIST) return false;
+                throw ex;
+            } finally {
+                Posix.setFsXattr(target, own);
+            }
         }
     }
 

@@ -96,7 +96,7 @@ public final class Planner {
     /** Splits a list into lists of at most n, for directory levels with many entries. */
     public static <T> List<List<T>> partition(List<T> items, int n) {
         List<List<T>> out = new ArrayList<>();
-        for (int i = 0; i < items.size(); i += n) out.add(items.subList(i, Math.min(items.size(), i + n)));
+        for (int i = 0; i < items.size(); i += n) out.add(new ArrayList<>(items.subList(i, Math.min(items.size(), i + n)))); // a copy: subList views do not serialize
         return out;
     }
 

@@ -11,9 +11,10 @@ import jnr.ffi.types.u_int64_t;
 /**
  * The libc calls spark-dcp uses, bound once by {@link Posix}. Paths and names are NUL-terminated
  * byte arrays ({@link PathBytes#cString}); large buffers are direct {@link Pointer}s so nothing
- * is copied twice.
+ * is copied twice. Public only because jnr-ffi generates its implementation in another class
+ * loader; everything outside this package calls {@link Posix}.
  */
-interface LibC {
+public interface LibC {
     int openat(int dirfd, @In byte[] path, int flags, int mode);
 
     int close(int fd);

@@ -94,7 +94,12 @@ public final class Posix {
         return openByComponents(root, relPath, flags);
     }
 
-    private static Fd openByComponents(Fd root, byte[] relPath, int flags) {
+    /**
+     * The pre-5.6 way (package-private for its test). Refuses what RESOLVE_BENEATH refuses with
+     * EXDEV: an absolute path, and (stricter than openat2) every ".." component.
+     */
+    static Fd openByComponents(Fd root, byte[] relPath, int flags) {
+        if (relPath.length > 0 && relPath[0] == '/') throw failure("openat", Errno.EXDEV, relPath);
         Fd current = null;
         int start = 0;
         try {
@@ -102,6 +107,7 @@ public final class Posix {
                 int slash = start;
                 while (slash < relPath.length && relPath[slash] != '/') slash++;
                 byte[] name = java.util.Arrays.copyOfRange(relPath, start, slash);
+                if (name.length == 2 && name[0] == '.' && name[1] == '.') throw failure("openat", Errno.EXDEV, relPath);
                 boolean last = slash >= relPath.length;
                 int f = last ? flags | O_NOFOLLOW : O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
                 Fd next = openat(current == null ? root : current, name, f, 0);

@@ -1,0 +1,28 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.copy.CopyOptions;
+
+import java.io.Serializable;
+
+/**
+ * A whole copy job: the engine's options plus how the driver walks and batches.
+ *
+ * @param batchFiles  entries per task at most
+ * @param batchBytes  bytes per task at most (a task closes at whichever limit comes first)
+ * @param walkThreads threads listing the source on the driver
+ */
+public record JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int walkThreads) implements Serializable {
+    public JobOptions {
+        if (batchFiles < 1) throw new IllegalArgumentException("--batch-files must be at least 1");
+        if (batchBytes < 1) throw new IllegalArgumentException("--batch-bytes must be at least 1 byte");
+        if (walkThreads < 1) throw new IllegalArgumentException("walk threads must be at least 1");
+    }
+
+    public static final int DEFAULT_BATCH_FILES = 2_000;
+    public static final long DEFAULT_BATCH_BYTES = 1L << 30;
+    public static final long DEFAULT_CHUNK_SIZE = 256L << 20;
+
+    public static int defaultWalkThreads() {
+        return Math.min(32, Math.max(4, 2 * java.lang.Runtime.getRuntime().availableProcessors()));
+    }
+}

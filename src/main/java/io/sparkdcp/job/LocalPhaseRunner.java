@@ -1,0 +1,62 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.copy.BatchResult;
+import io.sparkdcp.copy.CopyEngine;
+import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.StepStats;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/** Runs tasks on a pool of threads in this JVM: the engine's tests, and copies without Spark. */
+public final class LocalPhaseRunner implements PhaseRunner {
+    private final int threads;
+    private final StepStats totals = new StepStats();
+
+    public LocalPhaseRunner(int threads) {
+        this.threads = threads;
+    }
+
+    @Override
+    public <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work) {
+        if (tasks.isEmpty()) return List.of();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, tasks.size()));
+        try {
+            List<Future<BatchResult>> futures = new ArrayList<>();
+            for (T task : tasks) {
+                futures.add(pool.submit(() -> {
+                    StepStats local = new StepStats();
+                    BatchResult result;
+                    try (CopyEngine engine = new CopyEngine(options, local)) {
+                        result = work.run(engine, task);
+                    }
+                    synchronized (totals) {
+                        totals.merge(local);
+                    }
+                    return result;
+                }));
+            }
+            List<BatchResult> results = new ArrayList<>();
+            for (Future<BatchResult> f : futures) results.add(f.get());
+            return results;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(phase + " interrupted", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(phase + " failed: " + e.getCause(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Override
+    public StepStats steps() {
+        synchronized (totals) {
+            return totals.copy();
+        }
+    }
+}

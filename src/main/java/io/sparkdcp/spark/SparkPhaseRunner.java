@@ -1,0 +1,58 @@
+package io.sparkdcp.spark;
+
+import io.sparkdcp.copy.BatchResult;
+import io.sparkdcp.copy.CopyEngine;
+import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.job.TaskWork;
+import io.sparkdcp.job.UsageException;
+import org.apache.spark.api.java.JavaSparkContext;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs each phase as one Spark job with one partition per task. The tasks are the job's result
+ * stage (no shuffle), so Spark takes each partition's result and accumulator update from exactly
+ * one successful attempt, however many attempts were retried.
+ */
+public final class SparkPhaseRunner implements PhaseRunner {
+    public static final String ACCUMULATOR_NAME = "spark-dcp steps";
+
+    private final JavaSparkContext sc;
+    private final StepAccumulator steps = new StepAccumulator();
+
+    public SparkPhaseRunner(JavaSparkContext sc) {
+        // Two attempts of one batch at once could race each other's create-and-replace steps.
+        if (sc.getConf().getBoolean("spark.speculation", false))
+            throw new UsageException("spark.speculation is on: it would run two copies of a batch at once; set spark.speculation=false");
+        this.sc = sc;
+        sc.sc().register(steps, ACCUMULATOR_NAME);
+    }
+
+    @Override
+    public <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work) {
+        if (tasks.isEmpty()) return List.of();
+        StepAccumulator accumulator = steps;
+        sc.setJobDescription("spark-dcp: " + phase);
+        try {
+            return sc.parallelize(tasks, tasks.size()).mapPartitions(partition -> {
+                StepStats local = new StepStats();
+                List<BatchResult> results = new ArrayList<>();
+                try (CopyEngine engine = new CopyEngine(options, local)) {
+                    while (partition.hasNext()) results.add(work.run(engine, partition.next()));
+                }
+                accumulator.add(local);
+                return results.iterator();
+            }).collect();
+        } finally {
+            sc.setJobDescription(null);
+        }
+    }
+
+    @Override
+    public StepStats steps() {
+        return steps.value().copy();
+    }
+}
