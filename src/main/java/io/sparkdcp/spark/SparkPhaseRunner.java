@@ -38,12 +38,10 @@ public final class SparkPhaseRunner implements PhaseRunner {
         sc.setJobDescription("spark-dcp: " + phase);
         try {
             return sc.parallelize(tasks, tasks.size()).mapPartitions(partition -> {
-                StepStats local = new StepStats();
                 List<BatchResult> results = new ArrayList<>();
-                try (CopyEngine engine = new CopyEngine(options, local)) {
+                try (CopyEngine engine = new CopyEngine(options, accumulator)) {
                     while (partition.hasNext()) results.add(work.run(engine, partition.next()));
                 }
-                accumulator.add(local);
                 return results.iterator();
             }).collect();
         } finally {

@@ -1,10 +1,16 @@
 package io.sparkdcp.spark;
 
+import io.sparkdcp.copy.Step;
+import io.sparkdcp.copy.StepRecorder;
 import io.sparkdcp.copy.StepStats;
 import org.apache.spark.util.AccumulatorV2;
 
-/** Step counts and nanoseconds from every task, shown by name in the Spark UI. */
-public final class StepAccumulator extends AccumulatorV2<StepStats, StepStats> {
+/**
+ * Step counts and nanoseconds from every task, shown by name in the Spark UI. On an executor the
+ * engine records into it directly, so heartbeats carry running tasks' steps; Spark keeps only the
+ * updates of each partition's successful attempt.
+ */
+public final class StepAccumulator extends AccumulatorV2<StepStats, StepStats> implements StepRecorder {
     private final StepStats stats;
 
     public StepAccumulator() {
@@ -26,6 +32,9 @@ public final class StepAccumulator extends AccumulatorV2<StepStats, StepStats> {
 
     @Override
     public void add(StepStats v) { stats.merge(v); }
+
+    @Override
+    public void record(Step step, long nanos) { stats.record(step, nanos); }
 
     @Override
     public void merge(AccumulatorV2<StepStats, StepStats> other) { stats.merge(other.value()); }

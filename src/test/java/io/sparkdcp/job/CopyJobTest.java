@@ -1,0 +1,177 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.copy.MetadataAccess;
+import io.sparkdcp.copy.Step;
+import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.posix.FileType;
+import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.testing.Commands;
+import io.sparkdcp.testing.LocalCopy;
+import io.sparkdcp.testing.RichTree;
+import io.sparkdcp.testing.TreeComparator;
+import io.sparkdcp.testing.XfsMount;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The engine and the driver's phases without Spark, on a real XFS holding every kind of entry. */
+class CopyJobTest {
+    private static XfsMount mount;
+    private static RichTree tree;
+    private static final AtomicInteger destinations = new AtomicInteger();
+
+    @BeforeAll
+    static void buildSource() throws IOException {
+        XfsMount.requireRootAndXfs();
+        mount = XfsMount.create("copyjob", 1024);
+        Path src = Files.createDirectory(mount.dir().resolve("src"));
+        tree = RichTree.build(src);
+    }
+
+    @AfterAll
+    static void unmount() {
+        if (mount != null) mount.close();
+    }
+
+    private static Path newDestination() {
+        return mount.dir().resolve("dst" + destinations.incrementAndGet());
+    }
+
+    private static CopyReport copy(LocalCopy how, Path dst) throws IOException {
+        Files.createDirectories(dst);
+        return how.run(tree.root(), dst);
+    }
+
+    @Test
+    void singleFdCopyKeepsEverything() throws IOException {
+        Path dst = newDestination();
+        CopyReport report = copy(LocalCopy.defaults(), dst);
+        assertEquals(List.of(), report.counts().failures());
+        TreeComparator.assertSameTree(tree.root(), dst);
+        assertEquals(tree.entryCount() + 1, report.counts().copied(), "every entry and the root, once each");
+        assertEquals(0, report.exitCode());
+    }
+
+    @Test
+    void pathWayGivesTheSameTreeAsTheFdWay() throws IOException {
+        Path byFd = newDestination();
+        Path byPath = newDestination();
+        copy(LocalCopy.defaults(), byFd);
+        CopyReport report = copy(LocalCopy.defaults().withAccess(MetadataAccess.PATH), byPath);
+        assertEquals(List.of(), report.counts().failures());
+        TreeComparator.assertSameTree(tree.root(), byPath);
+        TreeComparator.assertSameTree(byFd, byPath);
+    }
+
+    @Test
+    void pathWayOpensEachFileASecondTimeOnBothSides() throws IOException {
+        CopyReport byFd = copy(LocalCopy.defaults(), newDestination());
+        CopyReport byPath = copy(LocalCopy.defaults().withAccess(MetadataAccess.PATH), newDestination());
+        long files = byFd.counts().copied(FileType.FILE);
+        assertEquals(files, byFd.steps().count(Step.OPEN_SRC));
+        assertTrue(byPath.steps().count(Step.OPEN_SRC) >= 2 * files, "path way: a second source open per file");
+        assertTrue(byPath.steps().count(Step.IOCTL_SET) > byFd.steps().count(Step.IOCTL_SET),
+                "path way sets project IDs that the fd way knows were inherited");
+    }
+
+    @Test
+    void largeFilesCopiedInChunksKeepDataAndHoles() throws IOException {
+        Path dst = newDestination();
+        CopyReport report = copy(LocalCopy.defaults().withChunkSize(1 << 20), dst);
+        assertEquals(List.of(), report.counts().failures());
+        TreeComparator.assertSameTree(tree.root(), dst);
+        assertEquals(tree.entryCount() + 1, report.counts().copied());
+        long chunkedBytes = RichTree.BIG_FILE_SIZE + RichTree.SPARSE_DATA_OFFSETS.size() * (long) RichTree.SPARSE_EXTENT;
+        assertTrue(report.steps().count(Step.DATA) >= 4 + 1, "the big file alone is four chunks");
+        assertTrue(report.counts().bytesCopied() >= chunkedBytes);
+    }
+
+    @Test
+    void stepCountsMatchPerEntryOutcomes() throws IOException {
+        CopyReport report = copy(LocalCopy.defaults(), newDestination());
+        CopyCounts c = report.counts();
+        StepStats s = report.steps();
+        long copiedWithTimes = c.copied() - c.links();
+        assertEquals(copiedWithTimes, s.count(Step.TIMES), "times set once per copied entry, links excepted");
+        assertEquals(copiedWithTimes - c.copied(FileType.SYMLINK), s.count(Step.MODE));
+        assertEquals(c.copied(FileType.DIRECTORY) - 1, s.count(Step.MKDIR), "every directory but the root is made");
+        assertEquals(c.links(), s.count(Step.LINK) - 0, "one linkat per hard link");
+        assertEquals(c.copied(FileType.FILE), s.count(Step.OPEN_DST));
+    }
+
+    @Test
+    void rerunSkipsEverythingAndChangesNothing() throws IOException {
+        Path dst = newDestination();
+        copy(LocalCopy.defaults(), dst);
+        List<String> before = Commands.bash("cd '" + dst + "' && find . -printf '%p %i %C@\\n' | sort").lines().toList();
+        CopyReport again = copy(LocalCopy.defaults(), dst);
+        assertEquals(0, again.counts().copied());
+        assertEquals(tree.entryCount() + 1, again.counts().skipped());
+        assertEquals(0, again.steps().count(Step.OPEN_SRC), "a re-run decides from stat alone");
+        List<String> after = Commands.bash("cd '" + dst + "' && find . -printf '%p %i %C@\\n' | sort").lines().toList();
+        assertEquals(before, after, "same inodes, no change time moved");
+        TreeComparator.assertSameTree(tree.root(), dst);
+    }
+
+    @Test
+    void rerunRestoresWhatWasDeletedOrAltered() throws IOException {
+        Path dst = newDestination();
+        copy(LocalCopy.defaults(), dst);
+        Commands.bash("cd '" + dst + "' && echo altered >> " + RichTree.SMALL_FILE
+                + " && rm " + RichTree.HARD_LINK_GROUP.get(1)
+                + " && chmod 600 " + RichTree.SETUID_FILE
+                + " && ln -sfn elsewhere " + RichTree.SYMLINK_RELATIVE
+                + " && rm -r " + RichTree.DEEP_FILE
+                + " && xfs_io -c 'chproj 5' " + RichTree.PROJECT_77_FILE
+                + " && touch " + RichTree.PROJECT_77_FILE);
+        CopyReport again = copy(LocalCopy.defaults(), dst);
+        assertEquals(List.of(), again.counts().failures());
+        TreeComparator.assertSameTree(tree.root(), dst);
+        assertTrue(again.counts().copied() >= 6, "the six damaged entries are copied again: " + again.counts().copied());
+    }
+
+    @Test
+    void destinationDirectoryInTheWayOfAFileIsReportedAndKept() throws IOException {
+        Path dst = newDestination();
+        Files.createDirectories(dst.resolve(RichTree.SMALL_FILE).resolve("precious"));
+        CopyReport report = copy(LocalCopy.defaults(), dst);
+        assertEquals(1, report.counts().failed());
+        assertEquals(RichTree.SMALL_FILE, report.counts().failures().get(0).path());
+        assertTrue(Files.isDirectory(dst.resolve(RichTree.SMALL_FILE).resolve("precious")), "nothing of the user's is deleted");
+        assertTrue(Files.exists(dst.resolve(RichTree.DEEP_FILE)), "the rest is copied");
+        assertEquals(1, report.exitCode());
+    }
+
+    @Test
+    void fileInTheWayOfADirectoryIsReportedAndKept() throws IOException {
+        Path dst = newDestination();
+        Files.createDirectories(dst);
+        Files.writeString(dst.resolve("deep"), "mine");
+        CopyReport report = copy(LocalCopy.defaults(), dst);
+        assertTrue(report.counts().failures().stream().anyMatch(f -> f.path().equals("deep") && f.op().equals("mkdirat")),
+                report.counts().failures().toString());
+        assertEquals("mine", Files.readString(dst.resolve("deep")));
+        assertTrue(Files.exists(dst.resolve(RichTree.SMALL_FILE)));
+    }
+
+    @Test
+    void withoutProjectIdsNoProjectIoctlIsMade() throws IOException {
+        Path dst = newDestination();
+        CopyReport report = copy(LocalCopy.defaults().withoutProjectIds(), dst);
+        assertEquals(List.of(), report.counts().failures());
+        assertEquals(0, report.steps().count(Step.IOCTL_GET) + report.steps().count(Step.IOCTL_SET));
+        List<String> differences = TreeComparator.differences(tree.root(), dst);
+        assertTrue(!differences.isEmpty() && differences.stream().allMatch(d -> d.contains("project") || d.contains("PROJINHERIT")),
+                "only project IDs differ: " + differences);
+    }
+}

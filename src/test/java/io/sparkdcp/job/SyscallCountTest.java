@@ -1,0 +1,89 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.testing.Commands;
+import io.sparkdcp.testing.CopyTreeMain;
+import io.sparkdcp.testing.XfsMount;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Counts, under strace, the system calls that touch one plain file during a whole copy: the
+ * single-fd way must stay within the budget of the design, the path way shows its extra opens.
+ */
+class SyscallCountTest {
+    private static final int FILES = 40;
+    private static XfsMount mount;
+    private static Path source;
+
+    @BeforeAll
+    static void makeTree() throws IOException {
+        XfsMount.requireRootAndXfs();
+        if (!"true".equals(System.getenv("CI"))) org.junit.jupiter.api.Assumptions.assumeTrue(Commands.available("strace"), "needs strace");
+        mount = XfsMount.create("syscalls", 400);
+        source = Files.createDirectory(mount.dir().resolve("src"));
+        Path project = Files.createDirectory(source.resolve("project"));
+        Commands.run("xfs_io", "-c", "chproj 4242", "-c", "chattr +P", project.toString());
+        for (int i = 0; i < FILES; i++) Files.writeString(project.resolve(String.format("plain-%03d.dat", i)), "data " + i);
+        // The files carry their directory's project, as files created there do.
+        Commands.bash("cd '" + project + "' && for f in plain-*; do xfs_io -c 'chproj 4242' $f; done");
+    }
+
+    @AfterAll
+    static void unmount() {
+        if (mount != null) mount.close();
+    }
+
+    @Test
+    void aPlainFileInheritingItsProjectCostsNineCopierCallsAndOneWalkStat() throws Exception {
+        List<String> calls = callsOn("plain-017.dat", "fd");
+        long walk = calls.stream().filter(c -> c.startsWith("statx(") && c.contains("/src/project>")).count();
+        assertEquals(1, walk, "the walk stats each entry once: " + calls);
+        List<String> copier = calls.stream().filter(c -> !(c.startsWith("statx(") && c.contains("/src/project>"))).toList();
+        assertTrue(copier.size() <= 9, copier.size() + " calls in the copier: " + copier);
+        assertTrue(copier.stream().noneMatch(c -> c.contains("\"/")), "nothing by absolute path: " + copier);
+        assertTrue(copier.stream().noneMatch(c -> c.startsWith("ioctl") && c.contains("FSSETXATTR")),
+                "the inherited project ID is not set again: " + copier);
+    }
+
+    @Test
+    void thePathWayOpensTheFileAgainForItsIoctls() throws Exception {
+        List<String> byFd = callsOn("plain-023.dat", "fd");
+        List<String> byPath = callsOn("plain-023.dat", "path");
+        long fdOpens = byFd.stream().filter(c -> c.startsWith("open")).count();
+        long pathOpens = byPath.stream().filter(c -> c.startsWith("open")).count();
+        assertEquals(2, fdOpens, "one open per side: " + byFd);
+        assertEquals(4, pathOpens, "a second open per side for the ioctls: " + byPath);
+        assertTrue(byPath.size() > byFd.size());
+    }
+
+    /** The calls of a copy of the whole tree that name the file or act on a descriptor of it. */
+    private static List<String> callsOn(String name, String access) throws Exception {
+        Path dst = mount.dir().resolve("dst-" + access + "-" + System.nanoTime());
+        Files.createDirectory(dst);
+        Path trace = mount.dir().resolve("trace-" + System.nanoTime());
+        Process p = new ProcessBuilder("strace", "-f", "-qq", "-y", "-o", trace.toString(),
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), CopyTreeMain.class.getName(),
+                source.toString(), dst.toString(), access)
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(p.waitFor(3, TimeUnit.MINUTES), "copy under strace timed out");
+        assertEquals(0, p.exitValue(), "copy under strace failed");
+        Pattern mentions = Pattern.compile(Pattern.quote(name) + "[\">]");
+        return Files.readAllLines(trace).stream()
+                .map(l -> l.replaceFirst("^\\d+\\s+", ""))
+                .filter(l -> !l.startsWith("<... ")) // the second half of a call another thread interrupted
+                .filter(l -> mentions.matcher(l).find())
+                .toList();
+    }
+}

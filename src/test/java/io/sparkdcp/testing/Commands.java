@@ -1,0 +1,70 @@
+package io.sparkdcp.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** Runs the real tools (xfs_io, setfattr, cp ...) the tests build and check trees with. */
+public final class Commands {
+    private Commands() {}
+
+    /** The sbin directories hold mkfs.xfs and xfs_io but are not on every user's PATH. */
+    private static final String EXTRA_PATH = ":/usr/sbin:/sbin:/usr/bin:/bin";
+
+    /** Runs a command and returns its standard output; a non-zero exit throws, quoting stderr. */
+    public static String run(String... argv) {
+        Result result = tryRun(argv);
+        if (result.exitCode() != 0) {
+            throw new IllegalStateException(String.join(" ", argv) + " exited " + result.exitCode()
+                    + ": " + result.stderr().strip());
+        }
+        return result.stdout();
+    }
+
+    /** Runs a bash script: for names only bash's $'\xff' quoting can spell. */
+    public static String bash(String script) {
+        return run("bash", "-c", script);
+    }
+
+    public record Result(int exitCode, String stdout, String stderr) {}
+
+    public static Result tryRun(String... argv) {
+        ProcessBuilder builder = new ProcessBuilder(List.of(argv));
+        builder.environment().merge("PATH", EXTRA_PATH, String::concat);
+        builder.environment().put("LC_ALL", "C");
+        builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        try {
+            Process process = builder.start();
+            // stderr drains on its own thread so a chatty tool cannot block on a full pipe.
+            CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()));
+            String stdout = readAll(process.getInputStream());
+            int exit = process.waitFor();
+            return new Result(exit, stdout, stderr.join());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + argv[0], e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + argv[0], e);
+        }
+    }
+
+    /** True when the command is found on PATH or in the sbin directories. */
+    public static boolean available(String command) {
+        String path = System.getenv().getOrDefault("PATH", "") + EXTRA_PATH;
+        for (String dir : path.split(":")) {
+            if (!dir.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, command))) return true;
+        }
+        return false;
+    }
+
+    private static String readAll(InputStream in) {
+        try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.sparkdcp.testing;
+
+import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.MetadataAccess;
+import io.sparkdcp.copy.XattrPolicy;
+import io.sparkdcp.job.CopyJob;
+import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.LocalPhaseRunner;
+import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.report.CopyReport;
+
+import java.nio.file.Path;
+
+/** Runs a whole copy job in this JVM, the way the tests need it, with small batches so several tasks run. */
+public record LocalCopy(XattrPolicy xattrs, MetadataAccess access, boolean projectIds, long chunkSize, int batchFiles) {
+
+    public static LocalCopy defaults() {
+        return new LocalCopy(XattrPolicy.all(), MetadataAccess.FD, true, JobOptions.DEFAULT_CHUNK_SIZE, 7);
+    }
+
+    public LocalCopy withAccess(MetadataAccess a) { return new LocalCopy(xattrs, a, projectIds, chunkSize, batchFiles); }
+
+    public LocalCopy withChunkSize(long c) { return new LocalCopy(xattrs, access, projectIds, c, batchFiles); }
+
+    public LocalCopy withoutProjectIds() { return new LocalCopy(xattrs, access, false, chunkSize, batchFiles); }
+
+    public LocalCopy withXattrs(XattrPolicy p) { return new LocalCopy(p, access, projectIds, chunkSize, batchFiles); }
+
+    public JobOptions jobOptions(Path src, Path dst) {
+        CopyOptions copy = new CopyOptions(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), xattrs, access,
+                projectIds, chunkSize);
+        return new JobOptions(copy, batchFiles, 1L << 30, 4);
+    }
+
+    public CopyReport run(Path src, Path dst) {
+        return run(src, dst, new LocalPhaseRunner(3));
+    }
+
+    public CopyReport run(Path src, Path dst, PhaseRunner runner) {
+        return new CopyJob(jobOptions(src, dst), runner, message -> {}).run();
+    }
+}
