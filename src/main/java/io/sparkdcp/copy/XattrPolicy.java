@@ -17,8 +17,12 @@ import java.util.Set;
 public final class XattrPolicy implements Serializable {
     public enum Kind { NONE, ALL, NON_LUSTRE, LIBATTR }
 
-    /** Lustre's own attributes: setting them is ignored, refused or harmful. trusted.projid travels by ioctl. */
-    private static final Set<String> LUSTRE_TRUSTED = Set.of("trusted.lov", "trusted.lma", "trusted.lmv",
+    /**
+     * Attributes the file system manages itself: Lustre's (setting them is ignored, refused or
+     * harmful; trusted.projid travels by ioctl) and XFS's own copies of ACLs (they travel as
+     * system.posix_acl_*, and would be junk on any other file system).
+     */
+    private static final Set<String> FILE_SYSTEM_MANAGED = Set.of("trusted.SGI_ACL_FILE", "trusted.SGI_ACL_DEFAULT","trusted.lov", "trusted.lma", "trusted.lmv",
             "trusted.dmv", "trusted.link", "trusted.fid", "trusted.version", "trusted.som", "trusted.hsm",
             "trusted.lfsck_bitmap", "trusted.lfsck_ns", "trusted.dummy", "trusted.dataver", "trusted.projid",
             "security.c");
@@ -82,7 +86,7 @@ public final class XattrPolicy implements Serializable {
 
     private static boolean isLustreManaged(byte[] name) {
         String n = new String(name, StandardCharsets.UTF_8);
-        return n.startsWith("lustre.") || LUSTRE_TRUSTED.contains(n);
+        return n.startsWith("lustre.") || FILE_SYSTEM_MANAGED.contains(n);
     }
 
     private boolean matchesSkip(String name) {

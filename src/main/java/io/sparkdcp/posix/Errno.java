@@ -49,9 +49,4 @@ public final class Errno {
     public static String name(int errno) {
         return NAMES.getOrDefault(errno, "errno " + errno);
     }
-
-    /** Worth retrying in place: the call was interrupted, not refused. */
-    public static boolean isTransient(int errno) {
-        return errno == EINTR || errno == EAGAIN;
-    }
 }

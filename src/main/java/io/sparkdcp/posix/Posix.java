@@ -26,23 +26,34 @@ public final class Posix {
     private static final byte[] EMPTY_C = {0};
     private static volatile boolean openat2Missing;
 
+    /** EAGAIN is retried this many times with a growing pause (about 1.3 s in all); EINTR always. */
+    private static final int EAGAIN_RETRIES = 10;
+
     /** Runs a call until it is not interrupted; -1 becomes an exception. */
     private static long call(String name, byte[] path, LongSupplier syscall) {
-        while (true) {
-            long rc = syscall.getAsLong();
-            if (rc != -1) return rc;
-            int errno = LastError.getLastError(RUNTIME);
-            if (!Errno.isTransient(errno)) throw failure(name, errno, path);
-        }
+        long rc = callOrErrno(syscall);
+        if (rc < 0) throw failure(name, (int) -rc, path);
+        return rc;
     }
 
     /** Like {@link #call} but returns -errno instead of throwing, for outcomes the caller expects. */
     private static long callOrErrno(LongSupplier syscall) {
+        int again = 0;
         while (true) {
             long rc = syscall.getAsLong();
             if (rc != -1) return rc;
             int errno = LastError.getLastError(RUNTIME);
-            if (!Errno.isTransient(errno)) return -errno;
+            if (errno == Errno.EINTR) continue;
+            if (errno != Errno.EAGAIN || again == EAGAIN_RETRIES) return -errno;
+            pause(again++);
+        }
+    }
+
+    private static void pause(int attempt) {
+        try {
+            Thread.sleep(1L << attempt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
