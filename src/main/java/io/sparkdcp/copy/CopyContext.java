@@ -66,7 +66,7 @@ final class CopyContext implements AutoCloseable {
         long t = System.nanoTime();
         Stat s = Posix.fstat(dir);
         steps.record(Step.STAT_DST, System.nanoTime() - t);
-        FsXattr project = options.projectIds() ? metadata.readProject(dir, relPath) : null;
+        FsXattr project = options.projectIds() ? projectOf(dir) : null;
         boolean defaultAcl = false;
         if (!options.xattrs().copiesNothing()) {
             t = System.nanoTime();
@@ -82,6 +82,19 @@ final class CopyContext implements AutoCloseable {
         if (parentStates.size() > 1024) parentStates.clear();
         parentStates.put(key, state);
         return state;
+    }
+
+    /** The engine's own look at a destination directory (not a measured source read): null where unsupported. */
+    private FsXattr projectOf(Fd dir) {
+        long t = System.nanoTime();
+        try {
+            return Posix.getFsXattr(dir);
+        } catch (PosixException e) {
+            if (FdMetadataIO.noProjectSupport(e)) return null;
+            throw e;
+        } finally {
+            steps.record(Step.IOCTL_GET, System.nanoTime() - t);
+        }
     }
 
     /** A directory changed under us (made or given metadata): forget what we knew of it. */

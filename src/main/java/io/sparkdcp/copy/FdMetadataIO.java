@@ -41,11 +41,12 @@ final class FdMetadataIO implements MetadataIO {
                 && inherited.projInherit() == source.projInherit()) return;
         // Read dst's struct first so the flags it inherited (extent size, nodump...) stay as they are.
         long t = System.nanoTime();
-        FsXattr current = Posix.getFsXattr(dst);
+        FsXattr current = readDestinationProject(dst, relPath, source);
         steps.record(Step.IOCTL_GET, System.nanoTime() - t);
+        if (current == null) return;
         if (current.projid() == source.projid() && current.projInherit() == source.projInherit()) return;
         t = System.nanoTime();
-        Posix.setFsXattr(dst, current.withProject(source.projid(), source.projInherit()));
+        setProject(dst, relPath, current, source);
         steps.record(Step.IOCTL_SET, System.nanoTime() - t);
     }
 
@@ -73,6 +74,35 @@ final class FdMetadataIO implements MetadataIO {
             Posix.fsetxattr(dst, x.name(), x.value());
             steps.record(Step.XATTR_SET, System.nanoTime() - t);
         }
+    }
+
+    /**
+     * The destination's struct, or null when its file system has no project IDs and the source's
+     * (0, no PROJINHERIT) has nothing to carry; a real ID it cannot hold fails the entry.
+     */
+    static FsXattr readDestinationProject(Fd dst, byte[] relPath, FsXattr source) {
+        try {
+            return Posix.getFsXattr(dst);
+        } catch (PosixException e) {
+            if (!noProjectSupport(e)) throw e;
+            if (source.projid() == 0 && !source.projInherit()) return null;
+            throw cannotHold(e, relPath, source);
+        }
+    }
+
+    /** Sets the source's project on dst; a file system that has the ioctl but no project IDs (ext4 without quota) says so. */
+    static void setProject(Fd dst, byte[] relPath, FsXattr current, FsXattr source) {
+        try {
+            Posix.setFsXattr(dst, current.withProject(source.projid(), source.projInherit()));
+        } catch (PosixException e) {
+            if (!noProjectSupport(e)) throw e;
+            throw cannotHold(e, relPath, source);
+        }
+    }
+
+    private static PosixException cannotHold(PosixException e, byte[] relPath, FsXattr source) {
+        return new PosixException(e.call(), e.errno(), relPath, "the destination file system cannot hold project ID "
+                + source.projid() + (source.projInherit() ? " with PROJINHERIT" : "") + "; --no-projid copies without them");
     }
 
     static boolean noProjectSupport(PosixException e) {

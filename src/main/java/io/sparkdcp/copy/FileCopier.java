@@ -59,7 +59,7 @@ final class FileCopier {
             dst = createExclusive(dstDir, name);
             if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
         }
-        boolean complete = false;
+        boolean dataComplete = false;
         Fd src = null;
         try {
             src = openSource(ctx.source.get(parent), name, e.stat());
@@ -71,17 +71,18 @@ final class FileCopier {
             long bytes = ctx.data.copyRange(src, dst, 0, e.stat().size(), e.stat().maybeSparse());
             if (e.stat().maybeSparse()) Posix.ftruncate(dst, e.stat().size());
             ctx.steps.record(Step.DATA, System.nanoTime() - t);
+            dataComplete = true;
 
+            // A metadata step that fails leaves the data in place but no final times, so a re-run redoes the file.
             if (where.defaultAcl()) dropInheritedXattrs(dst, xattrs);
             ctx.writer.apply(dst, e.path(), e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid), xattrs,
                     project, inheritedProject(where));
             counts.addCopied(FileType.FILE);
             counts.addBytes(bytes);
-            complete = true;
         } finally {
             ctx.timedClose(src);
             ctx.timedClose(dst);
-            if (!complete) removeIncomplete(dstDir, name);
+            if (!dataComplete) removeIncomplete(dstDir, name);
         }
     }
 
@@ -128,7 +129,7 @@ final class FileCopier {
         ctx.steps.record(Step.UNLINK, System.nanoTime() - t);
     }
 
-    /** A file this task created but could not finish must not look like a copy. */
+    /** A file this task created but could not fill must not look like a copy. */
     private void removeIncomplete(Fd dir, byte[] name) {
         try {
             Posix.unlinkat(dir, name, false);
@@ -214,7 +215,7 @@ final class FileCopier {
         byte[] name = e.name();
         long t = System.nanoTime();
         byte[] target = Posix.readlinkat(srcDir, name);
-        ctx.steps.record(Step.SYMLINK, System.nanoTime() - t);
+        ctx.steps.record(Step.READLINK, System.nanoTime() - t);
         if (!createSymlink(target, dstDir, name)) {
             Stat existing = statDestination(dstDir, name);
             if (existing != null && ctx.unchanged(e, existing) && Arrays.equals(Posix.readlinkat(dstDir, name), target)) {

@@ -54,10 +54,11 @@ final class PathMetadataIO implements MetadataIO {
         Fd second = openByPath(destinationRoot, relPath, Step.OPEN_DST);
         try {
             long t = System.nanoTime();
-            FsXattr current = Posix.getFsXattr(second);
+            FsXattr current = FdMetadataIO.readDestinationProject(second, relPath, source);
             steps.record(Step.IOCTL_GET, System.nanoTime() - t);
+            if (current == null) return;
             t = System.nanoTime();
-            Posix.setFsXattr(second, current.withProject(source.projid(), source.projInherit()));
+            FdMetadataIO.setProject(second, relPath, current, source);
             steps.record(Step.IOCTL_SET, System.nanoTime() - t);
         } finally {
             closeTimed(second);

@@ -5,7 +5,7 @@ public enum Step {
     OPEN_SRC("open_src"), OPEN_DST("open_dst"), STAT_DST("stat_dst"), DATA("data"),
     XATTR_LIST("xattr_list"), XATTR_GET("xattr_get"), XATTR_SET("xattr_set"),
     IOCTL_GET("ioctl_get"), IOCTL_SET("ioctl_set"), OWNER("owner"), MODE("mode"), TIMES("times"),
-    CLOSE("close"), MKDIR("mkdir"), LINK("link"), SYMLINK("symlink"), MKNOD("mknod"),
+    CLOSE("close"), MKDIR("mkdir"), LINK("link"), READLINK("readlink"), SYMLINK("symlink"), MKNOD("mknod"),
     UNLINK("unlink"), OPEN_DIR("open_dir");
 
     private final String label;

@@ -15,7 +15,7 @@ public record JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int 
     public JobOptions {
         if (batchFiles < 1) throw new IllegalArgumentException("--batch-files must be at least 1");
         if (batchBytes < 1) throw new IllegalArgumentException("--batch-bytes must be at least 1 byte");
-        if (walkThreads < 1) throw new IllegalArgumentException("walk threads must be at least 1");
+        if (walkThreads < 1) throw new IllegalArgumentException("--walk-threads must be at least 1");
     }
 
     public static final int DEFAULT_BATCH_FILES = 2_000;
