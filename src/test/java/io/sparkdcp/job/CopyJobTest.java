@@ -11,7 +11,7 @@ import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TreeComparator;
-import io.sparkdcp.testing.XfsMount;
+import io.sparkdcp.testing.LoopMount;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,14 +27,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The engine and the driver's phases without Spark, on a real XFS holding every kind of entry. */
 class CopyJobTest {
-    private static XfsMount mount;
+    private static LoopMount mount;
     private static RichTree tree;
     private static final AtomicInteger destinations = new AtomicInteger();
 
     @BeforeAll
     static void buildSource() throws IOException {
-        XfsMount.requireRootAndXfs();
-        mount = XfsMount.create("copyjob", 1024);
+        LoopMount.requireRootAndXfs();
+        mount = LoopMount.create("copyjob", 1024);
         Path src = Files.createDirectory(mount.dir().resolve("src"));
         tree = RichTree.build(src);
     }

@@ -2,7 +2,7 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.CopyTreeMain;
-import io.sparkdcp.testing.XfsMount;
+import io.sparkdcp.testing.LoopMount;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,14 +23,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SyscallCountTest {
     private static final int FILES = 40;
-    private static XfsMount mount;
+    private static LoopMount mount;
     private static Path source;
 
     @BeforeAll
     static void makeTree() throws IOException {
-        XfsMount.requireRootAndXfs();
+        LoopMount.requireRootAndXfs();
         if (!"true".equals(System.getenv("CI"))) org.junit.jupiter.api.Assumptions.assumeTrue(Commands.available("strace"), "needs strace");
-        mount = XfsMount.create("syscalls", 400);
+        mount = LoopMount.create("syscalls", 400);
         source = Files.createDirectory(mount.dir().resolve("src"));
         Path project = Files.createDirectory(source.resolve("project"));
         Commands.run("xfs_io", "-c", "chproj 4242", "-c", "chattr +P", project.toString());

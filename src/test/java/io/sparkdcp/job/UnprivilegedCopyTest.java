@@ -8,7 +8,7 @@ import io.sparkdcp.posix.Stat;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.CopyTreeMain;
 import io.sparkdcp.testing.ReadableClasspath;
-import io.sparkdcp.testing.XfsMount;
+import io.sparkdcp.testing.LoopMount;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,15 +24,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A user copying their own tree: what they may keep is kept, the rest is left as cp -a leaves it. */
 class UnprivilegedCopyTest {
     private static final int USER = 1001;
-    private static XfsMount mount;
+    private static LoopMount mount;
     private static Path src;
     private static Path dst;
     private static int exitCode;
 
     @BeforeAll
     static void copyAsUser() throws Exception {
-        XfsMount.requireRootAndXfs();
-        mount = XfsMount.create("unprivileged", 400);
+        LoopMount.requireRootAndXfs();
+        mount = LoopMount.create("unprivileged", 400);
         src = mount.dir().resolve("src");
         dst = mount.dir().resolve("dst");
         Commands.bash("set -e; mkdir -p '" + src + "/proj' '" + dst + "'; cd '" + src + "'"

@@ -1,7 +1,7 @@
 package io.sparkdcp.posix;
 
 import io.sparkdcp.testing.Commands;
-import io.sparkdcp.testing.XfsMount;
+import io.sparkdcp.testing.LoopMount;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,14 +22,14 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** Real libc on a real XFS, checked against what xfs_io, getfattr, stat and bash report. */
 class PosixTest {
-    private static XfsMount mount;
+    private static LoopMount mount;
     private Path dir;
     private Fd dirFd;
 
     @BeforeAll
     static void mountXfs() {
-        XfsMount.requireRootAndXfs();
-        mount = XfsMount.create("posix-test", 512);
+        LoopMount.requireRootAndXfs();
+        mount = LoopMount.create("posix-test", 512);
     }
 
     @AfterAll

@@ -12,7 +12,7 @@ import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TreeComparator;
-import io.sparkdcp.testing.XfsMount;
+import io.sparkdcp.testing.LoopMount;
 import org.apache.spark.SparkConf;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -31,15 +31,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The copy distributed by Spark in local mode (two task slots, up to three attempts per task). */
 class SparkCopyTest {
-    private static XfsMount mount;
+    private static LoopMount mount;
     private static RichTree tree;
     private static JavaSparkContext sc;
     private static int destinations;
 
     @BeforeAll
     static void start() throws IOException {
-        XfsMount.requireRootAndXfs();
-        mount = XfsMount.create("spark", 1024);
+        LoopMount.requireRootAndXfs();
+        mount = LoopMount.create("spark", 1024);
         tree = RichTree.build(Files.createDirectory(mount.dir().resolve("src")));
         sc = new JavaSparkContext(new SparkConf().setAppName("spark-dcp-test").setMaster("local[2,3]")
                 .set("spark.ui.enabled", "false").set("spark.speculation", "false"));

@@ -29,15 +29,15 @@ import static org.junit.jupiter.api.Assertions.*;
  * (which cp does not carry), then changes one thing and restores the times it disturbed.
  */
 class TreeComparatorTest {
-    private static XfsMount mount;
+    private static LoopMount mount;
     private static RichTree source;
     private static int copies;
     private Path copy;
 
     @BeforeAll
     static void buildSource() throws IOException {
-        XfsMount.requireRootAndXfs();
-        mount = XfsMount.create("comparator-test", 1024);
+        LoopMount.requireRootAndXfs();
+        mount = LoopMount.create("comparator-test", 1024);
         source = RichTree.build(Files.createDirectory(mount.dir().resolve("source")));
     }
 

@@ -19,18 +19,18 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * A fresh XFS file system on a sparse loop image, for tests that need real project IDs,
- * xattrs and holes. Lives in {@code BASE/<name>-p<pid>-<random>/} as {@code image.xfs} and
+ * A fresh file system (XFS unless asked otherwise) on a sparse loop image, for tests that need real project IDs,
+ * xattrs and holes. Lives in {@code BASE/<name>-p<pid>-<random>/} as {@code image.fs} and
  * {@code mnt/}; the pid lets a later JVM tell a killed run's leftovers from a live run's mounts.
  */
-public final class XfsMount implements AutoCloseable {
+public final class LoopMount implements AutoCloseable {
     public static final Path BASE = Path.of("/tmp/spark-dcp-test-mounts");
     /** mkfs.xfs refuses smaller file systems; the image is sparse, so size costs nothing. */
     public static final long MIN_SIZE_MIB = 300;
 
     private static final Pattern HOME_NAME = Pattern.compile(".+-p(\\d+)-[0-9a-f]+");
     private static final Pattern VALID_NAME = Pattern.compile("[A-Za-z0-9._-]+");
-    private static final Set<XfsMount> OPEN = ConcurrentHashMap.newKeySet();
+    private static final Set<LoopMount> OPEN = ConcurrentHashMap.newKeySet();
     private static boolean staleCleared;
 
     private final Path home;
@@ -38,9 +38,9 @@ public final class XfsMount implements AutoCloseable {
     private final Path dir;
     private boolean closed;
 
-    private XfsMount(Path home) {
+    private LoopMount(Path home) {
         this.home = home;
-        this.image = home.resolve("image.xfs");
+        this.image = home.resolve("image.fs");
         this.dir = home.resolve("mnt");
     }
 
@@ -58,13 +58,24 @@ public final class XfsMount implements AutoCloseable {
         }
     }
 
-    /** Makes, formats and mounts an image of sizeMiB; mkfsOptions go to mkfs.xfs as they are. */
-    public static XfsMount create(String name, long sizeMiB, String... mkfsOptions) {
+    /** Makes, formats and mounts an XFS image of sizeMiB; mkfsOptions go to mkfs.xfs as they are. */
+    public static LoopMount create(String name, long sizeMiB, String... mkfsOptions) {
+        List<String> mkfs = new ArrayList<>(List.of("mkfs.xfs", "-q"));
+        mkfs.addAll(List.of(mkfsOptions));
+        return mountNew(name, sizeMiB, mkfs);
+    }
+
+    /** An ext4 image: a second kind of file system, without project IDs (this kernel has no quota support). */
+    public static LoopMount createExt4(String name, long sizeMiB) {
+        return mountNew(name, sizeMiB, List.of("mkfs.ext4", "-q", "-F"));
+    }
+
+    private static LoopMount mountNew(String name, long sizeMiB, List<String> mkfsCommand) {
         if (!VALID_NAME.matcher(name).matches()) throw new IllegalArgumentException("mount name must be [A-Za-z0-9._-]+: " + name);
         if (sizeMiB < MIN_SIZE_MIB) throw new IllegalArgumentException("XFS needs at least " + MIN_SIZE_MIB + " MiB, asked " + sizeMiB);
         clearStaleMountsOnce();
         String homeName = name + "-p" + ProcessHandle.current().pid() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1);
-        XfsMount mount = new XfsMount(BASE.resolve(homeName));
+        LoopMount mount = new LoopMount(BASE.resolve(homeName));
         try {
             // Mount points are matched by name against /proc/mounts, so BASE must hold no symlink.
             if (!BASE.getParent().toRealPath().equals(BASE.getParent())) throw new IllegalStateException(BASE.getParent() + " is a symlink");
@@ -72,8 +83,7 @@ public final class XfsMount implements AutoCloseable {
             try (RandomAccessFile file = new RandomAccessFile(mount.image.toFile(), "rw")) {
                 file.setLength(sizeMiB << 20);
             }
-            List<String> mkfs = new ArrayList<>(List.of("mkfs.xfs", "-q"));
-            mkfs.addAll(List.of(mkfsOptions));
+            List<String> mkfs = new ArrayList<>(mkfsCommand);
             mkfs.add(mount.image.toString());
             Commands.run(mkfs.toArray(String[]::new));
             Commands.run("mount", "-o", "loop", mount.image.toString(), mount.dir.toString());
@@ -86,7 +96,7 @@ public final class XfsMount implements AutoCloseable {
     }
 
     /** For benchmarks: without reflink, a copy's data really moves instead of being shared. */
-    public static XfsMount createWithoutReflink(String name, long sizeMiB) {
+    public static LoopMount createWithoutReflink(String name, long sizeMiB) {
         return create(name, sizeMiB, "-m", "reflink=0");
     }
 
@@ -114,7 +124,7 @@ public final class XfsMount implements AutoCloseable {
 
     private static void deleteHome(Path home) {
         try {
-            Files.deleteIfExists(home.resolve("image.xfs"));
+            Files.deleteIfExists(home.resolve("image.fs"));
             Files.deleteIfExists(home.resolve("mnt"));
             Files.deleteIfExists(home);
         } catch (IOException e) {
@@ -129,7 +139,7 @@ public final class XfsMount implements AutoCloseable {
     /** Mount points from /proc/mounts, octal escapes (\040 for a space) decoded. */
     private static List<String> mountPoints() {
         try (Stream<String> lines = Files.lines(Path.of("/proc/mounts"))) {
-            return lines.map(line -> line.split(" ")[1]).map(XfsMount::unescapeOctal).toList();
+            return lines.map(line -> line.split(" ")[1]).map(LoopMount::unescapeOctal).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -146,7 +156,7 @@ public final class XfsMount implements AutoCloseable {
     private static synchronized void clearStaleMountsOnce() {
         if (staleCleared) return;
         staleCleared = true;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> List.copyOf(OPEN).forEach(XfsMount::closeQuietly), "xfs-mount-cleanup"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> List.copyOf(OPEN).forEach(LoopMount::closeQuietly), "xfs-mount-cleanup"));
         String prefix = BASE + "/";
         for (String mountPoint : mountPoints()) {
             if (!mountPoint.startsWith(prefix)) continue;
@@ -155,7 +165,7 @@ public final class XfsMount implements AutoCloseable {
         }
         if (!Files.isDirectory(BASE)) return;
         try (Stream<Path> homes = Files.list(BASE)) {
-            homes.filter(XfsMount::isLeftover).filter(home -> !isMounted(home.resolve("mnt"))).forEach(XfsMount::deleteHome);
+            homes.filter(LoopMount::isLeftover).filter(home -> !isMounted(home.resolve("mnt"))).forEach(LoopMount::deleteHome);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -167,7 +177,7 @@ public final class XfsMount implements AutoCloseable {
         return ProcessHandle.of(Long.parseLong(m.group(1))).map(p -> !p.isAlive()).orElse(true);
     }
 
-    private static void closeQuietly(XfsMount mount) {
+    private static void closeQuietly(LoopMount mount) {
         try {
             mount.close();
         } catch (RuntimeException ignored) {
@@ -177,6 +187,6 @@ public final class XfsMount implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "XfsMount[" + dir + "]";
+        return "LoopMount[" + dir + "]";
     }
 }
