@@ -1,0 +1,38 @@
+package io.sparkdcp.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** The {@code spark-dcp} command; its subcommands do the work. The only place that exits the JVM. */
+@Command(name = "spark-dcp", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = "Distributed POSIX copy on Apache Spark that keeps every piece of metadata, project IDs included.",
+        subcommands = {CopyCommand.class, HelpCommand.class})
+public final class Main implements Runnable {
+    /** Usage errors and impossible requests: nothing was written. picocli's own default for invalid input. */
+    public static final int EXIT_USAGE = 2;
+
+    @Spec
+    CommandSpec spec;
+
+    /** Reached only without a subcommand: a usage error like any other, not an empty success. */
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "missing command (try 'spark-dcp copy --help')");
+    }
+
+    /** The command line with one-line error messages, as the launcher runs it. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setParameterExceptionHandler(ShortErrors::invalidInput);
+        cl.setExecutionExceptionHandler(ShortErrors::unexpected);
+        return cl;
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+}

@@ -1,0 +1,27 @@
+package io.sparkdcp.cli;
+
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/** The Spark context of one copy, configured the way the job needs it. */
+final class SparkContexts {
+    static final String DEFAULT_MASTER = "local[*]";
+
+    private SparkContexts() {}
+
+    /**
+     * @param masterOption {@code --master}, or null: then spark-submit's master (it arrives as the
+     *                     system property spark.master) or, run directly, the embedded local Spark
+     */
+    static JavaSparkContext start(String masterOption) {
+        SparkConf conf = new SparkConf().setAppName("spark-dcp");
+        if (masterOption != null) conf.setMaster(masterOption);
+        else conf.setIfMissing("spark.master", DEFAULT_MASTER);
+        // If missing only: a user who asks for speculation explicitly is refused loudly by
+        // SparkPhaseRunner rather than silently overruled.
+        conf.setIfMissing("spark.speculation", "false");
+        // The progress bar would interleave with our stderr lines.
+        conf.setIfMissing("spark.ui.showConsoleProgress", "false");
+        return new JavaSparkContext(conf);
+    }
+}

@@ -1,0 +1,96 @@
+package io.sparkdcp.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.copy.Failure;
+import io.sparkdcp.posix.FileType;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The machine-readable report ({@code --report FILE}). Field names are snake_case nouns with their
+ * unit and are part of the interface: schedulers and scripts read them. Built node by node rather
+ * than by reflection so that renaming a Java accessor cannot rename a field.
+ */
+public final class ReportJson {
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private ReportJson() {}
+
+    public static ObjectNode toJson(CopyReport report) {
+        CopyCounts c = report.counts();
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("source", report.source());
+        root.put("destination", report.destination());
+        ObjectNode settings = root.putObject("settings");
+        settings.put("xattrs", report.xattrPolicy());
+        settings.put("xattr_access", report.metadataAccess());
+        settings.put("project_ids", report.projectIds());
+        root.put("exit_code", report.exitCode());
+        root.put("walk_complete", report.walkComplete());
+        root.put("entries_listed", report.entriesListed());
+        root.put("bytes_listed", report.bytesListed());
+        root.put("copied", c.copied());
+        root.put("skipped", c.skipped());
+        root.put("failed", c.failed());
+        root.put("links", c.links());
+        root.put("links_skipped", c.linksSkipped());
+        root.put("bytes_copied", c.bytesCopied());
+        root.put("wall_nanos", report.wallNanos());
+        byType(root.putObject("copied_by_type"), c.copiedByType());
+        byType(root.putObject("skipped_by_type"), c.skippedByType());
+        ObjectNode steps = root.putObject("steps");
+        report.steps().asMap().forEach((label, v) -> steps.putObject(label).put("count", v[0]).put("nanos", v[1]));
+        failures(root.putArray("failures"), c.failures());
+        failures(root.putArray("notices"), c.notices());
+        return root;
+    }
+
+    public static String render(CopyReport report) {
+        try {
+            return MAPPER.writeValueAsString(toJson(report)) + "\n";
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialise the report", e);
+        }
+    }
+
+    /**
+     * Writes the report next to its final name, then renames it over: a reader (or a crash) never
+     * sees half a report, and an older report stays whole until the new one is complete.
+     */
+    public static void write(CopyReport report, Path file) throws IOException {
+        Path target = file.toAbsolutePath();
+        // Not createTempFile: its 0600 would outlive the rename; a plain create honours the umask.
+        Path temp = target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + "."
+                + Long.toHexString(System.nanoTime()) + ".tmp");
+        try {
+            Files.writeString(temp, render(report), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    private static void byType(ObjectNode node, Map<FileType, Long> counts) {
+        for (FileType t : FileType.values()) {
+            Long n = counts.get(t);
+            if (n != null) node.put(t.name().toLowerCase(Locale.ROOT), n);
+        }
+    }
+
+    private static void failures(ArrayNode array, List<Failure> failures) {
+        for (Failure f : failures) {
+            array.addObject().put("path", f.path()).put("op", f.op()).put("errno", f.errno()).put("message", f.message());
+        }
+    }
+}

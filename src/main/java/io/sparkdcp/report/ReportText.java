@@ -1,0 +1,68 @@
+package io.sparkdcp.report;
+
+import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.posix.FileType;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The human summary printed at the end of a copy: entries by type, failures, bytes, wall time and
+ * rates, then where the time went step by step. Step times add up over all tasks, so the share
+ * column compares steps with each other, not with the wall time.
+ */
+public final class ReportText {
+    private ReportText() {}
+
+    public static String render(CopyReport report) {
+        StringBuilder out = new StringBuilder();
+        line(out, "spark-dcp copy %s -> %s (xattrs %s, xattr access %s, project IDs %s)", report.source(),
+                report.destination(), report.xattrPolicy(), report.metadataAccess(), report.projectIds() ? "kept" : "not copied");
+        entries(out, report.counts());
+        CopyCounts c = report.counts();
+        line(out, "failed: %,d%s", c.failed(), report.walkComplete() ? "" : " (part of the source could not be listed)");
+        line(out, "bytes copied: %,d (%.1f MB)", c.bytesCopied(), c.bytesCopied() / 1e6);
+        double seconds = report.wallNanos() / 1e9;
+        long handled = c.copied() + c.skipped() + c.failed();
+        line(out, "wall time: %.2f s, %,.0f entries/s, %.1f MB/s", seconds, perSecond(handled, seconds),
+                perSecond(c.bytesCopied(), seconds) / 1e6);
+        steps(out, report.steps().asMap());
+        return out.toString();
+    }
+
+    private static void entries(StringBuilder out, CopyCounts c) {
+        line(out, "%-14s %12s %12s", "entries", "copied", "skipped");
+        for (FileType t : FileType.values()) {
+            if (c.copied(t) + c.skipped(t) > 0) line(out, "  %-12s %,12d %,12d", typeName(t), c.copied(t), c.skipped(t));
+        }
+        if (c.links() + c.linksSkipped() > 0) line(out, "  %-12s %,12d %,12d", "hard link", c.links(), c.linksSkipped());
+        line(out, "  %-12s %,12d %,12d", "total", c.copied(), c.skipped());
+    }
+
+    private static void steps(StringBuilder out, Map<String, long[]> steps) {
+        if (steps.isEmpty()) return;
+        long allNanos = 0;
+        for (long[] v : steps.values()) allNanos += v[1];
+        line(out, "%-12s %12s %12s %10s %7s", "step", "count", "total ms", "µs/call", "share");
+        for (Map.Entry<String, long[]> s : steps.entrySet()) {
+            long count = s.getValue()[0];
+            long nanos = s.getValue()[1];
+            line(out, "%-12s %,12d %,12.1f %,10.2f %6.1f%%", s.getKey(), count, nanos / 1e6,
+                    count == 0 ? 0.0 : nanos / 1e3 / count, allNanos == 0 ? 0.0 : 100.0 * nanos / allNanos);
+        }
+    }
+
+    /** "char device" for CHAR_DEVICE: the words a user reads, the JSON keeps the enum's name. */
+    static String typeName(FileType t) {
+        return t.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+    }
+
+    private static double perSecond(double amount, double seconds) {
+        return seconds <= 0 ? 0.0 : amount / seconds;
+    }
+
+    private static void line(StringBuilder out, String format, Object... args) {
+        // ROOT: the same decimal point and digit grouping whatever the user's locale.
+        out.append(String.format(Locale.ROOT, format, args)).append('\n');
+    }
+}

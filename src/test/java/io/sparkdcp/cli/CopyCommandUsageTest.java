@@ -1,0 +1,172 @@
+package io.sparkdcp.cli;
+
+import io.sparkdcp.job.JobOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Everything that must end with exit code 2 before Spark starts and before anything is written. */
+class CopyCommandUsageTest {
+    @TempDir
+    Path tmp;
+
+    private Path source() throws IOException {
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        Files.writeString(src.resolve("a"), "a");
+        return src;
+    }
+
+    private static void assertUsageError(CommandLineRun run, String reasonPart) {
+        assertEquals(2, run.exitCode(), run.err());
+        assertTrue(run.err().contains(reasonPart), run.err());
+        assertEquals("", run.out());
+    }
+
+    @Test
+    void missingSourceCreatesNothing() {
+        Path dst = tmp.resolve("dst");
+        CommandLineRun run = CommandLineRun.of("copy", tmp.resolve("absent").toString(), dst.toString());
+        assertUsageError(run, "does not exist");
+        assertTrue(run.err().startsWith("spark-dcp: source "), run.err());
+        assertFalse(Files.exists(dst));
+    }
+
+    @Test
+    void sourceThatIsAFileIsRefused() throws IOException {
+        Path file = Files.writeString(tmp.resolve("file"), "x");
+        assertUsageError(CommandLineRun.of("copy", file.toString(), tmp.resolve("dst").toString()), "is not a directory");
+    }
+
+    @Test
+    void destinationInsideTheSourceIsRefused() throws IOException {
+        Path src = source();
+        CommandLineRun run = CommandLineRun.of("copy", src.toString(), src.resolve("inner/dst").toString());
+        assertUsageError(run, "inside the source");
+        assertFalse(Files.exists(src.resolve("inner")));
+    }
+
+    @Test
+    void destinationEqualToTheSourceIsRefused() throws IOException {
+        Path src = source();
+        assertUsageError(CommandLineRun.of("copy", src.toString(), src.toString()), "is the source itself");
+        assertUsageError(CommandLineRun.of("copy", src.toString(), src + "/."), "is the source itself");
+    }
+
+    @Test
+    void destinationThatLinksToTheSourceIsRefused() throws IOException {
+        Path src = source();
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), src);
+        assertUsageError(CommandLineRun.of("copy", src.toString(), link.toString()), "is the source itself");
+    }
+
+    @Test
+    void destinationThatIsAFileIsLeftUntouched() throws IOException {
+        Path src = source();
+        Path dst = Files.writeString(tmp.resolve("dst"), "precious");
+        assertUsageError(CommandLineRun.of("copy", src.toString(), dst.toString()), "is not a directory");
+        assertEquals("precious", Files.readString(dst));
+    }
+
+    @Test
+    void unknownOptionIsRefused() throws IOException {
+        Path dst = tmp.resolve("dst");
+        CommandLineRun run = CommandLineRun.of("copy", "--bogus", source().toString(), dst.toString());
+        assertEquals(2, run.exitCode());
+        assertTrue(run.err().contains("--bogus"), run.err());
+        assertFalse(Files.exists(dst));
+    }
+
+    @Test
+    void unknownXattrPolicyNamesTheKnownOnes() throws IOException {
+        Path dst = tmp.resolve("dst");
+        CommandLineRun run = CommandLineRun.of("copy", "--xattrs", "some", source().toString(), dst.toString());
+        assertUsageError(run, "none, all, non-lustre or libattr");
+        assertFalse(Files.exists(dst));
+    }
+
+    @Test
+    void unknownXattrAccessNamesTheKnownOnes() throws IOException {
+        assertUsageError(CommandLineRun.of("copy", "--xattr-access", "mmap", source().toString(), tmp.resolve("dst").toString()),
+                "fd or path");
+    }
+
+    @Test
+    void badSizeIsRefused() throws IOException {
+        assertUsageError(CommandLineRun.of("copy", "--chunk-size", "1.5G", source().toString(), tmp.resolve("dst").toString()),
+                "'1.5G' is not a size");
+    }
+
+    @Test
+    void zeroBatchFilesIsRefused() throws IOException {
+        Path dst = tmp.resolve("dst");
+        assertUsageError(CommandLineRun.of("copy", "--batch-files", "0", source().toString(), dst.toString()), "--batch-files");
+        assertFalse(Files.exists(dst));
+    }
+
+    @Test
+    void zeroChunkSizeIsRefused() throws IOException {
+        assertUsageError(CommandLineRun.of("copy", "--chunk-size", "0", source().toString(), tmp.resolve("dst").toString()),
+                "chunk size");
+    }
+
+    @Test
+    void reportInAMissingDirectoryIsRefusedBeforeCopying() throws IOException {
+        Path dst = tmp.resolve("dst");
+        CommandLineRun run = CommandLineRun.of("copy", "--report", tmp.resolve("no/such/r.json").toString(),
+                source().toString(), dst.toString());
+        assertUsageError(run, "does not exist");
+        assertFalse(Files.exists(dst));
+    }
+
+    @Test
+    void missingDestinationOperandIsRefused() throws IOException {
+        assertUsageError(CommandLineRun.of("copy", source().toString()), "DST");
+    }
+
+    @Test
+    void noCommandIsAUsageError() {
+        assertUsageError(CommandLineRun.of(), "missing command");
+    }
+
+    @Test
+    void launchedErrorsAreOneReasonLineAndAPointerToHelp() throws IOException {
+        CommandLineRun run = CommandLineRun.asLaunched("copy", "--xattrs", "some", source().toString(), tmp.resolve("dst").toString());
+        assertEquals(2, run.exitCode());
+        String[] lines = run.err().split("\n");
+        assertEquals(2, lines.length, run.err());
+        assertTrue(lines[0].startsWith("spark-dcp: Invalid value for option '--xattrs'"), lines[0]);
+        assertEquals("Try 'spark-dcp copy --help' for more information.", lines[1]);
+    }
+
+    @Test
+    void helpNamesEveryOption() {
+        CommandLineRun run = CommandLineRun.of("copy", "--help");
+        assertEquals(0, run.exitCode());
+        for (String option : new String[]{"--master", "--xattrs", "--xattr-access", "--no-projid", "--report",
+                "--batch-files", "--batch-bytes", "--chunk-size", "--walk-threads", "--help", "--version", "SRC", "DST"}) {
+            assertTrue(run.out().contains(option), option);
+        }
+    }
+
+    @Test
+    void versionNamesTheProgramAndSpark() {
+        CommandLineRun run = CommandLineRun.of("--version");
+        assertEquals(0, run.exitCode());
+        assertTrue(run.out().startsWith("spark-dcp "), run.out());
+        assertTrue(run.out().contains("Spark 4."), run.out());
+    }
+
+    @Test
+    void helpDefaultsAreTheJobDefaults() {
+        SizeConverter sizes = new SizeConverter();
+        assertEquals(JobOptions.DEFAULT_BATCH_BYTES, sizes.convert(CopyCommand.DEFAULT_BATCH_BYTES));
+        assertEquals(JobOptions.DEFAULT_CHUNK_SIZE, sizes.convert(CopyCommand.DEFAULT_CHUNK_SIZE));
+    }
+}

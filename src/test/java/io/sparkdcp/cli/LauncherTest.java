@@ -1,0 +1,142 @@
+package io.sparkdcp.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * submit-scripts/spark-dcp run as a user runs it: a separate process with this process's
+ * environment. Surefire runs before {@code package}, so the first launch may build the jars itself.
+ */
+class LauncherTest {
+    /** Surefire's working directory is the project. */
+    private static final Path PROJECT = Path.of("").toAbsolutePath();
+    private static final Path LAUNCHER = PROJECT.resolve("submit-scripts/spark-dcp");
+    /** Room for a cold build on a fresh machine (downloads included) plus the copy. */
+    private static final long TIMEOUT_MINUTES = 5;
+
+    @TempDir
+    Path tmp;
+
+    private record Launch(int exitCode, String out, String err) {
+        String describe() {
+            return "exit " + exitCode + "\nstdout:\n" + out + "\nstderr:\n" + err;
+        }
+    }
+
+    private Launch launch(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
+        command.addAll(List.of(args));
+        // Files, not pipes: nothing to drain while waiting, and a chatty build cannot block.
+        Path out = Files.createTempFile(tmp, "stdout", ".txt");
+        Path err = Files.createTempFile(tmp, "stderr", ".txt");
+        Process process = new ProcessBuilder(command)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        boolean finished = process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES);
+        if (!finished) process.destroyForcibly().waitFor();
+        assertTrue(finished, "the launcher ran more than " + TIMEOUT_MINUTES + " minutes; stderr:\n" + Files.readString(err));
+        return new Launch(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    /** a.txt, sub/b.txt, other/c.txt and a symlink to a.txt. */
+    private Path smallTree() throws IOException {
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        Files.writeString(src.resolve("a.txt"), "alpha\n");
+        Files.writeString(Files.createDirectory(src.resolve("sub")).resolve("b.txt"), "beta\n");
+        Files.writeString(Files.createDirectory(src.resolve("other")).resolve("c.txt"), "gamma\n");
+        Files.createSymbolicLink(src.resolve("link"), Path.of("a.txt"));
+        return src;
+    }
+
+    @Test
+    void copiesATreeAndExitsZero() throws Exception {
+        Path src = smallTree();
+        Path dst = tmp.resolve("dst");
+        Launch run = launch("copy", "--master", "local[2]", src.toString(), dst.toString());
+        assertEquals(0, run.exitCode(), run.describe());
+        assertEquals("alpha\n", Files.readString(dst.resolve("a.txt")));
+        assertEquals("beta\n", Files.readString(dst.resolve("sub/b.txt")));
+        assertEquals("gamma\n", Files.readString(dst.resolve("other/c.txt")));
+        assertEquals(Path.of("a.txt"), Files.readSymbolicLink(dst.resolve("link")));
+        assertTrue(run.out().contains("failed: 0"), run.describe());
+    }
+
+    @Test
+    void missingSourceExitsTwoAndWritesNothing() throws Exception {
+        Path dst = tmp.resolve("dst");
+        Launch run = launch("copy", tmp.resolve("absent").toString(), dst.toString());
+        assertEquals(2, run.exitCode(), run.describe());
+        assertTrue(run.err().contains("spark-dcp: source " + tmp.resolve("absent") + " does not exist"), run.describe());
+        assertFalse(Files.exists(dst));
+    }
+
+    @Test
+    void unknownOptionExitsTwo() throws Exception {
+        Launch run = launch("copy", "--frobnicate", smallTree().toString(), tmp.resolve("dst").toString());
+        assertEquals(2, run.exitCode(), run.describe());
+        assertTrue(run.err().contains("spark-dcp: Unknown option: '--frobnicate'"), run.describe());
+    }
+
+    @Test
+    void failedEntryExitsOneIsReportedAndTheRestIsCopied() throws Exception {
+        Path src = smallTree();
+        Path dst = Files.createDirectory(tmp.resolve("dst"));
+        // A file where the source has a directory: the engine leaves it and fails that entry.
+        Files.writeString(dst.resolve("sub"), "not a directory\n");
+        Path report = tmp.resolve("report.json");
+
+        Launch run = launch("copy", "--master", "local[2]", "--report", report.toString(), src.toString(), dst.toString());
+
+        assertEquals(1, run.exitCode(), run.describe());
+        assertTrue(run.err().contains("spark-dcp: failed: sub: mkdirat EEXIST: "), run.describe());
+        JsonNode json = new ObjectMapper().readTree(report.toFile());
+        assertEquals(1, json.get("exit_code").asInt());
+        assertTrue(json.get("failed").asLong() >= 1, json.toString());
+        assertTrue(hasFailure(json, "sub", "mkdirat"), json.toString());
+        assertEquals("not a directory\n", Files.readString(dst.resolve("sub")));
+        assertEquals("alpha\n", Files.readString(dst.resolve("a.txt")));
+        assertEquals("gamma\n", Files.readString(dst.resolve("other/c.txt")));
+        assertEquals(Path.of("a.txt"), Files.readSymbolicLink(dst.resolve("link")));
+    }
+
+    private static boolean hasFailure(JsonNode report, String path, String op) {
+        for (JsonNode f : report.get("failures")) {
+            if (f.get("path").asText().equals(path) && f.get("op").asText().equals(op)) return true;
+        }
+        return false;
+    }
+
+    @Test
+    void versionComesFromTheBuiltJar() throws Exception {
+        Launch run = launch("--version");
+        assertEquals(0, run.exitCode(), run.describe());
+        assertTrue(run.out().matches("(?s)spark-dcp \\d+\\.\\d+\\.\\d+\\S*\nSpark 4\\..*"), run.describe());
+    }
+
+    @Test
+    void launcherPassesThePomsModuleFlags() throws IOException {
+        Matcher m = Pattern.compile("<spark\\.module\\.flags>([^<]*)</spark\\.module\\.flags>")
+                .matcher(Files.readString(PROJECT.resolve("pom.xml")));
+        assertTrue(m.find(), "pom.xml has no spark.module.flags");
+        List<String> launcherLines = Files.readAllLines(LAUNCHER).stream().map(String::strip).toList();
+        for (String flag : m.group(1).strip().split("\\s+")) assertTrue(launcherLines.contains(flag), flag);
+    }
+}

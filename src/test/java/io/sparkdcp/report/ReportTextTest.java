@@ -1,0 +1,45 @@
+package io.sparkdcp.report;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReportTextTest {
+    private static final List<String> LINES = ReportText.render(SampleReports.mixed()).lines().toList();
+
+    /** The line that starts with these words, split into its columns. */
+    private static List<String> row(String... first) {
+        for (String line : LINES) {
+            List<String> cells = List.of(line.strip().split("\\s+"));
+            if (cells.size() >= first.length && cells.subList(0, first.length).equals(List.of(first))) return cells;
+        }
+        throw new AssertionError("no line starting with " + List.of(first) + " in\n" + String.join("\n", LINES));
+    }
+
+    @Test
+    void countsEntriesByType() {
+        assertEquals(List.of("file", "2", "0"), row("file"));
+        assertEquals(List.of("char", "device", "1", "0"), row("char", "device"));
+        assertEquals(List.of("symlink", "0", "1"), row("symlink"));
+        assertEquals(List.of("hard", "link", "1", "0"), row("hard", "link"));
+        assertEquals(List.of("total", "5", "2"), row("total"));
+        assertEquals(List.of("failed:", "1"), row("failed:"));
+    }
+
+    @Test
+    void givesBytesWallTimeAndRates() {
+        assertEquals(List.of("bytes", "copied:", "3,000,000", "(3.0", "MB)"), row("bytes", "copied:"));
+        // 8 entries handled (5 copied, 2 skipped, 1 failed) and 3 MB in 2 seconds.
+        assertEquals(List.of("wall", "time:", "2.00", "s,", "4", "entries/s,", "1.5", "MB/s"), row("wall", "time:"));
+    }
+
+    @Test
+    void tabulatesStepsWithCountTimePerCallAndShare() {
+        assertEquals(List.of("open_src", "3", "3.0", "1,000.00", "75.0%"), row("open_src"));
+        assertEquals(List.of("data", "1", "1.0", "1,000.00", "25.0%"), row("data"));
+        assertTrue(LINES.stream().noneMatch(l -> l.startsWith("xattr_set")), "steps that never ran are left out");
+    }
+}
