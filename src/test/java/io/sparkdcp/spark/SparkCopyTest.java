@@ -81,6 +81,18 @@ class SparkCopyTest {
     }
 
     @Test
+    void rerunAfterDamageRestoresExactly() throws IOException {
+        Path dst = newDestination();
+        copy(dst, new SparkPhaseRunner(sc));
+        io.sparkdcp.testing.Commands.bash("cd '" + dst + "' && rm " + RichTree.BIG_FILE + " && echo x >> " + RichTree.SMALL_FILE
+                + " && rm -r " + RichTree.PROJECT_77_DIR + "/sub && chmod 700 " + RichTree.READ_ONLY_DIR);
+        CopyReport again = copy(dst, new SparkPhaseRunner(sc));
+        assertEquals(List.of(), again.counts().failures());
+        TreeComparator.assertSameTree(tree.root(), dst);
+        assertTrue(again.counts().copied() >= 5, "big file, small file, the sub directory and its file, readonly: " + again.counts().copied());
+    }
+
+    @Test
     void retriedTasksEndWithTheSameTreeAndAreCountedOnce() throws IOException {
         Path dst = newDestination();
         CopyReport report = copy(dst, new FirstAttemptFails(new SparkPhaseRunner(sc)));
