@@ -66,7 +66,7 @@ final class CopyContext implements AutoCloseable {
         long t = System.nanoTime();
         Stat s = Posix.fstat(dir);
         steps.record(Step.STAT_DST, System.nanoTime() - t);
-        FsXattr project = options.projectIds() ? projectOf(dir) : null;
+        FsXattr project = options.projectIds() ? FdMetadataIO.projectOrNull(dir, steps) : null;
         boolean defaultAcl = false;
         if (!options.xattrs().copiesNothing()) {
             t = System.nanoTime();
@@ -84,19 +84,6 @@ final class CopyContext implements AutoCloseable {
         return state;
     }
 
-    /** The engine's own look at a destination directory (not a measured source read): null where unsupported. */
-    private FsXattr projectOf(Fd dir) {
-        long t = System.nanoTime();
-        try {
-            return Posix.getFsXattr(dir);
-        } catch (PosixException e) {
-            if (FdMetadataIO.noProjectSupport(e)) return null;
-            throw e;
-        } finally {
-            steps.record(Step.IOCTL_GET, System.nanoTime() - t);
-        }
-    }
-
     /** A directory changed under us (made or given metadata): forget what we knew of it. */
     void forgetParentState(byte[] relPath) {
         parentStates.remove(ByteBuffer.wrap(relPath));
@@ -110,6 +97,26 @@ final class CopyContext implements AutoCloseable {
         if (src.type() != io.sparkdcp.posix.FileType.SYMLINK && src.permissions() != dst.permissions()) return false;
         if (src.type().isSpecial() && src.rdev() != dst.rdev()) return false;
         return !writer.ownerDiffers(src, dst.uid(), dst.gid());
+    }
+
+    /** Opens the source file of e (timed as open_src). */
+    Fd openSource(Entry e) {
+        long t = System.nanoTime();
+        try {
+            return Posix.openat(source.get(e.parent()), e.name(), sourceOpenFlags(e.stat()), 0);
+        } finally {
+            steps.record(Step.OPEN_SRC, System.nanoTime() - t);
+        }
+    }
+
+    /** Opens e's existing destination file for writing (timed as open_dst). */
+    Fd openDestination(Entry e) {
+        long t = System.nanoTime();
+        try {
+            return Posix.openat(destination.get(e.parent()), e.name(), Linux.O_WRONLY | Linux.O_NOFOLLOW, 0);
+        } finally {
+            steps.record(Step.OPEN_DST, System.nanoTime() - t);
+        }
     }
 
     void timedClose(Fd fd) {

@@ -1,6 +1,5 @@
 package io.sparkdcp.copy;
 
-import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.plan.Chunk;
 import io.sparkdcp.plan.FileBatch;

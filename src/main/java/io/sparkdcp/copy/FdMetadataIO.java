@@ -23,9 +23,14 @@ final class FdMetadataIO implements MetadataIO {
 
     @Override
     public FsXattr readProject(Fd src, byte[] relPath) {
+        return projectOrNull(src, steps);
+    }
+
+    /** The project ID and flags of an open entry (timed as ioctl_get), or null where the file system has none. */
+    static FsXattr projectOrNull(Fd fd, StepRecorder steps) {
         long t = System.nanoTime();
         try {
-            return Posix.getFsXattr(src);
+            return Posix.getFsXattr(fd);
         } catch (PosixException e) {
             if (noProjectSupport(e)) return null;
             throw e;
@@ -56,11 +61,17 @@ final class FdMetadataIO implements MetadataIO {
         long t = System.nanoTime();
         List<byte[]> names = Posix.flistxattr(src, buffer);
         steps.record(Step.XATTR_LIST, System.nanoTime() - t);
+        return readKept(names, policy, steps, name -> Posix.fgetxattr(src, name, buffer));
+    }
+
+    /** Values of the listed names the policy keeps (each get timed as xattr_get); names gone meanwhile are left out. */
+    static List<Xattr> readKept(List<byte[]> names, XattrPolicy policy, StepRecorder steps,
+                                java.util.function.Function<byte[], byte[]> get) {
         List<Xattr> out = new ArrayList<>(names.size());
         for (byte[] name : names) {
             if (!policy.keeps(name)) continue;
-            t = System.nanoTime();
-            byte[] value = Posix.fgetxattr(src, name, buffer);
+            long t = System.nanoTime();
+            byte[] value = get.apply(name);
             steps.record(Step.XATTR_GET, System.nanoTime() - t);
             if (value != null) out.add(new Xattr(name, value));
         }

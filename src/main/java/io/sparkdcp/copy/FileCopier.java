@@ -62,7 +62,7 @@ final class FileCopier {
         boolean dataComplete = false;
         Fd src = null;
         try {
-            src = openSource(ctx.source.get(parent), name, e.stat());
+            src = ctx.openSource(e);
             ParentState where = ctx.parentState(parent);
             FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
             List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
@@ -98,15 +98,6 @@ final class FileCopier {
             return Posix.openatUnless(Errno.EEXIST, dir, name, CREATE, NEW_FILE_MODE);
         } finally {
             ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
-        }
-    }
-
-    private Fd openSource(Fd dir, byte[] name, Stat s) {
-        long t = System.nanoTime();
-        try {
-            return Posix.openat(dir, name, ctx.sourceOpenFlags(s), 0);
-        } finally {
-            ctx.steps.record(Step.OPEN_SRC, System.nanoTime() - t);
         }
     }
 
@@ -232,15 +223,20 @@ final class FileCopier {
     }
 
     private boolean createSymlink(byte[] target, Fd dir, byte[] name) {
+        return createUnlessExists(Step.SYMLINK, () -> Posix.symlinkat(target, dir, name));
+    }
+
+    /** Runs a create call (timed as step); false when the name is taken. */
+    private boolean createUnlessExists(Step step, Runnable create) {
         long t = System.nanoTime();
         try {
-            Posix.symlinkat(target, dir, name);
+            create.run();
             return true;
         } catch (PosixException ex) {
             if (ex.errno() == Errno.EEXIST) return false;
             throw ex;
         } finally {
-            ctx.steps.record(Step.SYMLINK, System.nanoTime() - t);
+            ctx.steps.record(step, System.nanoTime() - t);
         }
     }
 
@@ -272,15 +268,6 @@ final class FileCopier {
     }
 
     private boolean createSpecial(Entry e, Fd dir, byte[] name) {
-        long t = System.nanoTime();
-        try {
-            Posix.mknodat(dir, name, e.type().formatBits() | NEW_FILE_MODE, e.stat().rdev());
-            return true;
-        } catch (PosixException ex) {
-            if (ex.errno() == Errno.EEXIST) return false;
-            throw ex;
-        } finally {
-            ctx.steps.record(Step.MKNOD, System.nanoTime() - t);
-        }
+        return createUnlessExists(Step.MKNOD, () -> Posix.mknodat(dir, name, e.type().formatBits() | NEW_FILE_MODE, e.stat().rdev()));
     }
 }

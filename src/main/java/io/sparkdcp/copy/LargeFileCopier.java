@@ -63,13 +63,9 @@ final class LargeFileCopier {
         Fd src = null;
         Fd dst = null;
         try {
+            src = ctx.openSource(e);
+            dst = ctx.openDestination(e);
             long t = System.nanoTime();
-            src = Posix.openat(ctx.source.get(e.parent()), e.name(), ctx.sourceOpenFlags(e.stat()), 0);
-            ctx.steps.record(Step.OPEN_SRC, System.nanoTime() - t);
-            t = System.nanoTime();
-            dst = Posix.openat(ctx.destination.get(e.parent()), e.name(), Linux.O_WRONLY | Linux.O_NOFOLLOW, 0);
-            ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
-            t = System.nanoTime();
             long bytes = ctx.data.copyRange(src, dst, c.offset(), c.length(), e.stat().maybeSparse());
             ctx.steps.record(Step.DATA, System.nanoTime() - t);
             return bytes;
@@ -83,13 +79,9 @@ final class LargeFileCopier {
         Fd src = null;
         Fd dst = null;
         try {
+            src = ctx.openSource(e);
+            dst = ctx.openDestination(e);
             long t = System.nanoTime();
-            src = Posix.openat(ctx.source.get(e.parent()), e.name(), ctx.sourceOpenFlags(e.stat()), 0);
-            ctx.steps.record(Step.OPEN_SRC, System.nanoTime() - t);
-            t = System.nanoTime();
-            dst = Posix.openat(ctx.destination.get(e.parent()), e.name(), Linux.O_WRONLY | Linux.O_NOFOLLOW, 0);
-            ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
-            t = System.nanoTime();
             Stat current = Posix.fstat(dst);
             ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
             if (current.size() != e.stat().size())

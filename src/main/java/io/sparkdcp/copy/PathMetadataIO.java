@@ -6,9 +6,7 @@ import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
-import io.sparkdcp.posix.PosixException;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -34,15 +32,7 @@ final class PathMetadataIO implements MetadataIO {
     public FsXattr readProject(Fd src, byte[] relPath) {
         Fd second = openByPath(sourceRoot, relPath, Step.OPEN_SRC);
         try {
-            long t = System.nanoTime();
-            try {
-                return Posix.getFsXattr(second);
-            } catch (PosixException e) {
-                if (FdMetadataIO.noProjectSupport(e)) return null;
-                throw e;
-            } finally {
-                steps.record(Step.IOCTL_GET, System.nanoTime() - t);
-            }
+            return FdMetadataIO.projectOrNull(second, steps);
         } finally {
             closeTimed(second);
         }
@@ -72,15 +62,7 @@ final class PathMetadataIO implements MetadataIO {
         long t = System.nanoTime();
         List<byte[]> names = Posix.llistxattr(path, buffer);
         steps.record(Step.XATTR_LIST, System.nanoTime() - t);
-        List<Xattr> out = new ArrayList<>(names.size());
-        for (byte[] name : names) {
-            if (!policy.keeps(name)) continue;
-            t = System.nanoTime();
-            byte[] value = Posix.lgetxattr(path, name, buffer);
-            steps.record(Step.XATTR_GET, System.nanoTime() - t);
-            if (value != null) out.add(new Xattr(name, value));
-        }
-        return out;
+        return FdMetadataIO.readKept(names, policy, steps, name -> Posix.lgetxattr(path, name, buffer));
     }
 
     @Override
