@@ -5,12 +5,14 @@ public final class PosixException extends RuntimeException {
     private final String call;
     private final int errno;
     private final byte[] path;
+    private final String reason;
 
     public PosixException(String call, int errno, byte[] path, String reason) {
         super(call + "(" + PathBytes.display(path) + "): " + Errno.name(errno) + " (" + reason + ")");
         this.call = call;
         this.errno = errno;
         this.path = path;
+        this.reason = reason;
     }
 
     public String call() { return call; }
@@ -21,8 +23,6 @@ public final class PosixException extends RuntimeException {
 
     public byte[] path() { return path; }
 
-    public String reason() {
-        String m = getMessage();
-        return m.substring(m.lastIndexOf(" (") + 2, m.length() - 1);
-    }
+    /** Why, in words: strerror's text or the copy's own explanation. */
+    public String reason() { return reason; }
 }
