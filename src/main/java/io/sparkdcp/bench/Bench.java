@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -29,6 +30,15 @@ public final class Bench {
     }
 
     public BenchReport run(Path source, Path scratch, String setting) throws Exception {
+        return run(source, scratch, scratch, RequestCounter.NONE, setting);
+    }
+
+    /**
+     * @param scratchBelow the same directory as scratch seen without the latency file system: copies
+     *                     are deleted there, so that deleting them costs no injected latency
+     * @param requests     the file system's request counts, read before and after each copy
+     */
+    public BenchReport run(Path source, Path scratch, Path scratchBelow, RequestCounter requests, String setting) throws Exception {
         SourceSummary tree = SourceSummary.of(source);
         // By position, not by contender: two contenders may be equal values.
         List<List<RoundResult>> results = new ArrayList<>();
@@ -36,13 +46,16 @@ public final class Bench {
         for (int round = 1 - warmups; round <= rounds; round++) {
             for (int i = 0; i < contenders.size(); i++) {
                 Contender c = contenders.get(i);
-                Path destination = scratch.resolve("bench-dst-" + (round + warmups) + "-" + i);
+                String name = "bench-dst-" + (round + warmups) + "-" + i;
+                Path destination = scratch.resolve(name);
                 if (Files.exists(destination)) throw new IllegalStateException(destination + " is left from an earlier run");
+                Map<String, Long> before = requests.counts();
                 RoundResult r = c.copy(source, destination);
+                r = r.withRequests(RequestCounter.difference(requests.counts(), before));
                 log.accept(String.format("%s %-24s %8.3f s%s", round < 1 ? "warm-up" : "round " + round + "/" + rounds,
                         c.name(), r.wallNanos() / 1e9, r.failed() > 0 ? ", " + r.failed() + " failed" : ""));
                 if (round >= 1) results.get(i).add(r);
-                Processes.runOrThrow(List.of("rm", "-rf", "--", destination.toString()));
+                Processes.runOrThrow(List.of("rm", "-rf", "--", scratchBelow.resolve(name).toString()));
             }
         }
         List<ContenderResult> out = new ArrayList<>();

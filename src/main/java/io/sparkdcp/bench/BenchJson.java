@@ -53,6 +53,8 @@ public final class BenchJson {
         long files = report.tree().files();
         putSteps(n.putObject("step_micros_per_file"), c.stepMicrosPerFile(files));
         putSteps(n.putObject("step_calls_per_file"), c.stepCallsPerFile(files));
+        ObjectNode requests = n.putObject("requests_per_file");
+        c.requestsPerFile(files).forEach(requests::put);
         return n;
     }
 

@@ -29,6 +29,7 @@ public final class BenchTable {
                     c.maxNanos() / 1e9, report.filesPerSecond(c), report.megabytesPerSecond(c), c.ratioTo(base), c.failed());
         }
         steps(out, report);
+        requests(out, report);
         return out.toString();
     }
 
@@ -45,6 +46,24 @@ public final class BenchTable {
             for (ContenderResult c : report.contenders()) {
                 Map<Step, Double> micros = c.stepMicrosPerFile(report.tree().files());
                 row.append(micros.containsKey(s) ? String.format(Locale.ROOT, " %24.2f", micros.get(s)) : String.format(" %24s", "-"));
+            }
+            line(out, "%s", row);
+        }
+    }
+
+    /** The latency file system's requests per file: the round trips each way costs. */
+    private static void requests(StringBuilder out, BenchReport report) {
+        long files = report.tree().files();
+        Set<String> kinds = new java.util.TreeSet<>();
+        for (ContenderResult c : report.contenders()) kinds.addAll(c.requestsPerFile(files).keySet());
+        if (kinds.isEmpty()) return;
+        StringBuilder header = new StringBuilder(String.format("%-18s", "requests per file"));
+        for (ContenderResult c : report.contenders()) header.append(String.format(" %24s", c.name()));
+        line(out, "%s", header);
+        for (String kind : kinds) {
+            StringBuilder row = new StringBuilder(String.format("%-18s", kind));
+            for (ContenderResult c : report.contenders()) {
+                row.append(String.format(Locale.ROOT, " %24.2f", c.requestsPerFile(files).getOrDefault(kind, 0.0)));
             }
             line(out, "%s", row);
         }

@@ -59,6 +59,15 @@ public record ContenderResult(String name, List<RoundResult> rounds) {
         return out;
     }
 
+    /** Per kind of file-system request: requests per source file per round (empty without the latency file system). */
+    public Map<String, Double> requestsPerFile(long files) {
+        Map<String, Double> out = new java.util.TreeMap<>();
+        for (RoundResult r : rounds) {
+            r.requests().forEach((kind, n) -> out.merge(kind, (double) n / rounds.size() / Math.max(1, files), Double::sum));
+        }
+        return out;
+    }
+
     private List<Long> sortedWalls() {
         List<Long> walls = new ArrayList<>();
         for (RoundResult r : rounds) walls.add(r.wallNanos());

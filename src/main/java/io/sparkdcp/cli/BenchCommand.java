@@ -10,6 +10,8 @@ import io.sparkdcp.bench.EngineContender;
 import io.sparkdcp.bench.EngineSettings;
 import io.sparkdcp.bench.Workload;
 import io.sparkdcp.bench.WorkloadGenerator;
+import io.sparkdcp.bench.latencyfs.LatencyMount;
+import io.sparkdcp.bench.latencyfs.LatencyProfile;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.spark.SparkPhaseRunner;
@@ -88,6 +90,20 @@ final class BenchCommand implements Callable<Integer> {
             description = "Run the engine on Spark with this master (local[2], say); default: threads in this JVM, without Spark's start-up.")
     String master;
 
+    @Option(names = "--latency", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Copy through a FUSE passthrough over SCRATCH that delays metadata requests by DURATION "
+                    + "(200us, 1ms); SRC, if given, must be inside SCRATCH. Needs root, /dev/fuse and libfuse2.")
+    Long latencyNanos;
+
+    @Option(names = "--profile", paramLabel = "lustre|all", defaultValue = "lustre",
+            description = "Which requests --latency delays: lustre (all but the project-ID GET and the kernel's own "
+                    + "open/release around it) or all. Default: ${DEFAULT-VALUE}.")
+    String profile;
+
+    @Option(names = "--cache-timeout", paramLabel = "SECONDS",
+            description = "How long the kernel caches look-ups and attributes on the latency mount (default: 1).")
+    Double cacheTimeout;
+
     @Option(names = "--json", description = "Print the results as JSON instead of a table.")
     boolean json;
 
@@ -105,6 +121,10 @@ final class BenchCommand implements Callable<Integer> {
             settings = new EngineSettings(taskCount, threadsPerTask, batchFiles);
             if (rounds < 1) throw new IllegalArgumentException("--rounds must be at least 1");
             if (warmups < 0) throw new IllegalArgumentException("--warmup must not be negative");
+            if (latencyNanos != null) {
+                LatencyProfile.named(profile, latencyNanos);
+                if (source != null && !source.startsWith(scratch)) throw new IllegalArgumentException("with --latency, SRC must be inside SCRATCH");
+            }
         } catch (IllegalArgumentException e) {
             return usageError(e.getMessage());
         }
@@ -126,16 +146,31 @@ final class BenchCommand implements Callable<Integer> {
             }
             String setting = String.format("%s, %d tasks x %d files in flight, batches of %d",
                     sc != null ? "Spark " + master : "local runner", taskCount, threadsPerTask, batchFiles);
-            BenchReport report = new Bench(chosen, rounds, warmups, line -> {
+            Bench bench = new Bench(chosen, rounds, warmups, line -> {
                 err.println("spark-dcp: " + line);
                 err.flush();
-            }).run(source, scratch, setting);
+            });
+            BenchReport report = latencyNanos == null ? bench.run(source, scratch, setting) : throughLatencyFs(bench, source, scratch, setting);
             out.print(json ? BenchJson.render(report) : BenchTable.render(report));
             out.flush();
             return report.contenders().stream().anyMatch(c -> c.failed() > 0) ? 1 : 0;
         } finally {
             if (sc != null) sc.stop();
             if (generated != null) new ProcessBuilder("rm", "-rf", "--", generated.toString()).start().waitFor();
+        }
+    }
+
+    /** Mounts the latency file system over SCRATCH on a temporary mount point for the whole bench. */
+    private BenchReport throughLatencyFs(Bench bench, Path source, Path scratch, String setting) throws Exception {
+        LatencyProfile p = LatencyProfile.named(profile, latencyNanos);
+        if (cacheTimeout != null) p = p.withCacheTimeouts(cacheTimeout, cacheTimeout);
+        Path mountPoint = Files.createTempDirectory("spark-dcp-bench-fuse-");
+        try (LatencyMount mount = LatencyMount.mount(scratch, mountPoint, p)) {
+            String described = String.format("%s, latency %.0f µs (%s profile, %.1f s caches)", setting, latencyNanos / 1e3,
+                    p.name(), p.entryTimeoutSeconds());
+            return bench.run(mount.dir().resolve(scratch.relativize(source)), mount.dir(), scratch, mount.fs()::counts, described);
+        } finally {
+            Files.deleteIfExists(mountPoint);
         }
     }
 

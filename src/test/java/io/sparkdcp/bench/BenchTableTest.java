@@ -18,7 +18,7 @@ class BenchTableTest {
         StepStats steps = new StepStats();
         for (int i = 0; i < ioctlSetCalls; i++) steps.record(Step.IOCTL_SET, 4_000);
         steps.record(Step.OPEN_SRC, 2_000_000);
-        return new RoundResult(millis * 1_000_000, 0, steps);
+        return new RoundResult(millis * 1_000_000, 0, steps, java.util.Map.of("open", 3_000L));
     }
 
     private static BenchReport report() {
@@ -48,6 +48,12 @@ class BenchTableTest {
     }
 
     @Test
+    void fileSystemRequestsArePerSourceFilePerRound() {
+        assertEquals(java.util.Map.of("open", 3.0), report().contenders().get(1).requestsPerFile(TREE.files()));
+        assertTrue(BenchTable.render(report()).lines().anyMatch(l -> l.matches("open\\s+3\\.00\\s+3\\.00")));
+    }
+
+    @Test
     void tableHasOneRowPerContenderAndAStepColumnEach() {
         String table = BenchTable.render(report());
         List<String> lines = table.lines().toList();
@@ -69,5 +75,6 @@ class BenchTableTest {
         assertEquals(330.0 / 160.0, path.get("ratio_to_baseline").asDouble(), 1e-9);
         assertEquals(4.0, path.at("/step_micros_per_file/ioctl_set").asDouble(), 1e-9);
         assertEquals(1.0, path.at("/step_calls_per_file/ioctl_set").asDouble(), 1e-9);
+        assertEquals(3.0, path.at("/requests_per_file/open").asDouble(), 1e-9);
     }
 }

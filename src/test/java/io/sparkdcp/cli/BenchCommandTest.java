@@ -29,6 +29,13 @@ class BenchCommandTest {
     }
 
     @Test
+    void aLatencyProfileThatDoesNotExistIsAUsageError() {
+        CommandLineRun run = CommandLineRun.of("bench", "--latency", "200us", "--profile", "nfs", mount.dir().toString());
+        assertEquals(Main.EXIT_USAGE, run.exitCode());
+        assertTrue(run.err().contains("unknown latency profile 'nfs'"), run.err());
+    }
+
+    @Test
     void generatesATreeCopiesItEachWayAndShowsTheExtraIoctlsOfThePathWay() throws Exception {
         CommandLineRun run = CommandLineRun.of("bench", "--json", "--rounds", "1", "--warmup", "0", "--contenders", "none,fd,path",
                 "--dirs", "4", "--files-per-dir", "5", "--large-files", "1", "--large-size", "64K", "--tasks", "2",

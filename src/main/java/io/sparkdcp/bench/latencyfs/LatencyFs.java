@@ -56,6 +56,13 @@ public final class LatencyFs extends FuseStubFS {
     /** Requests of that kind served so far (delayed or not). */
     public long count(MetadataOp op) { return counts.get(op.ordinal()); }
 
+    /** Every kind of request served so far, lower-case names. */
+    public Map<String, Long> counts() {
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        for (MetadataOp op : MetadataOp.values()) out.put(op.name().toLowerCase(java.util.Locale.ROOT), count(op));
+        return out;
+    }
+
     public void closeBacking() {
         open.values().forEach(Fd::close);
         root.close();
