@@ -55,6 +55,11 @@ public final class BenchJson {
         putSteps(n.putObject("step_calls_per_file"), c.stepCallsPerFile(files));
         ObjectNode requests = n.putObject("requests_per_file");
         c.requestsPerFile(files).forEach(requests::put);
+        SyscallCount sc = report.syscalls().get(c.name());
+        if (sc != null) {
+            n.put("file_syscalls_per_file", sc.fileCallsPerFile());
+            n.put("path_lookups_per_file", sc.pathLookupsPerFile());
+        }
         return n;
     }
 

@@ -30,6 +30,7 @@ public final class BenchTable {
         }
         steps(out, report);
         requests(out, report);
+        syscalls(out, report);
         return out.toString();
     }
 
@@ -67,6 +68,22 @@ public final class BenchTable {
             }
             line(out, "%s", row);
         }
+    }
+
+    private static void syscalls(StringBuilder out, BenchReport report) {
+        if (report.syscalls().isEmpty()) return;
+        StringBuilder header = new StringBuilder(String.format("%-18s", "strace per file"));
+        StringBuilder calls = new StringBuilder(String.format("%-18s", "file syscalls"));
+        StringBuilder lookups = new StringBuilder(String.format("%-18s", "path look-ups"));
+        for (ContenderResult c : report.contenders()) {
+            SyscallCount n = report.syscalls().get(c.name());
+            header.append(String.format(" %24s", c.name()));
+            calls.append(n == null ? String.format(" %24s", "-") : String.format(Locale.ROOT, " %24.2f", n.fileCallsPerFile()));
+            lookups.append(n == null ? String.format(" %24s", "-") : String.format(Locale.ROOT, " %24.2f", n.pathLookupsPerFile()));
+        }
+        line(out, "%s", header);
+        line(out, "%s", calls);
+        line(out, "%s", lookups);
     }
 
     private static void line(StringBuilder out, String format, Object... args) {

@@ -20,6 +20,11 @@ public record CommandContender(String name, BiFunction<Path, Path, List<String>>
     }
 
     @Override
+    public List<String> commandLine(Path source, Path destination) {
+        return argv.apply(source, destination);
+    }
+
+    @Override
     public RoundResult copy(Path source, Path destination) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(argv.apply(source, destination));
         long start = System.nanoTime();

@@ -11,6 +11,7 @@ import io.sparkdcp.report.CopyReport;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -34,6 +35,15 @@ public record EngineContender(String name, boolean projectIds, MetadataAccess ac
 
     public static EngineContender pathWay(EngineSettings s, Supplier<PhaseRunner> runners) {
         return new EngineContender(PATH_WAY, true, MetadataAccess.PATH, s, runners);
+    }
+
+    /** A fresh JVM running {@link CopyOnceMain}; it makes the destination itself. */
+    @Override
+    public List<String> commandLine(Path source, Path destination) {
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
+                CopyOnceMain.class.getName(), source.toString(), destination.toString(), String.valueOf(projectIds),
+                access.name().toLowerCase(java.util.Locale.ROOT), String.valueOf(settings.tasks()),
+                String.valueOf(settings.filesInFlight()), String.valueOf(settings.batchFiles()));
     }
 
     @Override

@@ -8,6 +8,9 @@ import io.sparkdcp.bench.CommandContender;
 import io.sparkdcp.bench.Contender;
 import io.sparkdcp.bench.EngineContender;
 import io.sparkdcp.bench.EngineSettings;
+import io.sparkdcp.bench.RequestCounter;
+import io.sparkdcp.bench.RoundsTable;
+import io.sparkdcp.bench.SyscallAccounting;
 import io.sparkdcp.bench.Workload;
 import io.sparkdcp.bench.WorkloadGenerator;
 import io.sparkdcp.bench.latencyfs.LatencyMount;
@@ -77,6 +80,9 @@ final class BenchCommand implements Callable<Integer> {
             description = "Size of each large file. Default: ${DEFAULT-VALUE}.")
     long largeSize;
 
+    @Option(names = "--keep-workload", description = "Leave the generated tree in SCRATCH/bench-src, to pass it as SRC next time.")
+    boolean keepWorkload;
+
     @Option(names = "--tasks", paramLabel = "N", description = "Tasks at once (default: the CPUs).")
     Integer tasks;
 
@@ -104,8 +110,14 @@ final class BenchCommand implements Callable<Integer> {
             description = "How long the kernel caches look-ups and attributes on the latency mount (default: 1).")
     Double cacheTimeout;
 
+    @Option(names = "--no-syscalls", description = "Do not run each contender once more under strace to count its system calls per file.")
+    boolean noSyscalls;
+
     @Option(names = "--json", description = "Print the results as JSON instead of a table.")
     boolean json;
+
+    @Option(names = "--per-round", description = "Print each round's wall seconds, one column per contender, then median and ratio.")
+    boolean perRound;
 
     @Override
     public Integer call() throws Exception {
@@ -150,25 +162,34 @@ final class BenchCommand implements Callable<Integer> {
                 err.println("spark-dcp: " + line);
                 err.flush();
             });
-            BenchReport report = latencyNanos == null ? bench.run(source, scratch, setting) : throughLatencyFs(bench, source, scratch, setting);
-            out.print(json ? BenchJson.render(report) : BenchTable.render(report));
+            BenchReport report = latencyNanos == null ? measure(bench, chosen, source, scratch, scratch, RequestCounter.NONE, setting)
+                    : throughLatencyFs(bench, chosen, source, scratch, setting);
+            out.print(json ? BenchJson.render(report) : perRound ? RoundsTable.render(report) : BenchTable.render(report));
             out.flush();
             return report.contenders().stream().anyMatch(c -> c.failed() > 0) ? 1 : 0;
         } finally {
             if (sc != null) sc.stop();
-            if (generated != null) new ProcessBuilder("rm", "-rf", "--", generated.toString()).start().waitFor();
+            if (generated != null && !keepWorkload) new ProcessBuilder("rm", "-rf", "--", generated.toString()).start().waitFor();
         }
     }
 
+    /** The timed rounds, then (strace permitting) one traced copy per contender. */
+    private BenchReport measure(Bench bench, List<Contender> chosen, Path source, Path scratch, Path scratchBelow,
+                                RequestCounter requests, String setting) throws Exception {
+        BenchReport report = bench.run(source, scratch, scratchBelow, requests, setting);
+        if (noSyscalls || !SyscallAccounting.available()) return report;
+        return report.withSyscalls(SyscallAccounting.count(chosen, source, report.tree().files(), scratch, scratchBelow));
+    }
+
     /** Mounts the latency file system over SCRATCH on a temporary mount point for the whole bench. */
-    private BenchReport throughLatencyFs(Bench bench, Path source, Path scratch, String setting) throws Exception {
+    private BenchReport throughLatencyFs(Bench bench, List<Contender> chosen, Path source, Path scratch, String setting) throws Exception {
         LatencyProfile p = LatencyProfile.named(profile, latencyNanos);
         if (cacheTimeout != null) p = p.withCacheTimeouts(cacheTimeout, cacheTimeout);
         Path mountPoint = Files.createTempDirectory("spark-dcp-bench-fuse-");
         try (LatencyMount mount = LatencyMount.mount(scratch, mountPoint, p)) {
             String described = String.format("%s, latency %.0f µs (%s profile, %.1f s caches)", setting, latencyNanos / 1e3,
                     p.name(), p.entryTimeoutSeconds());
-            return bench.run(mount.dir().resolve(scratch.relativize(source)), mount.dir(), scratch, mount.fs()::counts, described);
+            return measure(bench, chosen, mount.dir().resolve(scratch.relativize(source)), mount.dir(), scratch, mount.fs()::counts, described);
         } finally {
             Files.deleteIfExists(mountPoint);
         }

@@ -64,6 +64,15 @@ class BenchTableTest {
     }
 
     @Test
+    void perRoundTableListsEveryRoundThenMedianAndRatio() {
+        BenchReport twoRounds = new BenchReport("/src", TREE, 2, "local", List.of(
+                new ContenderResult("without projid", List.of(round(100, 0), round(300, 0))),
+                new ContenderResult("with projid", List.of(round(400, 0), round(200, 0)))));
+        assertEquals(List.of("round\twithout projid\twith projid", "1\t0.100\t0.400", "2\t0.300\t0.200",
+                "median\t0.200\t0.300", "ratio\t1.000\t1.500"), RoundsTable.render(twoRounds).lines().toList());
+    }
+
+    @Test
     void jsonCarriesEveryRoundAndTheRatios() throws Exception {
         JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(BenchJson.render(report()));
         assertEquals("none", json.get("baseline").asText());

@@ -28,6 +28,11 @@ class BenchTest {
             destinations.add(destination);
             return new RoundResult(1_000_000L * calls.size(), 0, new StepStats());
         }
+
+        @Override
+        public List<String> commandLine(Path source, Path destination) {
+            return List.of("true");
+        }
     }
 
     @Test

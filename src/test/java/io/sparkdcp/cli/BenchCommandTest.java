@@ -29,6 +29,19 @@ class BenchCommandTest {
     }
 
     @Test
+    void underStraceThePathWayResolvesMoreNamesPerFileThanTheSingleFd() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.sparkdcp.testing.Commands.available("strace") || "true".equals(System.getenv("CI")));
+        CommandLineRun run = CommandLineRun.of("bench", "--json", "--rounds", "1", "--warmup", "0", "--contenders", "fd,path",
+                "--dirs", "2", "--files-per-dir", "30", "--large-files", "0", "--tasks", "1", mount.dir().toString());
+        assertEquals(0, run.exitCode(), run.err());
+        JsonNode contenders = new ObjectMapper().readTree(run.out()).get("contenders");
+        double fdLookups = contenders.get(0).get("path_lookups_per_file").asDouble();
+        double pathLookups = contenders.get(1).get("path_lookups_per_file").asDouble();
+        assertTrue(fdLookups > 0 && fdLookups < pathLookups, fdLookups + " vs " + pathLookups);
+        assertTrue(contenders.get(0).get("file_syscalls_per_file").asDouble() > 0);
+    }
+
+    @Test
     void aLatencyProfileThatDoesNotExistIsAUsageError() {
         CommandLineRun run = CommandLineRun.of("bench", "--latency", "200us", "--profile", "nfs", mount.dir().toString());
         assertEquals(Main.EXIT_USAGE, run.exitCode());
@@ -37,7 +50,7 @@ class BenchCommandTest {
 
     @Test
     void generatesATreeCopiesItEachWayAndShowsTheExtraIoctlsOfThePathWay() throws Exception {
-        CommandLineRun run = CommandLineRun.of("bench", "--json", "--rounds", "1", "--warmup", "0", "--contenders", "none,fd,path",
+        CommandLineRun run = CommandLineRun.of("bench", "--json", "--no-syscalls", "--rounds", "1", "--warmup", "0", "--contenders", "none,fd,path",
                 "--dirs", "4", "--files-per-dir", "5", "--large-files", "1", "--large-size", "64K", "--tasks", "2",
                 "--threads-per-task", "2", mount.dir().toString());
         assertEquals(0, run.exitCode(), run.err());

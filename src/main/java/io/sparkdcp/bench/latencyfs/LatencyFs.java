@@ -31,14 +31,15 @@ import java.util.function.IntSupplier;
  * Names are handled as UTF-8 strings, as jnr-fuse gives them: it is a bench tool, not a copy target.
  */
 public final class LatencyFs extends FuseStubFS {
-    /** O_LARGEFILE on x86_64: every open from 64-bit user space has it, the kernel's internal opens do not. */
-    private static final int O_LARGEFILE = 0100000;
+    /** Every open from 64-bit user space has O_LARGEFILE; the kernel's internal opens do not. */
+    private static final int O_LARGEFILE = "aarch64".equals(System.getProperty("os.arch")) ? 0400000 : 0100000;
     private static final int NO_ID = -1;
 
     private final String backing;
     private final Fd root;
     private final LatencyProfile profile;
     private final AtomicLongArray counts = new AtomicLongArray(MetadataOp.values().length);
+    private final AtomicLongArray serveNanos = new AtomicLongArray(MetadataOp.values().length);
     /** Descriptors of the open files and directories, by the fh handed to the kernel (the raw fd). */
     private final Map<Long, Fd> open = new ConcurrentHashMap<>();
     /** The fh of opens the kernel made itself around an ioctl: their release is internal too. */
@@ -55,6 +56,9 @@ public final class LatencyFs extends FuseStubFS {
 
     /** Requests of that kind served so far (delayed or not). */
     public long count(MetadataOp op) { return counts.get(op.ordinal()); }
+
+    /** Time spent serving requests of that kind so far, the injected delay included. */
+    public long nanos(MetadataOp op) { return serveNanos.get(op.ordinal()); }
 
     /** Every kind of request served so far, lower-case names. */
     public Map<String, Long> counts() {
@@ -85,12 +89,23 @@ public final class LatencyFs extends FuseStubFS {
     /** Counts and delays one request, then runs it; a failed call below becomes -errno. */
     private int serve(MetadataOp op, IntSupplier call) {
         counts.incrementAndGet(op.ordinal());
+        long start = System.nanoTime();
         Delay.pause(profile.delayOf(op));
         try {
             return call.getAsInt();
         } catch (PosixException e) {
             return -e.errno();
+        } finally {
+            serveNanos.addAndGet(op.ordinal(), System.nanoTime() - start);
         }
+    }
+
+    /** {@link #serve} for a call that returns nothing: 0 unless it threw. */
+    private int serveCall(MetadataOp op, Runnable call) {
+        return serve(op, () -> {
+            call.run();
+            return 0;
+        });
     }
 
     /** The path relative to the backing root, as openat wants it; "." for the root. */
@@ -127,10 +142,7 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int getattr(String path, FileStat stat) {
-        return serve(MetadataOp.GETATTR, () -> {
-            fill(stat, Posix.statAt(root, rel(path)));
-            return 0;
-        });
+        return serveCall(MetadataOp.GETATTR, () -> fill(stat, Posix.statAt(root, rel(path))));
     }
 
     private static void fill(FileStat st, Stat s) {
@@ -168,18 +180,12 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int mknod(String path, long mode, long rdev) {
-        return serve(MetadataOp.MKNOD, () -> {
-            Posix.mknodat(root, rel(path), (int) mode, rdev);
-            return 0;
-        });
+        return serveCall(MetadataOp.MKNOD, () -> Posix.mknodat(root, rel(path), (int) mode, rdev));
     }
 
     @Override
     public int symlink(String target, String linkPath) {
-        return serve(MetadataOp.SYMLINK, () -> {
-            Posix.symlinkat(target.getBytes(StandardCharsets.UTF_8), root, rel(linkPath));
-            return 0;
-        });
+        return serveCall(MetadataOp.SYMLINK, () -> Posix.symlinkat(target.getBytes(StandardCharsets.UTF_8), root, rel(linkPath)));
     }
 
     @Override
@@ -195,51 +201,33 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int link(String oldPath, String newPath) {
-        return serve(MetadataOp.LINK, () -> {
-            Posix.linkat(root, rel(oldPath), root, rel(newPath));
-            return 0;
-        });
+        return serveCall(MetadataOp.LINK, () -> Posix.linkat(root, rel(oldPath), root, rel(newPath)));
     }
 
     @Override
     public int unlink(String path) {
-        return serve(MetadataOp.UNLINK, () -> {
-            Posix.unlinkat(root, rel(path), false);
-            return 0;
-        });
+        return serveCall(MetadataOp.UNLINK, () -> Posix.unlinkat(root, rel(path), false));
     }
 
     @Override
     public int rmdir(String path) {
-        return serve(MetadataOp.RMDIR, () -> {
-            Posix.unlinkat(root, rel(path), true);
-            return 0;
-        });
+        return serveCall(MetadataOp.RMDIR, () -> Posix.unlinkat(root, rel(path), true));
     }
 
     @Override
     public int rename(String oldPath, String newPath) {
-        return serve(MetadataOp.RENAME, () -> {
-            Posix.renameat(root, rel(oldPath), root, rel(newPath));
-            return 0;
-        });
+        return serveCall(MetadataOp.RENAME, () -> Posix.renameat(root, rel(oldPath), root, rel(newPath)));
     }
 
     @Override
     public int chmod(String path, long mode) {
-        return serve(MetadataOp.CHMOD, () -> {
-            Posix.chmodAt(root, rel(path), (int) mode & Linux.PERMISSION_BITS);
-            return 0;
-        });
+        return serveCall(MetadataOp.CHMOD, () -> Posix.chmodAt(root, rel(path), (int) mode & Linux.PERMISSION_BITS));
     }
 
     @Override
     public int chown(String path, long uid, long gid) {
         // (uid_t) -1 leaves the owner as it is; it arrives here as 4294967295.
-        return serve(MetadataOp.CHOWN, () -> {
-            Posix.lchownAt(root, rel(path), uid == 0xffffffffL ? NO_ID : (int) uid, gid == 0xffffffffL ? NO_ID : (int) gid);
-            return 0;
-        });
+        return serveCall(MetadataOp.CHOWN, () -> Posix.lchownAt(root, rel(path), uid == 0xffffffffL ? NO_ID : (int) uid, gid == 0xffffffffL ? NO_ID : (int) gid));
     }
 
     @Override

@@ -44,7 +44,7 @@ class LatencyFsTest {
     static void mount() throws IOException {
         LoopMount.requireRootAndXfs();
         boolean fuseReady = Files.exists(Path.of("/dev/fuse")) && Commands.available("fusermount")
-                && Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libfuse.so.2"));
+                && (Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libfuse.so.2")) || Files.exists(Path.of("/usr/lib/aarch64-linux-gnu/libfuse.so.2")));
         if ("true".equals(System.getenv("CI"))) assertTrue(fuseReady, "needs /dev/fuse and libfuse2 (apt-get install libfuse2 fuse)");
         else Assumptions.assumeTrue(fuseReady, "needs /dev/fuse and libfuse2");
         xfs = LoopMount.create("latencyfs", 400);
