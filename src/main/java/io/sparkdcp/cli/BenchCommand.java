@@ -48,6 +48,7 @@ final class BenchCommand implements Callable<Integer> {
     static final String PATH = "path";
     static final String CP = "cp";
     static final String RSYNC = "rsync";
+    private static final List<String> KNOWN_CONTENDERS = List.of(NONE, FD, PATH, CP, RSYNC);
 
     @Spec
     CommandSpec spec;
@@ -133,6 +134,10 @@ final class BenchCommand implements Callable<Integer> {
             settings = new EngineSettings(taskCount, threadsPerTask, batchFiles);
             if (rounds < 1) throw new IllegalArgumentException("--rounds must be at least 1");
             if (warmups < 0) throw new IllegalArgumentException("--warmup must not be negative");
+            for (String name : contenders) {
+                if (!KNOWN_CONTENDERS.contains(name))
+                    throw new IllegalArgumentException("unknown contender '" + name + "' (expected none, fd, path, cp or rsync)");
+            }
             if (latencyNanos != null) {
                 LatencyProfile.named(profile, latencyNanos);
                 if (source != null && !source.startsWith(scratch)) throw new IllegalArgumentException("with --latency, SRC must be inside SCRATCH");
@@ -149,6 +154,7 @@ final class BenchCommand implements Callable<Integer> {
                 Contender c = contender(name, settings, runners);
                 if (c != null) chosen.add(c);
             }
+            if (chosen.isEmpty()) return usageError("none of the contenders " + contenders + " can run here");
             if (source == null) {
                 generated = scratch.resolve("bench-src");
                 if (Files.exists(generated)) return usageError(generated + " exists: remove it or pass it as SRC");
@@ -203,8 +209,7 @@ final class BenchCommand implements Callable<Integer> {
             case PATH -> EngineContender.pathWay(s, runners);
             case CP -> CommandContender.installed("cp") ? CommandContender.cpArchive() : null;
             case RSYNC -> CommandContender.installed("rsync") ? CommandContender.rsyncArchive() : null;
-            default -> throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "unknown contender '" + name + "' (expected none, fd, path, cp or rsync)");
+            default -> throw new IllegalStateException("contender names are checked first: " + name);
         };
     }
 

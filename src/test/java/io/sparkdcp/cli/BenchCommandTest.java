@@ -42,6 +42,13 @@ class BenchCommandTest {
     }
 
     @Test
+    void anUnknownContenderIsAUsageError() {
+        CommandLineRun run = CommandLineRun.of("bench", "--contenders", "none,tar", mount.dir().toString());
+        assertEquals(Main.EXIT_USAGE, run.exitCode());
+        assertTrue(run.err().contains("unknown contender 'tar'"), run.err());
+    }
+
+    @Test
     void aLatencyProfileThatDoesNotExistIsAUsageError() {
         CommandLineRun run = CommandLineRun.of("bench", "--latency", "200us", "--profile", "nfs", mount.dir().toString());
         assertEquals(Main.EXIT_USAGE, run.exitCode());
