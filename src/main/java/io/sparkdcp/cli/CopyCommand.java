@@ -89,6 +89,11 @@ final class CopyCommand implements Callable<Integer> {
             description = "Threads listing the source on the driver (default: twice the CPUs, from 4 to 32).")
     Integer walkThreads;
 
+    @Option(names = "--threads-per-task", paramLabel = "N", defaultValue = "1",
+            description = "Files each task copies at once, each by its own thread: hides per-call latency "
+                    + "on file systems such as Lustre. Default: ${DEFAULT-VALUE}.")
+    int threadsPerTask;
+
     @Override
     public Integer call() {
         Roots roots;
@@ -127,7 +132,8 @@ final class CopyCommand implements Callable<Integer> {
 
     private JobOptions jobOptions(Roots roots) {
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), xattrs, access, !noProjectIds, chunkSize);
-        return new JobOptions(copy, batchFiles, batchBytes, walkThreads != null ? walkThreads : JobOptions.defaultWalkThreads());
+        return new JobOptions(copy, batchFiles, batchBytes, walkThreads != null ? walkThreads : JobOptions.defaultWalkThreads(),
+                threadsPerTask);
     }
 
     /** Found out now, not after hours of copying. */

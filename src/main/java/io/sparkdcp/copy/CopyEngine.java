@@ -16,12 +16,14 @@ import java.util.List;
  */
 public final class CopyEngine implements AutoCloseable {
     private final CopyContext ctx;
+    private final StepRecorder steps;
     private final FileCopier files;
     private final DirectoryCopier directories;
     private final LargeFileCopier largeFiles;
 
     public CopyEngine(CopyOptions options, StepRecorder steps) {
         this.ctx = new CopyContext(options, steps);
+        this.steps = steps;
         this.files = new FileCopier(ctx);
         this.directories = new DirectoryCopier(ctx);
         this.largeFiles = new LargeFileCopier(ctx);
@@ -76,6 +78,11 @@ public final class CopyEngine implements AutoCloseable {
         CopyCounts counts = new CopyCounts();
         for (Entry e : level) directories.finish(e, counts);
         return BatchResult.of(counts);
+    }
+
+    /** Where this engine records its steps: engines that share a task's work record there too. */
+    public StepRecorder steps() {
+        return steps;
     }
 
     @Override

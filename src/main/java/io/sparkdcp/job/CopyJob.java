@@ -55,7 +55,7 @@ public final class CopyJob {
             merge(counts, runner.run("make directories, depth " + depth, Planner.partition(levels.get(depth), options.batchFiles()),
                     copy, CopyEngine::makeDirectories));
         }
-        merge(counts, runner.run("copy files", plan.fileBatches(), copy, CopyEngine::copyFiles));
+        merge(counts, runner.run("copy files", plan.fileBatches(), copy, new FilesInFlight(copy, options.filesInFlight())));
         copyLargeFiles(plan.largeFiles(), copy, counts);
         for (int depth = levels.size() - 1; depth >= 0; depth--) {
             merge(counts, runner.run("finish directories, depth " + depth, Planner.partition(levels.get(depth), options.batchFiles()),

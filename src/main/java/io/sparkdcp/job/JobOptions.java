@@ -10,12 +10,24 @@ import java.io.Serializable;
  * @param batchFiles  entries per task at most
  * @param batchBytes  bytes per task at most (a task closes at whichever limit comes first)
  * @param walkThreads threads listing the source on the driver
+ * @param filesInFlight files each task copies at once (threads per task)
  */
-public record JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int walkThreads) implements Serializable {
+public record JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int walkThreads, int filesInFlight)
+        implements Serializable {
     public JobOptions {
         if (batchFiles < 1) throw new IllegalArgumentException("--batch-files must be at least 1");
         if (batchBytes < 1) throw new IllegalArgumentException("--batch-bytes must be at least 1 byte");
         if (walkThreads < 1) throw new IllegalArgumentException("--walk-threads must be at least 1");
+        if (filesInFlight < 1) throw new IllegalArgumentException("--threads-per-task must be at least 1");
+    }
+
+    /** One file in flight per task. */
+    public JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int walkThreads) {
+        this(copy, batchFiles, batchBytes, walkThreads, 1);
+    }
+
+    public JobOptions withFilesInFlight(int n) {
+        return new JobOptions(copy, batchFiles, batchBytes, walkThreads, n);
     }
 
     public static final int DEFAULT_BATCH_FILES = 2_000;

@@ -1,0 +1,26 @@
+package io.sparkdcp.bench;
+
+import io.sparkdcp.copy.StepStats;
+
+import java.util.Map;
+
+/**
+ * One copy of the tree by one contender.
+ *
+ * @param steps  the engine's step timings (empty for external commands)
+ * @param failed   entries that failed (for a command: 1 when it exited non-zero)
+ * @param requests requests the file system served during the copy, by kind (latency file system only, else empty)
+ */
+public record RoundResult(long wallNanos, long failed, StepStats steps, Map<String, Long> requests) {
+    public RoundResult {
+        requests = Map.copyOf(requests);
+    }
+
+    public RoundResult(long wallNanos, long failed, StepStats steps) {
+        this(wallNanos, failed, steps, Map.of());
+    }
+
+    public RoundResult withRequests(Map<String, Long> counted) {
+        return new RoundResult(wallNanos, failed, steps, counted);
+    }
+}

@@ -1,0 +1,222 @@
+package io.sparkdcp.cli;
+
+import io.sparkdcp.bench.Bench;
+import io.sparkdcp.bench.BenchJson;
+import io.sparkdcp.bench.BenchReport;
+import io.sparkdcp.bench.BenchTable;
+import io.sparkdcp.bench.CommandContender;
+import io.sparkdcp.bench.Contender;
+import io.sparkdcp.bench.EngineContender;
+import io.sparkdcp.bench.EngineSettings;
+import io.sparkdcp.bench.RequestCounter;
+import io.sparkdcp.bench.RoundsTable;
+import io.sparkdcp.bench.SyscallAccounting;
+import io.sparkdcp.bench.Workload;
+import io.sparkdcp.bench.WorkloadGenerator;
+import io.sparkdcp.bench.latencyfs.LatencyMount;
+import io.sparkdcp.bench.latencyfs.LatencyProfile;
+import io.sparkdcp.job.LocalPhaseRunner;
+import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.spark.SparkPhaseRunner;
+import org.apache.spark.api.java.JavaSparkContext;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
+/**
+ * {@code spark-dcp bench [SRC] SCRATCH}: copies a tree (SRC, or one generated in SCRATCH) with and
+ * without project IDs, interleaved over several rounds, and prints where the time goes.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
+        description = {"Time copies of one tree without project IDs, with them through the single fd, and the path way "
+                + "(a second open per file), interleaved over several rounds; cp -a and rsync -aAX too when installed.",
+                "With one directory, a workload is generated in it (needs XFS for project IDs); with two, the first is copied. "
+                        + "Copies go to fresh directories in SCRATCH and are deleted after each round."})
+final class BenchCommand implements Callable<Integer> {
+    static final String NONE = "none";
+    static final String FD = "fd";
+    static final String PATH = "path";
+    static final String CP = "cp";
+    static final String RSYNC = "rsync";
+    private static final List<String> KNOWN_CONTENDERS = List.of(NONE, FD, PATH, CP, RSYNC);
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..2", paramLabel = "[SRC] SCRATCH", description = "Tree to copy (optional) and scratch directory.")
+    List<Path> directories;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3", description = "Copies per contender. Default: ${DEFAULT-VALUE}.")
+    int rounds;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
+            description = "Rounds run first and not counted (the JIT warms up). Default: ${DEFAULT-VALUE}.")
+    int warmups;
+
+    @Option(names = "--contenders", paramLabel = "LIST", split = ",", defaultValue = "none,fd,path,cp,rsync",
+            description = "Which of none, fd, path, cp, rsync to run, in this order; the first is the ratio's baseline "
+                    + "(cp and rsync only when installed). Default: ${DEFAULT-VALUE}.")
+    List<String> contenders;
+
+    @Option(names = "--dirs", paramLabel = "N", defaultValue = "100", description = "Generated directories. Default: ${DEFAULT-VALUE}.")
+    int dirs;
+
+    @Option(names = "--files-per-dir", paramLabel = "N", defaultValue = "20", description = "Generated small files per directory. Default: ${DEFAULT-VALUE}.")
+    int filesPerDir;
+
+    @Option(names = "--large-files", paramLabel = "N", defaultValue = "3", description = "Generated large files. Default: ${DEFAULT-VALUE}.")
+    int largeFiles;
+
+    @Option(names = "--large-size", paramLabel = "SIZE", defaultValue = "32M", converter = SizeConverter.class,
+            description = "Size of each large file. Default: ${DEFAULT-VALUE}.")
+    long largeSize;
+
+    @Option(names = "--keep-workload", description = "Leave the generated tree in SCRATCH/bench-src, to pass it as SRC next time.")
+    boolean keepWorkload;
+
+    @Option(names = "--tasks", paramLabel = "N", description = "Tasks at once (default: the CPUs).")
+    Integer tasks;
+
+    @Option(names = "--threads-per-task", paramLabel = "N", defaultValue = "1", description = "Files each task copies at once. Default: ${DEFAULT-VALUE}.")
+    int threadsPerTask;
+
+    @Option(names = "--batch-files", paramLabel = "N", defaultValue = "250", description = "Entries per task at most. Default: ${DEFAULT-VALUE}.")
+    int batchFiles;
+
+    @Option(names = "--master", paramLabel = "URL",
+            description = "Run the engine on Spark with this master (local[2], say); default: threads in this JVM, without Spark's start-up.")
+    String master;
+
+    @Option(names = "--latency", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Copy through a FUSE passthrough over SCRATCH that delays metadata requests by DURATION "
+                    + "(200us, 1ms); SRC, if given, must be inside SCRATCH. Needs root, /dev/fuse and libfuse2.")
+    Long latencyNanos;
+
+    @Option(names = "--profile", paramLabel = "lustre|all", defaultValue = "lustre",
+            description = "Which requests --latency delays: lustre (all but the project-ID GET and the kernel's own "
+                    + "open/release around it) or all. Default: ${DEFAULT-VALUE}.")
+    String profile;
+
+    @Option(names = "--cache-timeout", paramLabel = "SECONDS",
+            description = "How long the kernel caches look-ups and attributes on the latency mount (default: 1).")
+    Double cacheTimeout;
+
+    @Option(names = "--no-syscalls", description = "Do not run each contender once more under strace to count its system calls per file.")
+    boolean noSyscalls;
+
+    @Option(names = "--json", description = "Print the results as JSON instead of a table.")
+    boolean json;
+
+    @Option(names = "--per-round", description = "Print each round's wall seconds, one column per contender, then median and ratio.")
+    boolean perRound;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Path scratch = directories.get(directories.size() - 1).toAbsolutePath();
+        if (!Files.isDirectory(scratch)) return usageError("scratch directory " + scratch + " does not exist");
+        Path source = directories.size() == 2 ? directories.get(0).toAbsolutePath() : null;
+        if (source != null && !Files.isDirectory(source)) return usageError("source " + source + " is not a directory");
+        int taskCount = tasks != null ? tasks : Runtime.getRuntime().availableProcessors();
+        EngineSettings settings;
+        try {
+            settings = new EngineSettings(taskCount, threadsPerTask, batchFiles);
+            if (rounds < 1) throw new IllegalArgumentException("--rounds must be at least 1");
+            if (warmups < 0) throw new IllegalArgumentException("--warmup must not be negative");
+            for (String name : contenders) {
+                if (!KNOWN_CONTENDERS.contains(name))
+                    throw new IllegalArgumentException("unknown contender '" + name + "' (expected none, fd, path, cp or rsync)");
+            }
+            if (latencyNanos != null) {
+                LatencyProfile.named(profile, latencyNanos);
+                if (source != null && !source.startsWith(scratch)) throw new IllegalArgumentException("with --latency, SRC must be inside SCRATCH");
+            }
+        } catch (IllegalArgumentException e) {
+            return usageError(e.getMessage());
+        }
+        JavaSparkContext sc = master != null ? SparkContexts.start(master) : null;
+        Path generated = null;
+        try {
+            Supplier<PhaseRunner> runners = sc != null ? () -> new SparkPhaseRunner(sc) : () -> new LocalPhaseRunner(taskCount);
+            List<Contender> chosen = new ArrayList<>();
+            for (String name : contenders) {
+                Contender c = contender(name, settings, runners);
+                if (c != null) chosen.add(c);
+            }
+            if (chosen.isEmpty()) return usageError("none of the contenders " + contenders + " can run here");
+            if (source == null) {
+                generated = scratch.resolve("bench-src");
+                if (Files.exists(generated)) return usageError(generated + " exists: remove it or pass it as SRC");
+                Workload w = Workload.standard().withSize(dirs, filesPerDir).withLargeFiles(largeFiles, largeSize);
+                WorkloadGenerator.generate(w, generated);
+                source = generated;
+            }
+            String setting = String.format("%s, %d tasks x %d files in flight, batches of %d",
+                    sc != null ? "Spark " + master : "local runner", taskCount, threadsPerTask, batchFiles);
+            Bench bench = new Bench(chosen, rounds, warmups, line -> {
+                err.println("spark-dcp: " + line);
+                err.flush();
+            });
+            BenchReport report = latencyNanos == null ? measure(bench, chosen, source, scratch, scratch, RequestCounter.NONE, setting)
+                    : throughLatencyFs(bench, chosen, source, scratch, setting);
+            out.print(json ? BenchJson.render(report) : perRound ? RoundsTable.render(report) : BenchTable.render(report));
+            out.flush();
+            return report.contenders().stream().anyMatch(c -> c.failed() > 0) ? 1 : 0;
+        } finally {
+            if (sc != null) sc.stop();
+            if (generated != null && !keepWorkload) new ProcessBuilder("rm", "-rf", "--", generated.toString()).start().waitFor();
+        }
+    }
+
+    /** The timed rounds, then (strace permitting) one traced copy per contender. */
+    private BenchReport measure(Bench bench, List<Contender> chosen, Path source, Path scratch, Path scratchBelow,
+                                RequestCounter requests, String setting) throws Exception {
+        BenchReport report = bench.run(source, scratch, scratchBelow, requests, setting);
+        if (noSyscalls || !SyscallAccounting.available()) return report;
+        return report.withSyscalls(SyscallAccounting.count(chosen, source, report.tree().files(), scratch, scratchBelow));
+    }
+
+    /** Mounts the latency file system over SCRATCH on a temporary mount point for the whole bench. */
+    private BenchReport throughLatencyFs(Bench bench, List<Contender> chosen, Path source, Path scratch, String setting) throws Exception {
+        LatencyProfile p = LatencyProfile.named(profile, latencyNanos);
+        if (cacheTimeout != null) p = p.withCacheTimeouts(cacheTimeout, cacheTimeout);
+        Path mountPoint = Files.createTempDirectory("spark-dcp-bench-fuse-");
+        try (LatencyMount mount = LatencyMount.mount(scratch, mountPoint, p)) {
+            String described = String.format("%s, latency %.0f µs (%s profile, %.1f s caches)", setting, latencyNanos / 1e3,
+                    p.name(), p.entryTimeoutSeconds());
+            return measure(bench, chosen, mount.dir().resolve(scratch.relativize(source)), mount.dir(), scratch, mount.fs()::counts, described);
+        } finally {
+            Files.deleteIfExists(mountPoint);
+        }
+    }
+
+    /** null for a command that is not installed: the table shows what could run. */
+    private Contender contender(String name, EngineSettings s, Supplier<PhaseRunner> runners) {
+        return switch (name) {
+            case NONE -> EngineContender.withoutProjectIds(s, runners);
+            case FD -> EngineContender.singleFd(s, runners);
+            case PATH -> EngineContender.pathWay(s, runners);
+            case CP -> CommandContender.installed("cp") ? CommandContender.cpArchive() : null;
+            case RSYNC -> CommandContender.installed("rsync") ? CommandContender.rsyncArchive() : null;
+            default -> throw new IllegalStateException("contender names are checked first: " + name);
+        };
+    }
+
+    private int usageError(String reason) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("spark-dcp: " + reason);
+        err.flush();
+        return Main.EXIT_USAGE;
+    }
+}

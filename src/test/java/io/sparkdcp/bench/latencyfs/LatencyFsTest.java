@@ -1,0 +1,126 @@
+package io.sparkdcp.bench.latencyfs;
+
+import io.sparkdcp.bench.Workload;
+import io.sparkdcp.bench.WorkloadGenerator;
+import io.sparkdcp.job.CopyJob;
+import io.sparkdcp.job.LocalPhaseRunner;
+import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.FsXattr;
+import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.NativeBuffer;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.testing.Commands;
+import io.sparkdcp.testing.LocalCopy;
+import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.TreeComparator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The latency file system mounted over a directory of an XFS loop mount: requests wait as the
+ * profile says, xattrs and project IDs reach the XFS below, and a copy through it is exact.
+ */
+class LatencyFsTest {
+    private static final long LATENCY_NANOS = 2_000_000;
+    private static LoopMount xfs;
+    private static LatencyMount fuse;
+    private static Path backing;
+
+    @BeforeAll
+    static void mount() throws IOException {
+        LoopMount.requireRootAndXfs();
+        boolean fuseReady = Files.exists(Path.of("/dev/fuse")) && Commands.available("fusermount")
+                && (Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libfuse.so.2")) || Files.exists(Path.of("/usr/lib/aarch64-linux-gnu/libfuse.so.2")));
+        if ("true".equals(System.getenv("CI"))) assertTrue(fuseReady, "needs /dev/fuse and libfuse2 (apt-get install libfuse2 fuse)");
+        else Assumptions.assumeTrue(fuseReady, "needs /dev/fuse and libfuse2");
+        xfs = LoopMount.create("latencyfs", 400);
+        backing = Files.createDirectory(xfs.dir().resolve("backing"));
+        Commands.run("xfs_io", "-c", "chproj 4242", "-c", "chattr +P", backing.toString());
+        Path mountPoint = Files.createDirectory(xfs.dir().resolve("fuse"));
+        fuse = LatencyMount.mount(backing, mountPoint, LatencyProfile.all(LATENCY_NANOS));
+    }
+
+    @AfterAll
+    static void unmount() {
+        // The FUSE mount sits on the XFS one: it goes first.
+        if (fuse != null) fuse.close();
+        if (xfs != null) xfs.close();
+    }
+
+    @Test
+    void aDelayedRequestTakesAtLeastTheLatency() throws IOException {
+        long before = fuse.fs().count(MetadataOp.MKDIR);
+        long start = System.nanoTime();
+        Files.createDirectory(fuse.dir().resolve("timed"));
+        long elapsed = System.nanoTime() - start;
+        assertTrue(elapsed >= LATENCY_NANOS, "mkdir took " + elapsed + " ns");
+        assertEquals(before + 1, fuse.fs().count(MetadataOp.MKDIR));
+    }
+
+    @Test
+    void theLustreProfileLeavesTheProjectGetAndTheKernelsOwnOpenFree() {
+        LatencyProfile lustre = LatencyProfile.lustre(200_000);
+        assertEquals(0, lustre.delayOf(MetadataOp.IOCTL_GET));
+        assertEquals(0, lustre.delayOf(MetadataOp.OPEN_INTERNAL));
+        assertEquals(0, lustre.delayOf(MetadataOp.RELEASE_INTERNAL));
+        assertEquals(200_000, lustre.delayOf(MetadataOp.IOCTL_SET));
+        assertEquals(200_000, lustre.delayOf(MetadataOp.OPEN));
+        assertEquals(1.0, lustre.entryTimeoutSeconds());
+    }
+
+    @Test
+    void xattrsAndProjectIdsSetThroughTheMountReachTheXfsBelow() throws IOException {
+        Path dir = Files.createDirectory(fuse.dir().resolve("projects"));
+        Files.writeString(dir.resolve("file"), "data");
+        byte[] name = "user.color".getBytes(StandardCharsets.UTF_8);
+        byte[] value = "blue".getBytes(StandardCharsets.UTF_8);
+        try (Fd d = Posix.open(PathBytes.of(dir.toString()), Linux.O_RDONLY);
+             Fd f = Posix.open(PathBytes.of(dir.resolve("file").toString()), Linux.O_RDONLY)) {
+            Posix.setFsXattr(d, Posix.getFsXattr(d).withProject(31, true));
+            Posix.setFsXattr(f, Posix.getFsXattr(f).withProject(32, false));
+            Posix.fsetxattr(f, name, value);
+            assertEquals(32, Posix.getFsXattr(f).projid(), "read back through the mount");
+        }
+        Path below = backing.resolve("projects");
+        try (Fd d = Posix.open(PathBytes.of(below.toString()), Linux.O_RDONLY);
+             Fd f = Posix.open(PathBytes.of(below.resolve("file").toString()), Linux.O_RDONLY)) {
+            FsXattr dirProject = Posix.getFsXattr(d);
+            assertEquals(31, dirProject.projid());
+            assertTrue(dirProject.projInherit());
+            assertEquals(32, Posix.getFsXattr(f).projid());
+            assertArrayEquals(value, Posix.fgetxattr(f, name, new NativeBuffer(64)));
+        }
+        assertTrue(fuse.fs().count(MetadataOp.IOCTL_SET) >= 2);
+        assertTrue(fuse.fs().count(MetadataOp.OPEN_INTERNAL) >= 2, "the kernel opens the file itself for each project ioctl");
+    }
+
+    @Test
+    void aCopyThroughTheMountIsExactHardLinksAndSymlinksIncluded() throws IOException {
+        Path src = backing.resolve("src");
+        WorkloadGenerator.generate(Workload.standard().withSize(3, 4).withLargeFiles(1, 300_000), src);
+        Files.createSymbolicLink(src.resolve("d0000/link"), Path.of("f00000.dat"));
+        Files.createLink(src.resolve("d0001/hard"), src.resolve("d0001/f00004.dat"));
+        Files.createDirectory(backing.resolve("dst"));
+
+        LocalCopy how = LocalCopy.defaults();
+        CopyReport report = new CopyJob(how.jobOptions(fuse.dir().resolve("src"), fuse.dir().resolve("dst")).withFilesInFlight(3),
+                new LocalPhaseRunner(2), line -> {}).run();
+
+        assertEquals(List.of(), report.counts().failures());
+        TreeComparator.assertSameTree(src, backing.resolve("dst"));
+    }
+}

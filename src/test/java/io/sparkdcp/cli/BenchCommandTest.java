@@ -1,0 +1,77 @@
+package io.sparkdcp.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkdcp.testing.LoopMount;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The bench command end to end on a small generated tree: one round, every engine contender. */
+class BenchCommandTest {
+    private static LoopMount mount;
+
+    @BeforeAll
+    static void mount() {
+        LoopMount.requireRootAndXfs();
+        mount = LoopMount.create("bench", 400);
+    }
+
+    @AfterAll
+    static void unmount() {
+        if (mount != null) mount.close();
+    }
+
+    @Test
+    void underStraceThePathWayResolvesMoreNamesPerFileThanTheSingleFd() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.sparkdcp.testing.Commands.available("strace") || "true".equals(System.getenv("CI")));
+        CommandLineRun run = CommandLineRun.of("bench", "--json", "--rounds", "1", "--warmup", "0", "--contenders", "fd,path",
+                "--dirs", "2", "--files-per-dir", "30", "--large-files", "0", "--tasks", "1", mount.dir().toString());
+        assertEquals(0, run.exitCode(), run.err());
+        JsonNode contenders = new ObjectMapper().readTree(run.out()).get("contenders");
+        double fdLookups = contenders.get(0).get("path_lookups_per_file").asDouble();
+        double pathLookups = contenders.get(1).get("path_lookups_per_file").asDouble();
+        assertTrue(fdLookups > 0 && fdLookups < pathLookups, fdLookups + " vs " + pathLookups);
+        assertTrue(contenders.get(0).get("file_syscalls_per_file").asDouble() > 0);
+    }
+
+    @Test
+    void anUnknownContenderIsAUsageError() {
+        CommandLineRun run = CommandLineRun.of("bench", "--contenders", "none,tar", mount.dir().toString());
+        assertEquals(Main.EXIT_USAGE, run.exitCode());
+        assertTrue(run.err().contains("unknown contender 'tar'"), run.err());
+    }
+
+    @Test
+    void aLatencyProfileThatDoesNotExistIsAUsageError() {
+        CommandLineRun run = CommandLineRun.of("bench", "--latency", "200us", "--profile", "nfs", mount.dir().toString());
+        assertEquals(Main.EXIT_USAGE, run.exitCode());
+        assertTrue(run.err().contains("unknown latency profile 'nfs'"), run.err());
+    }
+
+    @Test
+    void generatesATreeCopiesItEachWayAndShowsTheExtraIoctlsOfThePathWay() throws Exception {
+        CommandLineRun run = CommandLineRun.of("bench", "--json", "--no-syscalls", "--rounds", "1", "--warmup", "0", "--contenders", "none,fd,path",
+                "--dirs", "4", "--files-per-dir", "5", "--large-files", "1", "--large-size", "64K", "--tasks", "2",
+                "--threads-per-task", "2", mount.dir().toString());
+        assertEquals(0, run.exitCode(), run.err());
+        JsonNode json = new ObjectMapper().readTree(run.out());
+        assertEquals(21, json.get("files").asLong(), "20 small files and a large one");
+        JsonNode contenders = json.get("contenders");
+        assertEquals(3, contenders.size());
+        for (JsonNode c : contenders) assertEquals(0, c.get("failed").asLong(), c.toString());
+        assertTrue(contenders.get(0).at("/step_calls_per_file/ioctl_get").isMissingNode(), "no project IDs: no ioctl");
+        double fdSets = contenders.get(1).at("/step_calls_per_file/ioctl_set").asDouble();
+        double pathSets = contenders.get(2).at("/step_calls_per_file/ioctl_set").asDouble();
+        assertTrue(fdSets < pathSets, "the fd way sets only IDs that differ: " + fdSets + " vs " + pathSets);
+        try (var left = Files.list(mount.dir())) {
+            assertFalse(left.anyMatch(p -> p.getFileName().toString().startsWith("bench-")), "generated tree and copies removed");
+        }
+    }
+}

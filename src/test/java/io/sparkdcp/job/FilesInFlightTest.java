@@ -1,0 +1,66 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.copy.Step;
+import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.testing.LocalCopy;
+import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.RichTree;
+import io.sparkdcp.testing.TreeComparator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Several files in flight per task: the same tree as one at a time, hard links included. */
+class FilesInFlightTest {
+    private static LoopMount mount;
+    private static RichTree tree;
+
+    @BeforeAll
+    static void buildSource() throws IOException {
+        LoopMount.requireRootAndXfs();
+        mount = LoopMount.create("inflight", 600);
+        tree = RichTree.build(Files.createDirectory(mount.dir().resolve("src")));
+    }
+
+    @AfterAll
+    static void unmount() {
+        if (mount != null) mount.close();
+    }
+
+    @Test
+    void slicesAreContiguousNearlyEqualAndNeverEmpty() {
+        List<Integer> items = List.of(1, 2, 3, 4, 5, 6, 7);
+        assertEquals(List.of(List.of(1, 2), List.of(3, 4), List.of(5, 6, 7)), FilesInFlight.slices(items, 3));
+        assertEquals(2, FilesInFlight.slices(List.of(1, 2), 16).size());
+        assertEquals(List.of(), FilesInFlight.slices(List.of(), 4));
+    }
+
+    @Test
+    void aWholeTreeCopiedSixFilesAtATimePerTaskIsExactHardLinksIncluded() throws IOException {
+        Path dst = Files.createDirectory(mount.dir().resolve("dst-six"));
+        // One large batch, so that the hard links' targets land in other slices than the links.
+        LocalCopy how = new LocalCopy(LocalCopy.defaults().xattrs(), LocalCopy.defaults().access(), true,
+                JobOptions.DEFAULT_CHUNK_SIZE, 10_000);
+        JobOptions options = how.jobOptions(tree.root(), dst).withFilesInFlight(6);
+        CopyReport report = new CopyJob(options, new LocalPhaseRunner(2), line -> {}).run();
+        assertEquals(List.of(), report.counts().failures());
+        assertTrue(report.counts().links() >= 3, "hard links made: " + report.counts().links());
+        assertTrue(report.steps().count(Step.OPEN_SRC) > 0, "the slices' steps reach the task's recorder");
+        TreeComparator.assertSameTree(tree.root(), dst);
+    }
+
+    @Test
+    void zeroFilesInFlightIsRefused() {
+        JobOptions options = LocalCopy.defaults().jobOptions(tree.root(), mount.dir());
+        assertThrows(IllegalArgumentException.class, () -> options.withFilesInFlight(0));
+    }
+}
