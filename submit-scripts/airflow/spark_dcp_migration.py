@@ -10,8 +10,9 @@ The contract this DAG relies on (see the README, "Running from Airflow"):
   differs is replaced, so a retry (or a manual clear) continues where the last attempt stopped and
   ends with the same tree. A retry after exit 2 fails the same way again without writing anything.
 * The report. ``--report FILE`` writes the JSON report atomically (temporary file, then rename)
-  at the end of every run that got past the checks, also when entries failed; each attempt
-  replaces the previous attempt's report. Its directory must exist. ``exit_code``, ``failed``
+  at the end of every run that finishes, also when entries failed; each such attempt replaces
+  the previous attempt's report. A run that stops early (exit 2, or Spark itself failing)
+  writes none. Its directory must exist. ``exit_code``, ``failed``
   and ``failures`` tell what went wrong; the field names are stable.
 
 The driver runs in client mode (it lists SRC, so it must see the same paths as the executors)
@@ -21,6 +22,7 @@ This file is checked by compiling it (the tests cannot install Airflow), not by 
 """
 
 import json
+import os
 from datetime import datetime, timedelta
 
 from airflow import DAG
@@ -36,14 +38,15 @@ REPORT_DIR = "/shared/spark-dcp-reports"  # must exist
 REPORT = REPORT_DIR + "/migration-{{ ds_nodash }}.json"
 
 
-def check_report(report_path, **_):
+def check_report(report_path, **context):
     """Fails the task when the copy did not complete, naming the first failures."""
-    try:
-        with open(report_path, encoding="utf-8") as f:
-            report = json.load(f)
-    except FileNotFoundError as e:
-        # No report: the run stopped before the copy (usage error) or Spark itself failed.
-        raise AirflowException(f"no spark-dcp report at {report_path}: see the copy task's log") from e
+    copy_started = context["dag_run"].get_task_instance("copy").start_date
+    # No report, or one older than the copy's last attempt: that attempt stopped early (usage
+    # error, or Spark itself failed), and an older report would tell about another run.
+    if not os.path.exists(report_path) or os.path.getmtime(report_path) < copy_started.timestamp():
+        raise AirflowException(f"the last copy attempt wrote no report at {report_path}: see the copy task's log")
+    with open(report_path, encoding="utf-8") as f:
+        report = json.load(f)
     summary = {key: report[key] for key in ("exit_code", "entries_listed", "copied", "skipped", "failed", "bytes_copied")}
     print(f"spark-dcp report {report_path}: {summary}")
     if report["exit_code"] != 0:
