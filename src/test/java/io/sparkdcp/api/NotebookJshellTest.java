@@ -1,19 +1,18 @@
 package io.sparkdcp.api;
 
+import io.sparkdcp.testing.AppJars;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.ReadableClasspath;
 import io.sparkdcp.testing.RichTree;
+import io.sparkdcp.testing.TimedProcess;
 import io.sparkdcp.testing.TreeComparator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,15 +49,9 @@ class NotebookJshellTest {
                     "sc.stop();",
                     "/exit", ""));
 
-            Path out = tmp.resolve("out.txt");
-            Process jshell = new ProcessBuilder(command(script))
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-            boolean finished = jshell.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            if (!finished) jshell.destroyForcibly().waitFor();
-            String output = Files.readString(out);
-            assertTrue(finished, "jshell ran more than " + TIMEOUT_SECONDS + " s:\n" + output);
-            assertEquals(0, jshell.exitValue(), output);
+            TimedProcess.Finished jshell = TimedProcess.run(new ProcessBuilder(command(script)), tmp.resolve("out.txt"), TIMEOUT_SECONDS);
+            String output = jshell.output();
+            assertEquals(0, jshell.exitCode(), output);
 
             TreeComparator.assertSameTree(tree.root(), dst);
             long copied = tree.entryCount() + 1;
@@ -72,10 +65,8 @@ class NotebookJshellTest {
     private static List<String> command(Path script) throws Exception {
         String classpath = ReadableClasspath.entries().stream().map(Path::toString).collect(Collectors.joining(":"));
         List<String> command = new ArrayList<>(List.of("jshell", "--class-path", classpath, "-R-Xmx1g"));
-        // Spark's module flags, as Surefire gave them to this JVM, for the JVM jshell runs snippets in.
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (arg.startsWith("--add-opens=") || arg.startsWith("-Djdk.reflect.") || arg.startsWith("-Dio.netty.")) command.add("-R" + arg);
-        }
+        // Spark's module flags for the JVM jshell runs the snippets in.
+        for (String flag : AppJars.moduleFlags()) command.add("-R" + flag);
         command.add(script.toString());
         return command;
     }
