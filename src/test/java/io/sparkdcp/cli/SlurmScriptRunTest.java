@@ -72,7 +72,7 @@ class SlurmScriptRunTest {
         executable(bin.resolve("srun"), String.join("\n",
                 "out=/dev/stderr",
                 "while [[ $1 == --* ]]; do [[ $1 == --output=* ]] && out=${1#--output=}; shift; done",
-                "exec \"$@\" >\"${out//%n/node0}\" 2>&1"));
+                "exec \"$@\" >\"${out//%N/node0}\" 2>&1"));
     }
 
     /** spark-class and spark-submit from the build's classpath; executors get it too. */
