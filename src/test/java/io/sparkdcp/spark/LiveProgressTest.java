@@ -6,6 +6,7 @@ import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.job.CopyJob;
+import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.TaskWork;
 import io.sparkdcp.plan.FileBatch;
@@ -14,6 +15,7 @@ import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TreeComparator;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -72,6 +74,32 @@ class LiveProgressTest {
             }
             assertTrue(during.size() >= 3, "progress moved fewer than twice while the copy task ran: " + lines);
             assertEquals(during.stream().sorted().toList(), during, "progress went backwards: " + lines);
+        }
+    }
+
+    /** Every kind of entry, hard links and chunked files included: done ends equal to what was listed. */
+    @Test
+    void whatIsDoneAddsUpToWhatWasListed() throws Exception {
+        LoopMount.requireRootAndXfs();
+        try (LoopMount mount = LoopMount.create("progress-totals", 1024)) {
+            Path src = RichTree.build(Files.createDirectory(mount.dir().resolve("src"))).root();
+            LocalCopy copy = LocalCopy.defaults().withChunkSize(1 << 20);
+            LocalPhaseRunner local = new LocalPhaseRunner(2);
+            CopyReport report = copy.run(src, Files.createDirectory(mount.dir().resolve("dst-local")), local);
+            Work listed = new Work(report.entriesListed(), report.bytesListed());
+            assertEquals(listed, local.done());
+
+            JavaSparkContext sc = new JavaSparkContext(new SparkConf().setAppName("spark-dcp-progress").setMaster("local[2]")
+                    .set("spark.ui.enabled", "false"));
+            try (SparkPhaseRunner spark = new SparkPhaseRunner(sc)) {
+                copy.run(src, Files.createDirectory(mount.dir().resolve("dst-spark")), spark);
+                // Task ends reach listeners asynchronously, shortly after the job returns.
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (!spark.done().equals(listed) && System.nanoTime() < deadline) Thread.sleep(50);
+                assertEquals(listed, spark.done());
+            } finally {
+                sc.stop();
+            }
         }
     }
 
