@@ -1,17 +1,15 @@
 package io.sparkdcp.cli;
 
-import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.api.CopyRequest;
+import io.sparkdcp.api.PreparedCopy;
+import io.sparkdcp.api.SparkDcp;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
-import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
-import io.sparkdcp.job.PhaseRunner;
-import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.UsageException;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.report.ReportJson;
 import io.sparkdcp.report.ReportText;
-import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,6 +40,7 @@ final class CopyCommand implements Callable<Integer> {
     /** Help shows these words; CopyCommandUsageTest checks they equal JobOptions' defaults. */
     static final String DEFAULT_BATCH_BYTES = "1G";
     static final String DEFAULT_CHUNK_SIZE = "256M";
+    static final int DEFAULT_PROGRESS_SECONDS = 5;
 
     @Spec
     CommandSpec spec;
@@ -94,17 +93,24 @@ final class CopyCommand implements Callable<Integer> {
                     + "on file systems such as Lustre. Default: ${DEFAULT-VALUE}.")
     int threadsPerTask;
 
+    @Option(names = "--progress", paramLabel = "SECONDS",
+            description = "Print entries and bytes done, rate and ETA on stderr every SECONDS while copying; 0: never "
+                    + "(default: every " + DEFAULT_PROGRESS_SECONDS + " s when run on a terminal, else never).")
+    Integer progressSeconds;
+
+    @Option(names = "--verbose", description = "Log Spark's INFO messages too (default: warnings only).")
+    boolean verbose;
+
     @Override
     public Integer call() {
-        Roots roots;
-        JobOptions job;
+        PreparedCopy copy;
         try {
-            roots = Roots.check(source, destination);
-            job = jobOptions(roots);
+            copy = SparkDcp.prepare(source, destination, request());
             if (reportFile != null) checkReportTarget(reportFile);
         } catch (UsageException | IllegalArgumentException e) {
             return usageError(e.getMessage());
         }
+        if (verbose) Logging.verbose();
         JavaSparkContext sc;
         try {
             sc = SparkContexts.start(master);
@@ -112,28 +118,30 @@ final class CopyCommand implements Callable<Integer> {
             return usageError("cannot start Spark: " + e.getMessage());
         }
         try {
-            PhaseRunner runner;
-            try {
-                runner = new SparkPhaseRunner(sc);
-                roots.createDestination();
-            } catch (UsageException e) {
-                return usageError(e.getMessage());
-            }
-            PrintWriter err = spec.commandLine().getErr();
-            CopyReport report = new CopyJob(job, runner, line -> {
-                err.println("spark-dcp: " + line);
-                err.flush();
-            }).run();
-            return finish(report);
+            return finish(copy.run(sc).report());
+        } catch (UsageException e) {
+            return usageError(e.getMessage());
         } finally {
             sc.stop();
         }
     }
 
-    private JobOptions jobOptions(Roots roots) {
-        CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), xattrs, access, !noProjectIds, chunkSize);
-        return new JobOptions(copy, batchFiles, batchBytes, walkThreads != null ? walkThreads : JobOptions.defaultWalkThreads(),
-                threadsPerTask);
+    private CopyRequest request() {
+        PrintWriter err = spec.commandLine().getErr();
+        CopyRequest.Builder request = CopyRequest.builder().xattrs(xattrs).access(access).projectIds(!noProjectIds)
+                .batchFiles(batchFiles).batchBytes(batchBytes).chunkSize(chunkSize).threadsPerTask(threadsPerTask)
+                .progressSeconds(progressSeconds != null ? progressSeconds : onTerminal())
+                .messages(line -> {
+                    err.println("spark-dcp: " + line);
+                    err.flush();
+                });
+        if (walkThreads != null) request.walkThreads(walkThreads);
+        return request.build();
+    }
+
+    /** Progress by default only for a person watching: System.console() is null when piped or redirected. */
+    private static int onTerminal() {
+        return System.console() != null ? DEFAULT_PROGRESS_SECONDS : 0;
     }
 
     /** Found out now, not after hours of copying. */

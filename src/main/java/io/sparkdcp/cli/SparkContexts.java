@@ -6,6 +6,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 /** The Spark context of one copy, configured the way the job needs it. */
 final class SparkContexts {
     static final String DEFAULT_MASTER = "local[*]";
+    static final String HEARTBEAT_INTERVAL = "2s";
 
     private SparkContexts() {}
 
@@ -22,6 +23,8 @@ final class SparkContexts {
         conf.setIfMissing("spark.speculation", "false");
         // The progress bar would interleave with our stderr lines.
         conf.setIfMissing("spark.ui.showConsoleProgress", "false");
+        // Running tasks' progress reaches the driver with executor heartbeats (default every 10 s).
+        conf.setIfMissing("spark.executor.heartbeatInterval", HEARTBEAT_INTERVAL);
         return new JavaSparkContext(conf);
     }
 }

@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.plan.Chunk;
 import io.sparkdcp.plan.FileBatch;
@@ -20,8 +21,14 @@ public final class CopyEngine implements AutoCloseable {
     private final FileCopier files;
     private final DirectoryCopier directories;
     private final LargeFileCopier largeFiles;
+    private final ProgressRecorder progress;
 
     public CopyEngine(CopyOptions options, StepRecorder steps) {
+        this(options, steps, ProgressRecorder.NONE);
+    }
+
+    public CopyEngine(CopyOptions options, StepRecorder steps, ProgressRecorder progress) {
+        this.progress = progress;
         this.ctx = new CopyContext(options, steps);
         this.steps = steps;
         this.files = new FileCopier(ctx);
@@ -32,15 +39,24 @@ public final class CopyEngine implements AutoCloseable {
     /** Creates directories of one depth (parents exist) with their project IDs. */
     public BatchResult makeDirectories(List<Entry> level) {
         CopyCounts counts = new CopyCounts();
-        for (Entry e : level) directories.make(e, counts);
+        for (Entry e : level) {
+            directories.make(e, counts);
+            progress.done(1, 0);
+        }
         return BatchResult.of(counts);
     }
 
     /** Copies a batch of files, symlinks and special files, then its hard links. */
     public BatchResult copyFiles(FileBatch batch) {
         CopyCounts counts = new CopyCounts();
-        for (Entry e : batch.entries()) files.copy(e, counts);
-        for (HardLink l : batch.links()) files.link(l, counts);
+        for (Entry e : batch.entries()) {
+            files.copy(e, counts);
+            progress.done(1, fileBytes(e));
+        }
+        for (HardLink l : batch.links()) {
+            files.link(l, counts);
+            progress.done(1, fileBytes(l.entry()));
+        }
         return BatchResult.of(counts);
     }
 
@@ -48,7 +64,11 @@ public final class CopyEngine implements AutoCloseable {
     public BatchResult prepareLargeFiles(List<Entry> batch) {
         CopyCounts counts = new CopyCounts();
         List<byte[]> needChunks = new ArrayList<>();
-        for (Entry e : batch) if (largeFiles.prepare(e, counts)) needChunks.add(e.path());
+        for (Entry e : batch) {
+            boolean chunksToCopy = largeFiles.prepare(e, counts);
+            if (chunksToCopy) needChunks.add(e.path());
+            progress.done(1, chunksToCopy ? 0 : fileBytes(e)); // the chunks report their own bytes
+        }
         return new BatchResult(counts, needChunks, List.of());
     }
 
@@ -62,6 +82,7 @@ public final class CopyEngine implements AutoCloseable {
             } catch (PosixException ex) {
                 failures.add(Failure.of(c.file().path(), ex));
             }
+            progress.done(0, c.length());
         }
         return new BatchResult(counts, List.of(), failures);
     }
@@ -88,6 +109,11 @@ public final class CopyEngine implements AutoCloseable {
     @Override
     public void close() {
         ctx.close();
+    }
+
+    /** Bytes as the walk's total counts them: regular files' sizes. */
+    private static long fileBytes(Entry e) {
+        return e.type() == FileType.FILE ? e.stat().size() : 0;
     }
 
 }

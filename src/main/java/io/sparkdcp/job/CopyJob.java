@@ -9,6 +9,7 @@ import io.sparkdcp.plan.Chunk;
 import io.sparkdcp.plan.Plan;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.walk.Entry;
 import io.sparkdcp.walk.Listing;
@@ -31,11 +32,18 @@ public final class CopyJob {
     private final JobOptions options;
     private final PhaseRunner runner;
     private final Consumer<String> log;
+    private final Consumer<Work> planned;
 
     public CopyJob(JobOptions options, PhaseRunner runner, Consumer<String> log) {
+        this(options, runner, log, total -> {});
+    }
+
+    /** @param planned told the whole job's entries and bytes once the source is listed (for progress) */
+    public CopyJob(JobOptions options, PhaseRunner runner, Consumer<String> log, Consumer<Work> planned) {
         this.options = options;
         this.runner = runner;
         this.log = log;
+        this.planned = planned;
     }
 
     public CopyReport run() {
@@ -46,6 +54,7 @@ public final class CopyJob {
         log.accept(String.format("listed %,d entries (%,d bytes in files): %d file batches, %d directory levels, %d large files",
                 plan.totalEntries(), plan.totalBytes(), plan.fileBatches().size(), plan.directoryLevels().size(),
                 plan.largeFiles().size()));
+        planned.accept(new Work(plan.totalEntries(), plan.totalBytes()));
 
         CopyCounts counts = new CopyCounts();
         for (Failure f : listing.errors()) counts.addFailure(f);

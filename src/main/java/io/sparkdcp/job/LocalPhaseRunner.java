@@ -3,7 +3,9 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.ProgressRecorder;
 import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.progress.Work;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,11 +13,18 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Runs tasks on a pool of threads in this JVM: the engine's tests, and copies without Spark. */
 public final class LocalPhaseRunner implements PhaseRunner {
     private final int threads;
     private final StepStats totals = new StepStats();
+    private final AtomicLong entriesDone = new AtomicLong();
+    private final AtomicLong bytesDone = new AtomicLong();
+    private final ProgressRecorder progress = (entries, bytes) -> {
+        entriesDone.addAndGet(entries);
+        bytesDone.addAndGet(bytes);
+    };
 
     public LocalPhaseRunner(int threads) {
         this.threads = threads;
@@ -31,7 +40,7 @@ public final class LocalPhaseRunner implements PhaseRunner {
                 futures.add(pool.submit(() -> {
                     StepStats local = new StepStats();
                     BatchResult result;
-                    try (CopyEngine engine = new CopyEngine(options, local)) {
+                    try (CopyEngine engine = new CopyEngine(options, local, progress)) {
                         result = work.run(engine, task);
                     }
                     synchronized (totals) {
@@ -51,6 +60,11 @@ public final class LocalPhaseRunner implements PhaseRunner {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Override
+    public Work done() {
+        return new Work(entriesDone.get(), bytesDone.get());
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.progress.Work;
 
 import java.util.List;
 
@@ -16,4 +17,7 @@ public interface PhaseRunner {
 
     /** Step counts and times of every task that has finished so far. */
     StepStats steps();
+
+    /** Entries and bytes handled so far, including what running tasks have reported (for progress). */
+    Work done();
 }

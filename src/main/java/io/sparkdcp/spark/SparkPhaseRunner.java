@@ -7,6 +7,7 @@ import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.TaskWork;
 import io.sparkdcp.job.UsageException;
+import io.sparkdcp.progress.Work;
 import org.apache.spark.api.java.JavaSparkContext;
 
 import java.util.ArrayList;
@@ -17,11 +18,14 @@ import java.util.List;
  * stage (no shuffle), so Spark takes each partition's result and accumulator update from exactly
  * one successful attempt, however many attempts were retried.
  */
-public final class SparkPhaseRunner implements PhaseRunner {
+public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     public static final String ACCUMULATOR_NAME = "spark-dcp steps";
+    public static final String PROGRESS_ACCUMULATOR_NAME = "spark-dcp progress";
 
     private final JavaSparkContext sc;
     private final StepAccumulator steps = new StepAccumulator();
+    private final ProgressAccumulator progress = new ProgressAccumulator();
+    private final HeartbeatProgress heartbeats;
 
     public SparkPhaseRunner(JavaSparkContext sc) {
         // Two attempts of one batch at once could race each other's create-and-replace steps.
@@ -29,17 +33,21 @@ public final class SparkPhaseRunner implements PhaseRunner {
             throw new UsageException("spark.speculation is on: it would run two copies of a batch at once; set spark.speculation=false");
         this.sc = sc;
         sc.sc().register(steps, ACCUMULATOR_NAME);
+        sc.sc().register(progress, PROGRESS_ACCUMULATOR_NAME);
+        heartbeats = new HeartbeatProgress(progress.id());
+        sc.sc().addSparkListener(heartbeats);
     }
 
     @Override
     public <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work) {
         if (tasks.isEmpty()) return List.of();
         StepAccumulator accumulator = steps;
+        ProgressAccumulator handled = progress;
         sc.setJobDescription("spark-dcp: " + phase);
         try {
             return sc.parallelize(tasks, tasks.size()).mapPartitions(partition -> {
                 List<BatchResult> results = new ArrayList<>();
-                try (CopyEngine engine = new CopyEngine(options, accumulator)) {
+                try (CopyEngine engine = new CopyEngine(options, accumulator, handled)) {
                     while (partition.hasNext()) results.add(work.run(engine, partition.next()));
                 }
                 return results.iterator();
@@ -52,5 +60,16 @@ public final class SparkPhaseRunner implements PhaseRunner {
     @Override
     public StepStats steps() {
         return steps.value().copy();
+    }
+
+    @Override
+    public Work done() {
+        return heartbeats.done();
+    }
+
+    /** Stops listening; the context is the caller's and stays up. */
+    @Override
+    public void close() {
+        sc.sc().removeSparkListener(heartbeats);
     }
 }

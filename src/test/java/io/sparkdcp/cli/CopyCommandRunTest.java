@@ -42,7 +42,11 @@ class CopyCommandRunTest {
         assertEquals(0, json.get("exit_code").asInt());
         assertEquals(dst.toString(), json.get("destination").asText());
 
-        CommandLineRun second = CommandLineRun.of(args);
+        // Progress lines every second: accepted (this copy is too short for one; LiveProgressTest
+        // watches a slow one).
+        String[] withProgress = {"copy", "--master", "local[2]", "--progress", "1", "--report", report.toString(),
+                tmp.resolve("src").toString(), dst.toString()};
+        CommandLineRun second = CommandLineRun.of(withProgress);
         assertEquals(0, second.exitCode(), second.err());
         JsonNode again = new ObjectMapper().readTree(report.toFile());
         assertEquals(0, again.get("copied").asLong(), again.toString());

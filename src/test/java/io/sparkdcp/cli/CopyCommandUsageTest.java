@@ -146,11 +146,19 @@ class CopyCommandUsageTest {
     }
 
     @Test
+    void negativeProgressIntervalIsRefused() throws IOException {
+        assertUsageError(CommandLineRun.of("copy", "--progress", "-1", source().toString(), tmp.resolve("dst").toString()),
+                "--progress must not be negative");
+        assertFalse(Files.exists(tmp.resolve("dst")));
+    }
+
+    @Test
     void helpNamesEveryOption() {
         CommandLineRun run = CommandLineRun.of("copy", "--help");
         assertEquals(0, run.exitCode());
         for (String option : new String[]{"--master", "--xattrs", "--xattr-access", "--no-projid", "--report",
-                "--batch-files", "--batch-bytes", "--chunk-size", "--walk-threads", "--help", "--version", "SRC", "DST"}) {
+                "--batch-files", "--batch-bytes", "--chunk-size", "--walk-threads", "--progress", "--verbose", "--help", "--version",
+                "SRC", "DST"}) {
             assertTrue(run.out().contains(option), option);
         }
     }

@@ -77,6 +77,14 @@ class LauncherTest {
         assertEquals("gamma\n", Files.readString(dst.resolve("other/c.txt")));
         assertEquals(Path.of("a.txt"), Files.readSymbolicLink(dst.resolve("link")));
         assertTrue(run.out().contains("failed: 0"), run.describe());
+        assertFalse(run.err().contains(" INFO "), "quiet by default: " + run.describe());
+    }
+
+    @Test
+    void verboseAddsSparksInfoMessages() throws Exception {
+        Launch run = launch("copy", "--verbose", "--master", "local[1]", smallTree().toString(), tmp.resolve("dst").toString());
+        assertEquals(0, run.exitCode(), run.describe());
+        assertTrue(run.err().contains(" INFO SparkContext: "), run.describe());
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.sparkdcp.copy.Step;
 import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.TaskWork;
+import io.sparkdcp.progress.Work;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.LocalCopy;
@@ -133,5 +134,8 @@ class SparkCopyTest {
 
         @Override
         public StepStats steps() { return delegate.steps(); }
+
+        @Override
+        public Work done() { return delegate.done(); }
     }
 }

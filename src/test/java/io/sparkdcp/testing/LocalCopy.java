@@ -27,6 +27,8 @@ public record LocalCopy(XattrPolicy xattrs, MetadataAccess access, boolean proje
 
     public LocalCopy withXattrs(XattrPolicy p) { return new LocalCopy(p, access, projectIds, chunkSize, batchFiles); }
 
+    public LocalCopy withBatchFiles(int n) { return new LocalCopy(xattrs, access, projectIds, chunkSize, n); }
+
     public JobOptions jobOptions(Path src, Path dst) {
         CopyOptions copy = new CopyOptions(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), xattrs, access,
                 projectIds, chunkSize);

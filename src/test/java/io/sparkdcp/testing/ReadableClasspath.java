@@ -36,7 +36,8 @@ public final class ReadableClasspath {
         }
     }
 
-    private static List<Path> entries() throws IOException {
+    /** This JVM's classpath entries, the manifest-only jar expanded (JUnit and Surefire left out). */
+    public static List<Path> entries() throws IOException {
         List<Path> entries = new ArrayList<>();
         for (String s : System.getProperty("java.class.path").split(":")) {
             Path p = Path.of(s);

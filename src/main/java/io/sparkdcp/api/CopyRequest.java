@@ -1,0 +1,99 @@
+package io.sparkdcp.api;
+
+import io.sparkdcp.copy.MetadataAccess;
+import io.sparkdcp.copy.XattrPolicy;
+import io.sparkdcp.job.JobOptions;
+
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * How to copy: the CLI's options as a value, built with {@link #builder()}. Defaults are the CLI's.
+ *
+ * @param walkThreads      threads listing the source on the driver; 0 for the default (twice the CPUs, 4 to 32)
+ * @param threadsPerTask   files each task copies at once, each by its own thread (hides per-call latency)
+ * @param progressInterval how often a progress line goes to {@code messages}; zero for none
+ * @param messages         where the copy's one-line messages go (listing summary, progress);
+ *                         by default stderr, prefixed {@code spark-dcp: }
+ */
+public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean projectIds, int batchFiles,
+                          long batchBytes, long chunkSize, int walkThreads, int threadsPerTask,
+                          Duration progressInterval, Consumer<String> messages) {
+
+    public CopyRequest {
+        if (xattrs == null || access == null || progressInterval == null || messages == null)
+            throw new IllegalArgumentException("xattrs, access, progressInterval and messages must be given");
+        if (progressInterval.isNegative()) throw new IllegalArgumentException("--progress must not be negative");
+        if (walkThreads < 0) throw new IllegalArgumentException("walk threads must not be negative");
+        if (threadsPerTask < 1) throw new IllegalArgumentException("--threads-per-task must be at least 1");
+    }
+
+    public static CopyRequest defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    int walkThreadsOrDefault() {
+        return walkThreads > 0 ? walkThreads : JobOptions.defaultWalkThreads();
+    }
+
+    /** Every setter returns the builder; strings take the CLI's words ({@code "non-lustre"}, {@code "1G"}). */
+    public static final class Builder {
+        private XattrPolicy xattrs = XattrPolicy.nonLustre();
+        private MetadataAccess access = MetadataAccess.FD;
+        private boolean projectIds = true;
+        private int batchFiles = JobOptions.DEFAULT_BATCH_FILES;
+        private long batchBytes = JobOptions.DEFAULT_BATCH_BYTES;
+        private long chunkSize = JobOptions.DEFAULT_CHUNK_SIZE;
+        private int walkThreads;
+        private int threadsPerTask = 1;
+        private Duration progressInterval = Duration.ZERO;
+        private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
+
+        private Builder() {}
+
+        public Builder xattrs(XattrPolicy policy) { this.xattrs = policy; return this; }
+
+        /** none, all, non-lustre or libattr. */
+        public Builder xattrs(String word) { return xattrs(XattrPolicy.parse(word)); }
+
+        public Builder access(MetadataAccess access) { this.access = access; return this; }
+
+        /** fd or path. */
+        public Builder access(String word) { return access(MetadataAccess.parse(word)); }
+
+        public Builder projectIds(boolean copy) { this.projectIds = copy; return this; }
+
+        public Builder batchFiles(int n) { this.batchFiles = n; return this; }
+
+        public Builder batchBytes(long n) { this.batchBytes = n; return this; }
+
+        public Builder batchBytes(String size) { return batchBytes(Sizes.parse(size)); }
+
+        public Builder chunkSize(long n) { this.chunkSize = n; return this; }
+
+        public Builder chunkSize(String size) { return chunkSize(Sizes.parse(size)); }
+
+        public Builder walkThreads(int n) {
+            if (n < 1) throw new IllegalArgumentException("--walk-threads must be at least 1");
+            this.walkThreads = n;
+            return this;
+        }
+
+        public Builder threadsPerTask(int n) { this.threadsPerTask = n; return this; }
+
+        public Builder progressSeconds(long seconds) { return progressInterval(Duration.ofSeconds(seconds)); }
+
+        public Builder progressInterval(Duration interval) { this.progressInterval = interval; return this; }
+
+        public Builder messages(Consumer<String> sink) { this.messages = sink; return this; }
+
+        public CopyRequest build() {
+            return new CopyRequest(xattrs, access, projectIds, batchFiles, batchBytes, chunkSize, walkThreads,
+                    threadsPerTask, progressInterval, messages);
+        }
+    }
+}

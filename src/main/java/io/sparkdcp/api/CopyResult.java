@@ -1,0 +1,46 @@
+package io.sparkdcp.api;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkdcp.copy.Failure;
+import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.report.ReportJson;
+import io.sparkdcp.report.ReportText;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a copy did. Prints as the CLI's summary table; {@link #toJson()} and {@link #toMap()} give
+ * the fields of the CLI's {@code --report} file, by the same names.
+ */
+public record CopyResult(CopyReport report) {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /** 0: everything copied or already identical; 1: some entries failed (the rest was copied). */
+    public int exitCode() {
+        return report.exitCode();
+    }
+
+    public boolean succeeded() {
+        return exitCode() == 0;
+    }
+
+    public List<Failure> failures() {
+        return report.counts().failures();
+    }
+
+    public String toJson() {
+        return ReportJson.render(report);
+    }
+
+    /** The JSON report as nested maps and lists (what PySpark receives as a dict-like object). */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> toMap() {
+        return MAPPER.convertValue(ReportJson.toJson(report), Map.class);
+    }
+
+    @Override
+    public String toString() {
+        return ReportText.render(report);
+    }
+}

@@ -1,0 +1,45 @@
+package io.sparkdcp.api;
+
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/**
+ * spark-dcp from a notebook or any JVM program that already has a SparkContext: the same copy the
+ * CLI runs ({@code spark-dcp copy} goes through here too). The context is the caller's: it is used
+ * as it is and never stopped.
+ *
+ * <pre>{@code
+ * CopyResult r = SparkDcp.copy(sc, "/data/src", "/data/dst",
+ *         CopyRequest.builder().batchFiles(500).progressSeconds(10).build());
+ * System.out.println(r);          // the CLI's summary table
+ * r.toJson(); r.toMap();          // the --report fields
+ * }</pre>
+ *
+ * A request that cannot be carried out (SRC missing, DST inside SRC, speculation on) throws
+ * {@link io.sparkdcp.job.UsageException} before anything is written; a failed entry does not
+ * throw: it is in the result, with {@code exitCode() == 1}.
+ */
+public final class SparkDcp {
+    private SparkDcp() {}
+
+    public static CopyResult copy(JavaSparkContext sc, String source, String destination, CopyRequest request) {
+        return prepare(source, destination, request).run(sc);
+    }
+
+    public static CopyResult copy(SparkContext sc, String source, String destination, CopyRequest request) {
+        return copy(JavaSparkContext.fromSparkContext(sc), source, destination, request);
+    }
+
+    public static CopyResult copy(JavaSparkContext sc, String source, String destination) {
+        return copy(sc, source, destination, CopyRequest.defaults());
+    }
+
+    public static CopyResult copy(SparkContext sc, String source, String destination) {
+        return copy(sc, source, destination, CopyRequest.defaults());
+    }
+
+    /** Checks the roots and options now, without Spark and without writing anything. */
+    public static PreparedCopy prepare(String source, String destination, CopyRequest request) {
+        return PreparedCopy.check(source, destination, request);
+    }
+}

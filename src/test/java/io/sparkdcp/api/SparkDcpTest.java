@@ -1,0 +1,94 @@
+package io.sparkdcp.api;
+
+import io.sparkdcp.job.UsageException;
+import io.sparkdcp.report.ReportJson;
+import io.sparkdcp.report.ReportText;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The notebook API on a context the caller owns. */
+class SparkDcpTest {
+    private static JavaSparkContext sc;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void start() {
+        sc = new JavaSparkContext(new SparkConf().setAppName("spark-dcp-api").setMaster("local[2]").set("spark.ui.enabled", "false"));
+    }
+
+    @AfterAll
+    static void stop() {
+        sc.stop();
+    }
+
+    private Path smallTree() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("src/sub"));
+        Files.writeString(src.resolve("a.txt"), "alpha\n");
+        return src.getParent();
+    }
+
+    @Test
+    void copiesAndLeavesTheCallersContextRunning() throws Exception {
+        Path src = smallTree();
+        Path dst = tmp.resolve("dst");
+        List<String> messages = new ArrayList<>();
+        CopyResult result = SparkDcp.copy(sc.sc(), src.toString(), dst.toString(),
+                CopyRequest.builder().messages(messages::add).build());
+
+        assertEquals(0, result.exitCode());
+        assertEquals("alpha\n", Files.readString(dst.resolve("sub/a.txt")));
+        assertFalse(sc.sc().isStopped());
+        assertTrue(messages.get(0).startsWith("listed 3 entries"), messages.toString());
+        // A second copy on the same context: a re-run skips everything.
+        CopyResult again = SparkDcp.copy(sc, src.toString(), dst.toString());
+        assertEquals(3L, ((Number) again.toMap().get("skipped")).longValue());
+    }
+
+    @Test
+    void printsAsTheCliTableAndConvertsToTheReportFields() throws Exception {
+        CopyResult result = SparkDcp.copy(sc, smallTree().toString(), tmp.resolve("dst").toString(),
+                CopyRequest.builder().messages(line -> {}).build());
+        assertEquals(ReportText.render(result.report()), result.toString());
+        assertEquals(ReportJson.render(result.report()), result.toJson());
+        Map<String, Object> map = result.toMap();
+        assertEquals(3, ((Number) map.get("copied")).intValue());
+        assertEquals(Map.of("directory", 2L, "file", 1L), map.get("copied_by_type"));
+        assertEquals(List.of(), map.get("failures"));
+    }
+
+    @Test
+    void anImpossibleRequestThrowsBeforeWritingAnything() {
+        Path dst = tmp.resolve("dst");
+        UsageException e = assertThrows(UsageException.class,
+                () -> SparkDcp.copy(sc, tmp.resolve("absent").toString(), dst.toString()));
+        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+        assertFalse(Files.exists(dst));
+    }
+
+    @Test
+    void builderTakesTheCliWords() {
+        CopyRequest r = CopyRequest.builder().xattrs("libattr").access("path").batchBytes("64M").chunkSize("1G").build();
+        assertEquals("libattr", r.xattrs().word());
+        assertEquals(64L << 20, r.batchBytes());
+        assertEquals(1L << 30, r.chunkSize());
+        assertThrows(IllegalArgumentException.class, () -> CopyRequest.builder().batchBytes("12Q"));
+        assertThrows(IllegalArgumentException.class, () -> CopyRequest.builder().walkThreads(0));
+    }
+}

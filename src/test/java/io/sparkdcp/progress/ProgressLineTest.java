@@ -1,0 +1,39 @@
+package io.sparkdcp.progress;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ProgressLineTest {
+    private static final long TEN_SECONDS = 10_000_000_000L;
+
+    @Test
+    void showsDoneOutOfTotalWithRates() {
+        String line = ProgressLine.format(new Work(2_500, 500_000_000), new Work(10_000, 2_000_000_000), TEN_SECONDS);
+        assertTrue(line.startsWith("progress: 2,500/10,000 entries, 500.0 MB/2.0 GB, 250 entries/s, 50.0 MB/s, "), line);
+    }
+
+    @Test
+    void etaFollowsTheMeasureLeastDone() {
+        // A quarter of the entries but half the bytes: 10 s for a quarter leaves 30 s.
+        assertEquals("0:00:30", ProgressLine.eta(new Work(25, 50), new Work(100, 100), 10));
+    }
+
+    @Test
+    void etaIsUnknownBeforeAnythingIsDone() {
+        assertEquals("unknown", ProgressLine.eta(Work.NONE, new Work(100, 100), 3));
+    }
+
+    @Test
+    void aTreeWithoutFileDataCountsEntriesOnly() {
+        assertEquals("0:00:01", ProgressLine.eta(new Work(50, 0), new Work(100, 0), 1));
+    }
+
+    @Test
+    void bytesUseDecimalUnits() {
+        assertEquals("999 B", ProgressLine.bytes(999));
+        assertEquals("1.5 kB", ProgressLine.bytes(1_500));
+        assertEquals("3.0 TB", ProgressLine.bytes(3_000_000_000_000L));
+    }
+}

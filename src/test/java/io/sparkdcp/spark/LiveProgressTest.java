@@ -1,0 +1,140 @@
+package io.sparkdcp.spark;
+
+import io.sparkdcp.copy.BatchResult;
+import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.copy.CopyEngine;
+import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.job.CopyJob;
+import io.sparkdcp.job.LocalPhaseRunner;
+import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.job.TaskWork;
+import io.sparkdcp.plan.FileBatch;
+import io.sparkdcp.progress.ProgressPrinter;
+import io.sparkdcp.progress.Work;
+import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.testing.LocalCopy;
+import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.RichTree;
+import io.sparkdcp.testing.TreeComparator;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Progress during a copy whose only file batch is one Spark task: anything the driver learns
+ * before that task ends came with an executor heartbeat.
+ */
+class LiveProgressTest {
+    private static final int FILES = 30;
+    private static final long PAUSE_MILLIS = 150;
+    private static final Pattern ENTRIES = Pattern.compile("progress: ([\\d,]+)/([\\d,]+) entries, ");
+
+    @Test
+    void progressAdvancesWhileTheOnlyTaskRuns() throws Exception {
+        LoopMount.requireRootAndXfs();
+        try (LoopMount mount = LoopMount.create("progress", 512)) {
+            Path src = Files.createDirectory(mount.dir().resolve("src"));
+            for (int i = 0; i < FILES; i++) Files.write(src.resolve("f" + i), new byte[10_000]);
+            Path dst = Files.createDirectory(mount.dir().resolve("dst"));
+            List<String> lines = Collections.synchronizedList(new ArrayList<>());
+
+            JavaSparkContext sc = new JavaSparkContext(new SparkConf().setAppName("spark-dcp-progress").setMaster("local[2]")
+                    .set("spark.ui.enabled", "false").set("spark.executor.heartbeatInterval", "300ms"));
+            try (SparkPhaseRunner spark = new SparkPhaseRunner(sc);
+                 ProgressPrinter printer = new ProgressPrinter(Duration.ofMillis(400), spark::done, lines::add)) {
+                PhaseRunner slow = new SlowFileCopies(spark);
+                CopyReport report = new CopyJob(LocalCopy.defaults().withBatchFiles(1000).jobOptions(src, dst), slow,
+                        message -> {}, printer::planned).run();
+                assertEquals(FILES + 1, report.counts().copied());
+            } finally {
+                sc.stop();
+            }
+
+            TreeComparator.assertSameTree(src, dst);
+            List<Long> during = new ArrayList<>();
+            for (String line : List.copyOf(lines)) {
+                Matcher m = ENTRIES.matcher(line);
+                assertTrue(m.lookingAt(), line);
+                assertEquals(FILES + 1, number(m.group(2)), line);
+                long done = number(m.group(1));
+                if (done > 1 && done < FILES + 1 && !during.contains(done)) during.add(done);
+            }
+            assertTrue(during.size() >= 3, "progress moved fewer than twice while the copy task ran: " + lines);
+            assertEquals(during.stream().sorted().toList(), during, "progress went backwards: " + lines);
+        }
+    }
+
+    /** Every kind of entry, hard links and chunked files included: done ends equal to what was listed. */
+    @Test
+    void whatIsDoneAddsUpToWhatWasListed() throws Exception {
+        LoopMount.requireRootAndXfs();
+        try (LoopMount mount = LoopMount.create("progress-totals", 1024)) {
+            Path src = RichTree.build(Files.createDirectory(mount.dir().resolve("src"))).root();
+            LocalCopy copy = LocalCopy.defaults().withChunkSize(1 << 20);
+            LocalPhaseRunner local = new LocalPhaseRunner(2);
+            CopyReport report = copy.run(src, Files.createDirectory(mount.dir().resolve("dst-local")), local);
+            Work listed = new Work(report.entriesListed(), report.bytesListed());
+            assertEquals(listed, local.done());
+
+            JavaSparkContext sc = new JavaSparkContext(new SparkConf().setAppName("spark-dcp-progress").setMaster("local[2]")
+                    .set("spark.ui.enabled", "false"));
+            try (SparkPhaseRunner spark = new SparkPhaseRunner(sc)) {
+                copy.run(src, Files.createDirectory(mount.dir().resolve("dst-spark")), spark);
+                // Task ends reach listeners asynchronously, shortly after the job returns.
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (!spark.done().equals(listed) && System.nanoTime() < deadline) Thread.sleep(50);
+                assertEquals(listed, spark.done());
+            } finally {
+                sc.stop();
+            }
+        }
+    }
+
+    private static long number(String digits) {
+        return Long.parseLong(digits.replace(",", ""));
+    }
+
+    /** The file phase copies its batch one entry at a time with a pause after each: a slow copy, in one task. */
+    private record SlowFileCopies(PhaseRunner delegate) implements PhaseRunner {
+        @Override
+        @SuppressWarnings("unchecked")
+        public <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work) {
+            if (!phase.equals("copy files")) return delegate.run(phase, tasks, options, work);
+            TaskWork<FileBatch> files = (TaskWork<FileBatch>) work;
+            return delegate.run(phase, (List<FileBatch>) tasks, options, (engine, batch) -> oneByOne(files, engine, batch));
+        }
+
+        private static BatchResult oneByOne(TaskWork<FileBatch> work, CopyEngine engine, FileBatch batch) {
+            CopyCounts counts = new CopyCounts();
+            for (var entry : batch.entries()) {
+                counts.merge(work.run(engine, new FileBatch(batch.id(), List.of(entry), List.of())).counts());
+                try {
+                    Thread.sleep(PAUSE_MILLIS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+            return BatchResult.of(counts);
+        }
+
+        @Override
+        public StepStats steps() { return delegate.steps(); }
+
+        @Override
+        public Work done() { return delegate.done(); }
+    }
+}

@@ -1,0 +1,122 @@
+package io.sparkdcp.testing;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Spark standalone cluster made of separate JVMs started from a classpath (the build's
+ * target/classpath.txt): one master and some one-core workers on 127.0.0.1. Logs go to files in
+ * {@code home}; closing kills every process it started, executors included.
+ */
+public final class StandaloneCluster implements AutoCloseable {
+    private static final long START_SECONDS = 60;
+
+    private final Path home;
+    private final String classpath;
+    private final List<Process> processes = new ArrayList<>();
+    private final List<Path> workerLogs = new ArrayList<>();
+    private String masterUrl;
+
+    private StandaloneCluster(Path home, String classpath) {
+        this.home = home;
+        this.classpath = classpath;
+    }
+
+    /** Starts the master and the workers; {@link #awaitWorkers()} waits until they have registered. */
+    public static StandaloneCluster start(Path home, String classpath, int workers, String workerMemory) throws IOException, InterruptedException {
+        StandaloneCluster cluster = new StandaloneCluster(home, classpath);
+        try {
+            cluster.startAll(workers, workerMemory);
+            return cluster;
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private void startAll(int workers, String workerMemory) throws IOException, InterruptedException {
+        // Workers need SPARK_HOME with a jars/ folder (empty is fine: executors get extraClassPath).
+        Path sparkHome = Files.createDirectories(home.resolve("spark-home"));
+        Files.createDirectories(sparkHome.resolve("jars"));
+        int port = freePort();
+        masterUrl = "spark://127.0.0.1:" + port;
+        Path masterLog = home.resolve("master.log");
+        launch(sparkHome, masterLog, "org.apache.spark.deploy.master.Master",
+                "--host", "127.0.0.1", "--port", "" + port, "--webui-port", "" + freePort());
+        for (int i = 0; i < workers; i++) {
+            Path log = home.resolve("worker-" + i + ".log");
+            workerLogs.add(log);
+            launch(sparkHome, log, "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1", "--cores", "1",
+                    "--memory", workerMemory, "--webui-port", "" + freePort(), "--work-dir",
+                    Files.createDirectories(home.resolve("work-" + i)).toString(), masterUrl);
+        }
+    }
+
+    /** Returns once every worker has registered with the master. */
+    public void awaitWorkers() throws IOException, InterruptedException {
+        for (Path log : workerLogs) awaitLine(log, "Successfully registered with master");
+    }
+
+    public String masterUrl() { return masterUrl; }
+
+    /** Each worker's log: the tests read which workers ran executors. */
+    public List<Path> workerLogs() { return List.copyOf(workerLogs); }
+
+    private void launch(Path sparkHome, Path log, String mainClass, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(javaBin(), "-Xmx512m", "-cp", classpath, mainClass));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        builder.environment().put("SPARK_HOME", sparkHome.toString());
+        builder.environment().put("SPARK_SCALA_VERSION", "2.13");
+        builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+        processes.add(builder.start());
+    }
+
+    private void awaitLine(Path log, String text) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(log) && Files.readString(log).contains(text)) return;
+            for (Process p : processes) {
+                if (!p.isAlive()) throw new IllegalStateException("a cluster process exited " + p.exitValue() + "; " + log + ":\n" + Files.readString(log));
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("no '" + text + "' in " + log + " after " + START_SECONDS + " s:\n" + Files.readString(log));
+    }
+
+    public static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** Kills executors (the workers' children) first, then workers and master; waits for each. */
+    @Override
+    public void close() {
+        for (Process p : processes) p.descendants().forEach(ProcessHandle::destroyForcibly);
+        for (Process p : processes) p.destroyForcibly();
+        for (Process p : processes) {
+            try {
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "StandaloneCluster[" + masterUrl + "]";
+    }
+}

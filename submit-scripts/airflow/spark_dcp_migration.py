@@ -1,0 +1,94 @@
+"""Example Airflow DAG: migrate a directory tree with spark-dcp, then read its JSON report.
+
+The contract this DAG relies on (see the README, "Running from Airflow"):
+
+* Exit codes. spark-dcp exits 0 when every entry was copied or already identical, 1 when some
+  entries failed (the rest was copied) or the run itself stopped, 2 for a usage error or an
+  impossible request (nothing was written). SparkSubmitOperator only sees "zero or not": any
+  non-zero exit fails the task, and Airflow retries it.
+* Re-runs resume safely. Entries already identical at the destination are skipped, an entry that
+  differs is replaced, so a retry (or a manual clear) continues where the last attempt stopped and
+  ends with the same tree. A retry after exit 2 fails the same way again without writing anything.
+* The report. ``--report FILE`` writes the JSON report atomically (temporary file, then rename)
+  at the end of every run that finishes, also when entries failed; each such attempt replaces
+  the previous attempt's report. A run that stops early (exit 2, or Spark itself failing)
+  writes none. Its directory must exist. ``exit_code``, ``failed``
+  and ``failures`` tell what went wrong; the field names are stable.
+
+The driver runs in client mode (it lists SRC, so it must see the same paths as the executors)
+and speculation stays off (spark-conf/spark-defaults.conf). Needs the apache-spark provider with
+SparkSubmitOperator's deploy_mode and properties_file arguments (recent versions have both).
+This file is checked by compiling it (the tests cannot install Airflow), not by running it.
+"""
+
+import json
+import os
+from datetime import datetime, timedelta
+
+from airflow import DAG
+from airflow.exceptions import AirflowException
+from airflow.operators.python import PythonOperator
+from airflow.providers.apache.spark.operators.spark_submit import SparkSubmitOperator
+
+SPARK_DCP_HOME = "/shared/spark-dcp"  # the project, built with mvn package
+SOURCE = "/lustre/old/projects"
+DESTINATION = "/lustre/new/projects"
+REPORT_DIR = "/shared/spark-dcp-reports"  # must exist
+# One report per logical date: the retries of a run overwrite it, the next run gets its own.
+REPORT = REPORT_DIR + "/migration-{{ ds_nodash }}.json"
+
+
+def check_report(report_path, **context):
+    """Fails the task when the copy did not complete, naming the first failures."""
+    copy_started = context["dag_run"].get_task_instance("copy").start_date
+    # No report, or one older than the copy's last attempt: that attempt stopped early (usage
+    # error, or Spark itself failed), and an older report would tell about another run.
+    if not os.path.exists(report_path) or os.path.getmtime(report_path) < copy_started.timestamp():
+        raise AirflowException(f"the last copy attempt wrote no report at {report_path}: see the copy task's log")
+    with open(report_path, encoding="utf-8") as f:
+        report = json.load(f)
+    summary = {key: report[key] for key in ("exit_code", "entries_listed", "copied", "skipped", "failed", "bytes_copied")}
+    print(f"spark-dcp report {report_path}: {summary}")
+    if report["exit_code"] != 0:
+        first = [f"{f['path']}: {f['op']} {f['errno']}: {f['message']}" for f in report["failures"][:20]]
+        raise AirflowException(f"{report['failed']} entries failed; first ones:\n" + "\n".join(first))
+    return summary  # in XCom for the tasks downstream
+
+
+with DAG(
+    dag_id="spark_dcp_migration",
+    start_date=datetime(2026, 1, 1),
+    schedule=None,  # triggered by hand for a migration
+    catchup=False,
+    max_active_runs=1,  # two copies into the same destination at once would race
+    default_args={"owner": "storage"},
+    tags=["spark-dcp", "migration"],
+) as dag:
+    copy = SparkSubmitOperator(
+        task_id="copy",
+        conn_id="spark_default",  # its host is the master: spark://..., yarn or k8s://...
+        application=SPARK_DCP_HOME + "/target/spark-dcp-app.jar",
+        java_class="io.sparkdcp.cli.Main",
+        name="spark-dcp-migration",
+        deploy_mode="client",
+        properties_file=SPARK_DCP_HOME + "/spark-conf/spark-defaults.conf",
+        driver_memory="4g",
+        executor_cores=8,
+        executor_memory="4g",
+        application_args=["copy", "--report", REPORT, SOURCE, DESTINATION],
+        # A retry resumes: what is already identical is skipped.
+        retries=3,
+        retry_delay=timedelta(minutes=5),
+        retry_exponential_backoff=True,
+        execution_timeout=timedelta(hours=12),
+    )
+
+    report = PythonOperator(
+        task_id="check_report",
+        python_callable=check_report,
+        op_kwargs={"report_path": REPORT},
+        # Also after the copy failed for good: the report says which entries and why.
+        trigger_rule="all_done",
+    )
+
+    copy >> report
