@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
@@ -14,6 +15,7 @@ import io.sparkdcp.report.ReportText;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -24,6 +26,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 
 /**
  * {@code spark-dcp copy SRC DST}. Everything is checked before Spark starts and before DST is
@@ -38,7 +41,7 @@ import java.util.concurrent.Callable;
                 "1:some entries failed (listed on stderr and in the report); the rest was copied. "
                         + "Also when the run itself stopped, or the report could not be written",
                 "2:usage error or impossible request; nothing was written"})
-final class CopyCommand implements Callable<Integer> {
+class CopyCommand implements Callable<Integer> {
     /** Help shows these words; CopyCommandUsageTest checks they equal JobOptions' defaults. */
     static final String DEFAULT_BATCH_BYTES = "1G";
     static final String DEFAULT_CHUNK_SIZE = "256M";
@@ -85,6 +88,9 @@ final class CopyCommand implements Callable<Integer> {
             description = "Files larger than this are copied in chunks of this size by several tasks. Default: ${DEFAULT-VALUE}.")
     long chunkSize;
 
+    @Mixin
+    WriteOptions write;
+
     @Option(names = "--walk-threads", paramLabel = "N",
             description = "Threads listing the source on the driver (default: twice the CPUs, from 4 to 32).")
     Integer walkThreads;
@@ -100,6 +106,8 @@ final class CopyCommand implements Callable<Integer> {
         } catch (UsageException | IllegalArgumentException e) {
             return usageError(e.getMessage());
         }
+        Integer withoutSpark = runWithoutSpark(roots, job);
+        if (withoutSpark != null) return withoutSpark;
         JavaSparkContext sc;
         try {
             sc = SparkContexts.start(master);
@@ -115,18 +123,33 @@ final class CopyCommand implements Callable<Integer> {
                 return usageError(e.getMessage());
             }
             PrintWriter err = spec.commandLine().getErr();
-            CopyReport report = new CopyJob(job, runner, line -> {
+            CopyReport report = runJob(job, runner, line -> {
                 err.println("spark-dcp: " + line);
                 err.flush();
-            }).run();
+            });
             return finish(report);
         } finally {
             sc.stop();
         }
     }
 
+    /** The job itself; sync overrides it. */
+    CopyReport runJob(JobOptions job, PhaseRunner runner, Consumer<String> log) {
+        return new CopyJob(job, runner, log).run();
+    }
+
+    /** A run that needs neither Spark nor a destination (sync --dry-run) returns its exit code here; null otherwise. */
+    Integer runWithoutSpark(Roots roots, JobOptions job) {
+        return null;
+    }
+
+    CopyModes modes() {
+        return write.modes(false, false);
+    }
+
     private JobOptions jobOptions(Roots roots) {
-        CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), xattrs, access, !noProjectIds, chunkSize);
+        CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), xattrs, access, !noProjectIds,
+                chunkSize, modes());
         return new JobOptions(copy, batchFiles, batchBytes, walkThreads != null ? walkThreads : JobOptions.defaultWalkThreads());
     }
 
@@ -139,7 +162,7 @@ final class CopyCommand implements Callable<Integer> {
         if (!Files.isWritable(dir)) throw new UsageException("report directory " + dir + " is not writable");
     }
 
-    private int finish(CopyReport report) {
+    int finish(CopyReport report) {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         out.print(ReportText.render(report));
@@ -158,7 +181,7 @@ final class CopyCommand implements Callable<Integer> {
         return report.exitCode();
     }
 
-    private int usageError(String reason) {
+    int usageError(String reason) {
         PrintWriter err = spec.commandLine().getErr();
         err.println("spark-dcp: " + reason);
         err.flush();

@@ -19,19 +19,23 @@ public final class CopyEngine implements AutoCloseable {
     private final FileCopier files;
     private final DirectoryCopier directories;
     private final LargeFileCopier largeFiles;
+    private final Deleter deleter;
 
     public CopyEngine(CopyOptions options, StepRecorder steps) {
         this.ctx = new CopyContext(options, steps);
-        this.files = new FileCopier(ctx);
-        this.directories = new DirectoryCopier(ctx);
+        MetadataSync sync = new MetadataSync(ctx);
+        this.files = new FileCopier(ctx, sync);
+        this.directories = new DirectoryCopier(ctx, sync);
+        this.deleter = new Deleter(ctx);
         this.largeFiles = new LargeFileCopier(ctx);
     }
 
-    /** Creates directories of one depth (parents exist) with their project IDs. */
+    /** Creates directories of one depth (parents exist) with their project IDs; the result names those it created. */
     public BatchResult makeDirectories(List<Entry> level) {
         CopyCounts counts = new CopyCounts();
-        for (Entry e : level) directories.make(e, counts);
-        return BatchResult.of(counts);
+        List<byte[]> created = new ArrayList<>();
+        for (Entry e : level) if (directories.make(e, counts)) created.add(e.path());
+        return new BatchResult(counts, List.of(), List.of(), created);
     }
 
     /** Copies a batch of files, symlinks and special files, then its hard links. */
@@ -75,6 +79,21 @@ public final class CopyEngine implements AutoCloseable {
     public BatchResult finishDirectories(List<Entry> level) {
         CopyCounts counts = new CopyCounts();
         for (Entry e : level) directories.finish(e, counts);
+        return BatchResult.of(counts);
+    }
+
+    /** Sync's finish: new directories count as copied, existing ones as metadata fixed or skipped. */
+    public BatchResult finishDirectories(DirectoryBatch batch) {
+        CopyCounts counts = new CopyCounts();
+        for (Entry e : batch.created()) directories.finishSync(e, counts, true);
+        for (Entry e : batch.existing()) directories.finishSync(e, counts, false);
+        return BatchResult.of(counts);
+    }
+
+    /** Removes destination entries (relative to the destination root) of one depth; call deepest first. */
+    public BatchResult deleteEntries(List<Entry> level) {
+        CopyCounts counts = new CopyCounts();
+        for (Entry e : level) deleter.delete(e, counts);
         return BatchResult.of(counts);
     }
 

@@ -21,15 +21,21 @@ final class DirectoryCopier {
     private static final int OPEN = Linux.O_RDONLY | Linux.O_DIRECTORY | Linux.O_NOFOLLOW;
 
     private final CopyContext ctx;
+    private final MetadataSync sync;
 
-    DirectoryCopier(CopyContext ctx) { this.ctx = ctx; }
+    DirectoryCopier(CopyContext ctx, MetadataSync sync) {
+        this.ctx = ctx;
+        this.sync = sync;
+    }
 
-    void make(Entry e, CopyCounts counts) {
+    /** True when this call created the directory. */
+    boolean make(Entry e, CopyCounts counts) {
+        boolean created = false;
         try {
             if (!e.isRoot()) {
                 Fd parent = ctx.destination.get(e.parent());
                 long t = System.nanoTime();
-                boolean created = Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE);
+                created = Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE);
                 ctx.steps.record(Step.MKDIR, System.nanoTime() - t);
                 if (!created) requireDirectory(parent, e);
             }
@@ -41,6 +47,7 @@ final class DirectoryCopier {
         } catch (PosixException ex) {
             counts.addFailure(Failure.of(e.path(), ex));
         }
+        return created;
     }
 
     /** An existing name is fine if it is a directory; anything else is the user's and stays. */
@@ -55,14 +62,8 @@ final class DirectoryCopier {
     }
 
     void finish(Entry e, CopyCounts counts) {
-        Fd dst;
-        try {
-            dst = ctx.destination.get(e.path());
-        } catch (PosixException ex) {
-            // Not there: its make step failed and was reported then.
-            if (ex.errno() != Errno.ENOENT && ex.errno() != Errno.ENOTDIR) counts.addFailure(Failure.of(e.path(), ex));
-            return;
-        }
+        Fd dst = openMade(e, counts);
+        if (dst == null) return;
         try {
             long t = System.nanoTime();
             Stat current = Posix.fstat(dst);
@@ -78,6 +79,30 @@ final class DirectoryCopier {
             counts.addCopied(FileType.DIRECTORY);
         } catch (PosixException ex) {
             counts.addFailure(Failure.of(e.path(), ex));
+        }
+    }
+
+    /** Sync's finish: set only what differs, and count by whether the directory is new. */
+    void finishSync(Entry e, CopyCounts counts, boolean created) {
+        Fd dst = openMade(e, counts);
+        if (dst == null) return;
+        try {
+            long t = System.nanoTime();
+            Stat current = Posix.fstat(dst);
+            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+            sync.directory(e, dst, current, counts, created);
+        } catch (PosixException ex) {
+            counts.addFailure(Failure.of(e.path(), ex));
+        }
+    }
+
+    /** The made directory, or null when it is not there: its make step failed and was reported then. */
+    private Fd openMade(Entry e, CopyCounts counts) {
+        try {
+            return ctx.destination.get(e.path());
+        } catch (PosixException ex) {
+            if (ex.errno() != Errno.ENOENT && ex.errno() != Errno.ENOTDIR) counts.addFailure(Failure.of(e.path(), ex));
+            return null;
         }
     }
 }

@@ -20,10 +20,13 @@ public final class ReportText {
                 report.destination(), report.xattrPolicy(), report.metadataAccess(), report.projectIds() ? "kept" : "not copied");
         entries(out, report.counts());
         CopyCounts c = report.counts();
+        byType(out, "metadata fixed", c.metadataFixed(), c.metadataFixedByType());
+        byType(out, "deleted", c.deleted(), c.deletedByType());
+        if (c.verified() > 0) line(out, "verified (CRC32C of source and copy equal): %,d files", c.verified());
         line(out, "failed: %,d%s", c.failed(), report.walkComplete() ? "" : " (part of the source could not be listed)");
         line(out, "bytes copied: %,d (%.1f MB)", c.bytesCopied(), c.bytesCopied() / 1e6);
         double seconds = report.wallNanos() / 1e9;
-        long handled = c.copied() + c.skipped() + c.failed();
+        long handled = c.copied() + c.skipped() + c.metadataFixed() + c.deleted() + c.failed();
         line(out, "wall time: %.2f s, %,.0f entries/s, %.1f MB/s", seconds, perSecond(handled, seconds),
                 perSecond(c.bytesCopied(), seconds) / 1e6);
         steps(out, report.steps().asMap());
@@ -37,6 +40,14 @@ public final class ReportText {
         }
         if (c.links() + c.linksSkipped() > 0) line(out, "  %-12s %,12d %,12d", "hard link", c.links(), c.linksSkipped());
         line(out, "  %-12s %,12d %,12d", "total", c.copied(), c.skipped());
+    }
+
+    /** "metadata fixed: 3 (file 2, directory 1)", only when there were any. */
+    private static void byType(StringBuilder out, String what, long total, Map<FileType, Long> counts) {
+        if (total == 0) return;
+        StringBuilder parts = new StringBuilder();
+        counts.forEach((t, n) -> parts.append(parts.length() == 0 ? "" : ", ").append(typeName(t)).append(' ').append(n));
+        line(out, "%s: %,d (%s)", what, total, parts);
     }
 
     private static void steps(StringBuilder out, Map<String, long[]> steps) {
