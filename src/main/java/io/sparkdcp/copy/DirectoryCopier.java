@@ -4,6 +4,7 @@ import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.Stat;
@@ -22,6 +23,7 @@ final class DirectoryCopier {
 
     private final CopyContext ctx;
     private final MetadataSync sync;
+    private final NativeBuffer listing = new NativeBuffer(64 * 1024);
 
     DirectoryCopier(CopyContext ctx, MetadataSync sync) {
         this.ctx = ctx;
@@ -39,6 +41,7 @@ final class DirectoryCopier {
                 ctx.steps.record(Step.MKDIR, System.nanoTime() - t);
                 if (!created) requireDirectory(parent, e);
             }
+            if (!created && ctx.options.modes().atomic()) removeLeftoverTemporaries(e);
             if (ctx.options.projectIds() && e.project() != null) {
                 Fd dir = ctx.destination.get(e.path());
                 ctx.metadata.writeProject(dir, e.path(), e.project(), null);
@@ -48,6 +51,25 @@ final class DirectoryCopier {
             counts.addFailure(Failure.of(e.path(), ex));
         }
         return created;
+    }
+
+    /**
+     * Temporaries of --atomic that a killed run left: removed here, once per directory and before
+     * any file task writes into it, so no task can remove another's temporary in progress.
+     */
+    private void removeLeftoverTemporaries(Entry e) {
+        Fd dir = ctx.destination.get(e.path());
+        for (Posix.DirEntry d : Posix.readDirectory(dir, listing)) {
+            if (!TemporaryNames.isTemporary(d.name())) continue;
+            long t = System.nanoTime();
+            try {
+                Posix.unlinkat(dir, d.name(), false);
+            } catch (PosixException ex) {
+                if (ex.errno() != Errno.ENOENT) throw ex;
+            } finally {
+                ctx.steps.record(Step.UNLINK, System.nanoTime() - t);
+            }
+        }
     }
 
     /** An existing name is fine if it is a directory; anything else is the user's and stays. */

@@ -52,6 +52,10 @@ final class FileCopier {
     // ---- regular files ------------------------------------------------------------------------
 
     private void copyRegular(Entry e, CopyCounts counts) {
+        if (ctx.options.modes().atomic()) {
+            copyAtomically(e, counts);
+            return;
+        }
         byte[] parent = e.parent();
         byte[] name = e.name();
         Fd dstDir = ctx.destination.get(parent);
@@ -63,7 +67,22 @@ final class FileCopier {
             dst = createExclusive(dstDir, name);
             if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
         }
-        writeNew(e, dstDir, name, dst, counts);
+        writeNew(e, dstDir, name, dst, null, counts);
+    }
+
+    /**
+     * --atomic: the file is written under a temporary name in its own directory and renamed over
+     * its final name only once data and metadata are complete, so the final name never holds half a file.
+     */
+    private void copyAtomically(Entry e, CopyCounts counts) {
+        Fd dstDir = ctx.destination.get(e.parent());
+        Stat existing = statDestination(dstDir, e.name());
+        if (existing != null && keptInPlace(e, dstDir, e.name(), existing, counts)) return;
+        if (existing != null && existing.type() == FileType.DIRECTORY) removeForReplacement(e, dstDir, e.name(), existing);
+        byte[] temporary = TemporaryNames.next(e.name());
+        Fd dst = createExclusive(dstDir, temporary);
+        if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
+        writeNew(e, dstDir, temporary, dst, e.name(), counts);
     }
 
     /** True when the existing file keeps its data: identical (skipped) or, in sync, only its metadata fixed. */
@@ -74,10 +93,14 @@ final class FileCopier {
         return true;
     }
 
-    /** Fills a file just created owner-only as name in dstDir (dst), then gives it its metadata; closes dst. */
-    private void writeNew(Entry e, Fd dstDir, byte[] name, Fd dst, CopyCounts counts) {
+    /**
+     * Fills a file just created owner-only as name in dstDir (dst), then gives it its metadata and,
+     * when finalName is given, renames it there; closes dst.
+     */
+    private void writeNew(Entry e, Fd dstDir, byte[] name, Fd dst, byte[] finalName, CopyCounts counts) {
         byte[] parent = e.parent();
         boolean dataComplete = false;
+        boolean inPlace = finalName == null;
         Fd src = null;
         try {
             src = ctx.openSource(e);
@@ -97,13 +120,42 @@ final class FileCopier {
             if (where.defaultAcl()) dropInheritedXattrs(dst, xattrs);
             ctx.writer.apply(dst, e.path(), e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid), xattrs,
                     project, inheritedProject(where));
+            if (!inPlace) {
+                renameIntoPlace(dstDir, name, dst, finalName, where);
+                inPlace = true;
+            }
             counts.addCopied(FileType.FILE);
             counts.addBytes(bytes);
             if (ctx.options.modes().verify()) counts.addVerified(); // verify() threw otherwise
         } finally {
             ctx.timedClose(src);
             ctx.timedClose(dst);
-            if (!dataComplete) removeIncomplete(dstDir, name);
+            // In place, a file with its data stays (a re-run sees no final times); a temporary never does.
+            if (!dataComplete || !inPlace) removeIncomplete(dstDir, name);
+        }
+    }
+
+    /**
+     * XFS refuses a rename into a PROJINHERIT directory (EXDEV) when the file's project differs from
+     * the directory's, even within that directory: the file takes the directory's project for the
+     * rename and gets its own back at once, on the descriptor still open.
+     */
+    private void renameIntoPlace(Fd dir, byte[] temporary, Fd file, byte[] finalName, ParentState where) {
+        long t = System.nanoTime();
+        try {
+            Posix.renameat(dir, temporary, dir, finalName);
+        } catch (PosixException ex) {
+            FsXattr dirProject = where.project();
+            if (ex.errno() != Errno.EXDEV || dirProject == null || !dirProject.projInherit()) throw ex;
+            FsXattr own = Posix.getFsXattr(file);
+            Posix.setFsXattr(file, own.withProject(dirProject.projid(), own.projInherit()));
+            try {
+                Posix.renameat(dir, temporary, dir, finalName);
+            } finally {
+                Posix.setFsXattr(file, own);
+            }
+        } finally {
+            ctx.steps.record(Step.RENAME, System.nanoTime() - t);
         }
     }
 
