@@ -3,6 +3,9 @@ package io.sparkdcp.copy;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.Posix;
+import io.sparkdcp.posix.Errno;
+import io.sparkdcp.posix.PosixException;
+import io.sparkdcp.walk.Entry;
 
 import java.util.Arrays;
 import java.util.zip.CRC32C;
@@ -30,6 +33,20 @@ final class ContentComparer {
         } finally {
             steps.record(Step.VERIFY, System.nanoTime() - t);
         }
+    }
+
+    /**
+     * --verify: re-reads both sides and compares CRC32C; a mismatch throws (the caller then makes
+     * sure the copy does not look complete).
+     */
+    void verify(Entry e, Fd src, Fd dst, StepRecorder steps) {
+        long size = e.stat().size();
+        long want = crc32c(src, size, steps);
+        long got = crc32c(dst, size, steps);
+        if (want < 0 || want != got)
+            throw new PosixException("verify", Errno.EIO, e.path(), want < 0
+                    ? "the source became shorter than " + size + " bytes during the copy"
+                    : String.format("CRC32C of the copy %08x differs from the source's %08x", got, want));
     }
 
     /** CRC32C of the first size bytes; -1 when the file is shorter. */

@@ -27,7 +27,7 @@ public final class CopyEngine implements AutoCloseable {
         this.files = new FileCopier(ctx, sync);
         this.directories = new DirectoryCopier(ctx, sync);
         this.deleter = new Deleter(ctx);
-        this.largeFiles = new LargeFileCopier(ctx);
+        this.largeFiles = new LargeFileCopier(ctx, sync);
     }
 
     /** Creates directories of one depth (parents exist) with their project IDs; the result names those it created. */

@@ -112,8 +112,8 @@ final class FileCopier {
             long bytes = ctx.data.copyRange(src, dst, 0, e.stat().size(), e.stat().maybeSparse());
             if (e.stat().maybeSparse()) Posix.ftruncate(dst, e.stat().size());
             ctx.steps.record(Step.DATA, System.nanoTime() - t);
-            if (ctx.options.modes().verify()) verify(e, src, dst);
-            if (ctx.options.modes().fsync()) fsync(dst); // durable before times say "complete"
+            if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
+            if (ctx.options.modes().fsync()) ctx.fsync(dst); // durable before times say "complete"
             dataComplete = true;
 
             // A metadata step that fails leaves the data in place but no final times, so a re-run redoes the file.
@@ -157,23 +157,6 @@ final class FileCopier {
         } finally {
             ctx.steps.record(Step.RENAME, System.nanoTime() - t);
         }
-    }
-
-    /** Re-reads both sides; a mismatch fails the file, which is then removed rather than left looking done. */
-    private void verify(Entry e, Fd src, Fd dst) {
-        long size = e.stat().size();
-        long want = checksums.crc32c(src, size, ctx.steps);
-        long got = checksums.crc32c(dst, size, ctx.steps);
-        if (want < 0 || want != got)
-            throw new PosixException("verify", Errno.EIO, e.path(), want < 0
-                    ? "the source became shorter than " + size + " bytes during the copy"
-                    : String.format("CRC32C of the copy %08x differs from the source's %08x", got, want));
-    }
-
-    private void fsync(Fd dst) {
-        long t = System.nanoTime();
-        Posix.fsync(dst);
-        ctx.steps.record(Step.FSYNC, System.nanoTime() - t);
     }
 
     /** What a new file got from its parent at create time: PROJINHERIT gives the parent's ID, never the flag. */

@@ -6,6 +6,7 @@ import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.RichTree;
@@ -113,5 +114,33 @@ class WriteModesTest {
         CopyReport second = LocalCopy.defaults().withModes(VERIFY_FSYNC).run(tree.root(), dst);
         assertEquals(0, second.counts().verified(), "nothing copied, nothing verified");
         assertFalse(second.steps().asMap().containsKey(Step.FSYNC.label()));
+    }
+
+    @Test
+    void filesCopiedInChunksAreVerifiedAndSyncedToo() throws IOException {
+        Path dst = newDestination();
+        CopyReport report = LocalCopy.defaults().withChunkSize(1 << 20).withModes(VERIFY_FSYNC).run(tree.root(), dst);
+        assertEquals(List.of(), report.counts().failures());
+        TreeComparator.assertSameTree(tree.root(), dst);
+        assertEquals(report.counts().copied(FileType.FILE), report.counts().verified());
+        assertEquals(report.counts().copied(FileType.FILE), report.steps().asMap().get(Step.FSYNC.label())[0]);
+    }
+
+    @Test
+    void syncFixesOnlyTheMetadataOfAFileCopiedInChunks() throws IOException {
+        Path dst = newDestination();
+        LocalCopy chunked = LocalCopy.syncDefaults().withChunkSize(1 << 20);
+        chunked.sync(tree.root(), dst, false);
+        Path big = dst.resolve(RichTree.BIG_FILE);
+        long inode = Posix.lstat(PathBytes.of(big.toString())).ino();
+        Commands.run("chmod", "600", big.toString());
+
+        CopyReport report = chunked.sync(tree.root(), dst, false);
+
+        assertEquals(List.of(), report.counts().failures());
+        assertEquals(1, report.counts().metadataFixed(FileType.FILE));
+        assertEquals(0, report.counts().bytesCopied());
+        assertEquals(inode, Posix.lstat(PathBytes.of(big.toString())).ino());
+        TreeComparator.assertSameTree(tree.root(), dst);
     }
 }
