@@ -11,6 +11,7 @@ import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.Entry;
 
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * Directories in two passes. {@link #make}: create owner-only and give the project ID and
@@ -84,12 +85,7 @@ final class DirectoryCopier {
     }
 
     void finish(Entry e, CopyCounts counts) {
-        Fd dst = openMade(e, counts);
-        if (dst == null) return;
-        try {
-            long t = System.nanoTime();
-            Stat current = Posix.fstat(dst);
-            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+        finishWith(e, counts, (dst, current) -> {
             if (ctx.unchanged(e, current)) {
                 counts.addSkipped(FileType.DIRECTORY);
                 return;
@@ -99,20 +95,23 @@ final class DirectoryCopier {
             ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, null, null);
             ctx.forgetParentState(e.path());
             counts.addCopied(FileType.DIRECTORY);
-        } catch (PosixException ex) {
-            counts.addFailure(Failure.of(e.path(), ex));
-        }
+        });
     }
 
     /** Sync's finish: set only what differs, and count by whether the directory is new. */
     void finishSync(Entry e, CopyCounts counts, boolean created) {
+        finishWith(e, counts, (dst, current) -> sync.directory(e, dst, current, counts, created));
+    }
+
+    /** Opens the made directory, stats it, and hands both on; a failure is the entry's. */
+    private void finishWith(Entry e, CopyCounts counts, BiConsumer<Fd, Stat> step) {
         Fd dst = openMade(e, counts);
         if (dst == null) return;
         try {
             long t = System.nanoTime();
             Stat current = Posix.fstat(dst);
             ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
-            sync.directory(e, dst, current, counts, created);
+            step.accept(dst, current);
         } catch (PosixException ex) {
             counts.addFailure(Failure.of(e.path(), ex));
         }

@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import io.sparkdcp.testing.TreeFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -7,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -34,12 +34,6 @@ class SyncCommandUsageTest {
         assertEquals("", run.out());
     }
 
-    private List<Path> everythingUnder(Path dir) throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            return s.sorted().toList();
-        }
-    }
-
     @Test
     void missingSourceCreatesNothing() {
         Path dst = tmp.resolve("dst");
@@ -51,18 +45,18 @@ class SyncCommandUsageTest {
     @Test
     void destinationInsideTheSourceIsRefused() throws IOException {
         Path src = source();
-        List<Path> before = everythingUnder(src);
+        List<Path> before = TreeFiles.everything(src);
         assertRefused(CommandLineRun.asLaunched("sync", "--delete", src.toString(), src.resolve("inner/dst").toString()),
                 "inside the source");
-        assertEquals(before, everythingUnder(src));
+        assertEquals(before, TreeFiles.everything(src));
     }
 
     @Test
     void destinationEqualToTheSourceIsRefusedAndNothingIsDeleted() throws IOException {
         Path src = source();
-        List<Path> before = everythingUnder(src);
+        List<Path> before = TreeFiles.everything(src);
         assertRefused(CommandLineRun.asLaunched("sync", "--delete", src.toString(), src + "/."), "is the source itself");
-        assertEquals(before, everythingUnder(src));
+        assertEquals(before, TreeFiles.everything(src));
         assertEquals("a", Files.readString(src.resolve("a")));
     }
 

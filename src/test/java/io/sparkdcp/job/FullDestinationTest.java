@@ -8,6 +8,7 @@ import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.TreeComparator;
+import io.sparkdcp.testing.TreeFiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -75,7 +75,7 @@ class FullDestinationTest {
             assertTrue(f.message().contains("No space left on device"), f.toString());
         }
         assertTrue(ReportText.render(full).contains("because the destination is full (ENOSPC/EDQUOT)"));
-        List<Path> present = regularFiles(dst);
+        List<Path> present = TreeFiles.regularFiles(dst);
         for (Path copy : present) {
             Path original = src.resolve(dst.relativize(copy).toString());
             assertTrue(Arrays.equals(Files.readAllBytes(original), Files.readAllBytes(copy)), "incomplete file left: " + copy);
@@ -89,11 +89,5 @@ class FullDestinationTest {
         TreeComparator.assertSameTree(src, dst);
         assertEquals(present.size(), rerun.counts().skipped(FileType.FILE), "complete files were skipped");
         assertEquals(FILES + 1 - present.size(), rerun.counts().copied(FileType.FILE));
-    }
-
-    private static List<Path> regularFiles(Path dir) throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(Files::isRegularFile).toList();
-        }
     }
 }

@@ -9,6 +9,7 @@ import io.sparkdcp.testing.CopyTreeMain;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.TreeComparator;
+import io.sparkdcp.testing.TreeFiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,15 +41,7 @@ class KillAndRerunTest {
         LoopMount.requireRootAndXfs();
         mount = LoopMount.createWithoutReflink("kill", 1024);
         src = Files.createDirectory(mount.dir().resolve("src"));
-        byte[] data = new byte[FILE_SIZE];
-        for (int d = 0; d < DIRECTORIES; d++) {
-            Path dir = Files.createDirectory(src.resolve("d" + d));
-            for (int f = 0; f < FILES_PER_DIRECTORY; f++) {
-                data[0] = (byte) d;
-                data[1] = (byte) f;
-                Files.write(dir.resolve("f" + f), data);
-            }
-        }
+        TreeFiles.buildMany(src, DIRECTORIES, FILES_PER_DIRECTORY, FILE_SIZE);
     }
 
     @AfterAll
@@ -66,14 +58,14 @@ class KillAndRerunTest {
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-            while (regularFiles(dst).size() < KILL_AFTER_FILES && copy.isAlive() && System.nanoTime() < deadline) Thread.sleep(20);
+            while (TreeFiles.regularFiles(dst).size() < KILL_AFTER_FILES && copy.isAlive() && System.nanoTime() < deadline) Thread.sleep(20);
             assertTrue(copy.isAlive(), "the copy must still be running when it is killed");
         } finally {
             copy.destroyForcibly(); // SIGKILL
             copy.waitFor(1, TimeUnit.MINUTES);
         }
 
-        long complete = regularFiles(dst).stream().filter(KillAndRerunTest::complete).count();
+        long complete = TreeFiles.regularFiles(dst).stream().filter(KillAndRerunTest::complete).count();
         assertTrue(complete > 0 && complete < (long) DIRECTORIES * FILES_PER_DIRECTORY, "killed mid-copy: " + complete + " complete");
 
         CopyReport rerun = LocalCopy.defaults().run(src, dst);
@@ -89,11 +81,5 @@ class KillAndRerunTest {
         Stat c = Posix.lstat(PathBytes.of(copy.toString()));
         Stat s = Posix.lstat(PathBytes.of(src.resolve(copy.getParent().getFileName().toString()).resolve(copy.getFileName().toString()).toString()));
         return c.size() == s.size() && c.sameMtime(s) && c.permissions() == s.permissions();
-    }
-
-    private static List<Path> regularFiles(Path dir) throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(Files::isRegularFile).toList();
-        }
     }
 }

@@ -5,6 +5,7 @@ import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.SwappingPhaseRunner;
+import io.sparkdcp.testing.TreeFiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -65,23 +65,17 @@ class SymlinkSwapTest {
         };
     }
 
-    private static List<Path> contents(Path dir) throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            return s.sorted().toList();
-        }
-    }
-
     @Test
     void aDestinationDirectorySwappedBeforeTheFilesAreCopiedWritesNothingOutside() throws IOException {
         Path outside = outside("outside-copy");
-        List<Path> before = contents(outside);
+        List<Path> before = TreeFiles.everything(outside);
         Path dst = Files.createDirectory(mount.dir().resolve("dst-copy"));
         SwappingPhaseRunner runner = new SwappingPhaseRunner(new LocalPhaseRunner(3), "copy files", swap(dst.resolve("data"), outside));
 
         CopyReport report = LocalCopy.defaults().run(src, dst, runner);
 
         assertTrue(runner.swapped());
-        assertEquals(before, contents(outside), "nothing created outside DST");
+        assertEquals(before, TreeFiles.everything(outside), "nothing created outside DST");
         assertEquals("outside, must stay", Files.readString(outside.resolve("f0")));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(outside)), "its mode untouched");
         assertEquals(1, report.exitCode());
@@ -94,7 +88,7 @@ class SymlinkSwapTest {
     void aDestinationDirectorySwappedBeforeDeletionDeletesNothingOutside() throws IOException {
         Path outside = outside("outside-delete");
         Files.writeString(outside.resolve("stray"), "outside, must stay");
-        List<Path> before = contents(outside);
+        List<Path> before = TreeFiles.everything(outside);
         Path dst = Files.createDirectory(mount.dir().resolve("dst-delete"));
         LocalCopy sync = LocalCopy.syncDefaults();
         sync.sync(src, dst, false);
@@ -104,7 +98,7 @@ class SymlinkSwapTest {
         CopyReport report = sync.sync(src, dst, true, runner);
 
         assertTrue(runner.swapped());
-        assertEquals(before, contents(outside), "nothing deleted or created outside DST");
+        assertEquals(before, TreeFiles.everything(outside), "nothing deleted or created outside DST");
         assertEquals("outside, must stay", Files.readString(outside.resolve("stray")));
         assertEquals(1, report.exitCode());
         assertTrue(report.counts().failures().stream().anyMatch(f -> f.path().equals("data/stray")), report.counts().failures().toString());

@@ -4,16 +4,15 @@ import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.CopyTreeMain;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.ReadableClasspath;
+import io.sparkdcp.testing.TreeFiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,7 +46,7 @@ class UnreadableSourceSyncTest {
                 + "; cp -a locked/secret '" + dst + "/locked/secret'; echo stale > '" + dst + "/stale'"
                 + "; echo stale > '" + dst + "/gone-dir/inner'"
                 + "; chown -R " + USER + ":" + USER + " . '" + dst + "'; chmod 0000 locked");
-        List<Path> before = everythingUnder(dst);
+        List<Path> before = TreeFiles.everything(dst);
         String classpath = ReadableClasspath.copyTo(mount.dir().resolve("classpath"));
 
         Process p = new ProcessBuilder("setpriv", "--reuid=" + USER, "--regid=" + USER, "--clear-groups",
@@ -57,15 +56,9 @@ class UnreadableSourceSyncTest {
         assertTrue(p.waitFor(3, TimeUnit.MINUTES), "sync as user timed out");
 
         assertEquals(1, p.exitValue(), "a walk error and a refused deletion fail the run");
-        List<Path> after = everythingUnder(dst);
+        List<Path> after = TreeFiles.everything(dst);
         assertTrue(after.containsAll(before), "nothing deleted: before " + before + ", after " + after);
         assertEquals("stale\n", Files.readString(dst.resolve("stale")));
         assertEquals("kept\n", Files.readString(dst.resolve("kept")), "the readable rest is still synced");
-    }
-
-    private static List<Path> everythingUnder(Path dir) throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            return s.sorted().toList();
-        }
     }
 }

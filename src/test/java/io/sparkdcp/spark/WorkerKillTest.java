@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkdcp.cli.Main;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.TreeComparator;
+import io.sparkdcp.testing.TreeFiles;
 import io.sparkdcp.testing.TwoWorkerSparkCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,15 +40,7 @@ class WorkerKillTest {
         LoopMount.requireRootAndXfs();
         mount = LoopMount.createWithoutReflink("workerkill", 1024);
         src = Files.createDirectory(mount.dir().resolve("src"));
-        byte[] data = new byte[FILE_SIZE];
-        for (int d = 0; d < DIRECTORIES; d++) {
-            Path dir = Files.createDirectory(src.resolve("d" + d));
-            for (int f = 0; f < FILES_PER_DIRECTORY; f++) {
-                data[0] = (byte) d;
-                data[1] = (byte) f;
-                Files.write(dir.resolve("f" + f), data);
-            }
-        }
+        TreeFiles.buildMany(src, DIRECTORIES, FILES_PER_DIRECTORY, FILE_SIZE);
     }
 
     @AfterAll
@@ -70,8 +62,8 @@ class WorkerKillTest {
                             "--report", report.toString(), src.toString(), dst.toString())), "driver.log");
             try {
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-                while (fileCount(dst) < FILES / 10 && driver.isAlive() && System.nanoTime() < deadline) Thread.sleep(20);
-                assertTrue(driver.isAlive() && fileCount(dst) < FILES, "the copy must still be running when the worker dies");
+                while (TreeFiles.regularFiles(dst).size() < FILES / 10 && driver.isAlive() && System.nanoTime() < deadline) Thread.sleep(20);
+                assertTrue(driver.isAlive() && TreeFiles.regularFiles(dst).size() < FILES, "the copy must still be running when the worker dies");
                 cluster.killWorker(0);
                 assertTrue(driver.waitFor(5, TimeUnit.MINUTES), "the job did not finish after losing a worker");
             } finally {
@@ -90,12 +82,5 @@ class WorkerKillTest {
         assertEquals(copied, json.at("/steps/fsync/count").asLong());
         // Each file is created once by the attempt that counts; a half-written one left by the lost attempt is replaced.
         assertEquals(copied + skipped + json.at("/steps/unlink/count").asLong(), json.at("/steps/open_dst/count").asLong());
-    }
-
-    private static long fileCount(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) return 0;
-        try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(Files::isRegularFile).count();
-        }
     }
 }
