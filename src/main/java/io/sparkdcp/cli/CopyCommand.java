@@ -162,7 +162,7 @@ class CopyCommand implements Callable<Integer> {
         if (!Files.isWritable(dir)) throw new UsageException("report directory " + dir + " is not writable");
     }
 
-    int finish(CopyReport report) {
+    private int finish(CopyReport report) {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         out.print(ReportText.render(report));
@@ -181,7 +181,7 @@ class CopyCommand implements Callable<Integer> {
         return report.exitCode();
     }
 
-    int usageError(String reason) {
+    private int usageError(String reason) {
         PrintWriter err = spec.commandLine().getErr();
         err.println("spark-dcp: " + reason);
         err.flush();

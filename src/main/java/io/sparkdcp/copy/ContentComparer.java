@@ -47,6 +47,8 @@ final class ContentComparer {
             throw new PosixException("verify", Errno.EIO, e.path(), want < 0
                     ? "the source became shorter than " + size + " bytes during the copy"
                     : String.format("CRC32C of the copy %08x differs from the source's %08x", got, want));
+        if (readFully(src, a, 1, size) > 0)
+            throw new PosixException("verify", Errno.EIO, e.path(), "the source grew past " + size + " bytes during the copy");
     }
 
     /** CRC32C of the first size bytes; -1 when the file is shorter. */

@@ -67,6 +67,14 @@ class ContentComparerTest {
     }
 
     @Test
+    void aSourceLongerThanTheWalkSawIsNamedAsChanged() throws IOException {
+        try (Fd a = open(write("a", new byte[30])); Fd b = open(write("b", new byte[20]))) {
+            PosixException e = assertThrows(PosixException.class, () -> comparer.verify(file("a", 20), a, b, steps));
+            assertTrue(e.reason().contains("grew"), e.reason());
+        }
+    }
+
+    @Test
     void aSourceShorterThanTheWalkSawIsNamedAsChanged() throws IOException {
         try (Fd a = open(write("a", new byte[10])); Fd b = open(write("b", new byte[20]))) {
             PosixException e = assertThrows(PosixException.class, () -> comparer.verify(file("a", 20), a, b, steps));
