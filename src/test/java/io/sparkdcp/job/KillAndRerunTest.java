@@ -1,5 +1,6 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -32,6 +34,7 @@ class KillAndRerunTest {
     private static final int FILES_PER_DIRECTORY = 100;
     private static final int FILE_SIZE = 64 << 10;
     private static final int KILL_AFTER_FILES = 200;
+    private static final long FILES = (long) DIRECTORIES * FILES_PER_DIRECTORY;
 
     private static LoopMount mount;
     private static Path src;
@@ -52,10 +55,41 @@ class KillAndRerunTest {
     @Test
     void aCopyKilledMidwayIsCompletedExactlyByARerunThatSkipsWhatWasDone() throws Exception {
         Path dst = Files.createDirectory(mount.dir().resolve("dst"));
-        Process copy = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), CopyTreeMain.class.getName(),
-                src.toString(), dst.toString(), "fd", "fsync")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        killMidway(dst, "fsync");
+
+        long complete = TreeFiles.regularFiles(dst).stream().filter(KillAndRerunTest::complete).count();
+        assertTrue(complete > 0 && complete < FILES, "killed mid-copy: " + complete + " complete");
+
+        CopyReport rerun = LocalCopy.defaults().run(src, dst);
+
+        assertEquals(List.of(), rerun.counts().failures());
+        TreeComparator.assertSameTree(src, dst);
+        assertEquals(complete, rerun.counts().skipped(FileType.FILE), "what was complete is skipped");
+        assertEquals(FILES - complete, rerun.counts().copied(FileType.FILE));
+    }
+
+    @Test
+    void anAtomicCopyKilledMidwayHasOnlyCompleteFilesUnderFinalNamesAndItsTemporariesAreCleaned() throws Exception {
+        Path dst = Files.createDirectory(mount.dir().resolve("dst-atomic"));
+        killMidway(dst, "fsync", "atomic");
+
+        List<Path> finalNames = TreeFiles.regularFiles(dst).stream().filter(p -> !p.getFileName().toString().startsWith(".spark-dcp.")).toList();
+        assertTrue(!finalNames.isEmpty() && finalNames.size() < FILES, "killed mid-copy: " + finalNames.size() + " in place");
+        assertTrue(finalNames.stream().allMatch(KillAndRerunTest::complete), "a file under its final name is always complete");
+
+        CopyReport rerun = LocalCopy.defaults().withModes(new CopyModes(false, false, true, false, false)).run(src, dst);
+
+        assertEquals(List.of(), rerun.counts().failures());
+        TreeComparator.assertSameTree(src, dst); // would also list any temporary left behind
+        assertEquals(finalNames.size(), rerun.counts().skipped(FileType.FILE));
+    }
+
+    /** Starts a copy of src to dst in its own JVM and SIGKILLs it once some files are there. */
+    private static void killMidway(Path dst, String... modes) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), CopyTreeMain.class.getName(), src.toString(), dst.toString(), "fd"));
+        command.addAll(List.of(modes));
+        Process copy = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
             while (TreeFiles.regularFiles(dst).size() < KILL_AFTER_FILES && copy.isAlive() && System.nanoTime() < deadline) Thread.sleep(20);
@@ -64,16 +98,6 @@ class KillAndRerunTest {
             copy.destroyForcibly(); // SIGKILL
             copy.waitFor(1, TimeUnit.MINUTES);
         }
-
-        long complete = TreeFiles.regularFiles(dst).stream().filter(KillAndRerunTest::complete).count();
-        assertTrue(complete > 0 && complete < (long) DIRECTORIES * FILES_PER_DIRECTORY, "killed mid-copy: " + complete + " complete");
-
-        CopyReport rerun = LocalCopy.defaults().run(src, dst);
-
-        assertEquals(List.of(), rerun.counts().failures());
-        TreeComparator.assertSameTree(src, dst);
-        assertEquals(complete, rerun.counts().skipped(FileType.FILE), "what was complete is skipped");
-        assertEquals((long) DIRECTORIES * FILES_PER_DIRECTORY - complete, rerun.counts().copied(FileType.FILE));
     }
 
     /** The killed run finished this file: it has the source's size and final mtime. */

@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * A copy in a JVM of its own, for tests that watch or kill a whole process (strace, SIGKILL, another
- * user). Args: SRC DST fd|path [fsync] [sync] [delete]: fsync writes durably (and slower), sync runs
- * a sync job, delete makes it delete what SRC lacks.
+ * user). Args: SRC DST fd|path [fsync] [atomic] [sync] [delete]: fsync writes durably (and slower),
+ * atomic renames finished files into place, sync runs a sync job, delete makes it delete what SRC lacks.
  */
 public final class CopyTreeMain {
     private CopyTreeMain() {}
@@ -19,7 +19,7 @@ public final class CopyTreeMain {
         List<String> words = List.of(args).subList(3, args.length);
         boolean sync = words.contains("sync");
         LocalCopy how = LocalCopy.defaults().withAccess(MetadataAccess.parse(args[2]))
-                .withModes(new CopyModes(sync, false, false, false, words.contains("fsync")));
+                .withModes(new CopyModes(sync, false, words.contains("atomic"), false, words.contains("fsync")));
         Path src = Path.of(args[0]);
         Path dst = Path.of(args[1]);
         CopyReport report = sync ? how.sync(src, dst, words.contains("delete")) : how.run(src, dst);

@@ -3,6 +3,7 @@ package io.sparkdcp.testing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -33,9 +34,15 @@ public final class TreeFiles {
         }
     }
 
-    /** The regular files under dir; none when dir does not exist (yet). */
+    /** The regular files under dir; none when dir does not exist (yet). Looks again when a copy running meanwhile renames one away. */
     public static List<Path> regularFiles(Path dir) {
-        if (!Files.isDirectory(dir)) return List.of();
-        return everything(dir).stream().filter(Files::isRegularFile).toList();
+        for (int attempt = 0; ; attempt++) {
+            if (!Files.isDirectory(dir)) return List.of();
+            try {
+                return everything(dir).stream().filter(Files::isRegularFile).toList();
+            } catch (UncheckedIOException e) {
+                if (!(e.getCause() instanceof NoSuchFileException) || attempt == 100) throw e;
+            }
+        }
     }
 }
