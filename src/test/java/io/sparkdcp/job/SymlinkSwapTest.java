@@ -85,6 +85,24 @@ class SymlinkSwapTest {
     }
 
     @Test
+    void aSourceDirectorySwappedBeforeTheFilesAreCopiedIsNotFollowed() throws IOException {
+        Path secrets = outside("outside-source");
+        Files.writeString(secrets.resolve("f1"), "secret");
+        Path source = mount.dir().resolve("src-swapped");
+        Files.createDirectories(source.resolve("data"));
+        Files.writeString(source.resolve("data/f1"), "public");
+        Path dst = Files.createDirectory(mount.dir().resolve("dst-source-swap"));
+        SwappingPhaseRunner runner = new SwappingPhaseRunner(new LocalPhaseRunner(3), "copy files", swap(source.resolve("data"), secrets));
+
+        CopyReport report = LocalCopy.defaults().run(source, dst, runner);
+
+        assertTrue(runner.swapped());
+        assertEquals(1, report.exitCode());
+        assertTrue(report.counts().failures().stream().anyMatch(f -> f.path().equals("data/f1")), report.counts().failures().toString());
+        assertTrue(Files.notExists(dst.resolve("data/f1")), "nothing read through the symlink");
+    }
+
+    @Test
     void aDestinationDirectorySwappedBeforeDeletionDeletesNothingOutside() throws IOException {
         Path outside = outside("outside-delete");
         Files.writeString(outside.resolve("stray"), "outside, must stay");
