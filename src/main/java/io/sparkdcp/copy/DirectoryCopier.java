@@ -43,7 +43,11 @@ final class DirectoryCopier {
                 if (!created) requireDirectory(parent, e);
             }
             if (!created && ctx.options.modes().atomic()) removeLeftoverTemporaries(e);
-            if (ctx.options.projectIds() && e.project() != null) {
+            // Sync fixes an existing directory's project in its finish step, where it is counted; files
+            // made in it meanwhile get their own project set explicitly, so the order does not matter.
+            // The root (always "existing", often new) keeps the early set, so a fresh tree inherits.
+            boolean projectLater = !created && !e.isRoot() && ctx.options.modes().sync();
+            if (ctx.options.projectIds() && e.project() != null && !projectLater) {
                 Fd dir = ctx.destination.get(e.path());
                 ctx.metadata.writeProject(dir, e.path(), e.project(), null);
                 ctx.forgetParentState(e.path());

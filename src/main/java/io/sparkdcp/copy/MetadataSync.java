@@ -59,7 +59,7 @@ final class MetadataSync {
     /** An existing directory after its children: fix what differs. */
     void directory(Entry e, Fd dst, Stat existing, CopyCounts counts, boolean created) {
         List<Xattr> wanted = ctx.metadata.readXattrs(ctx.source.get(e.path()), e.path());
-        boolean changed = fix(dst, e, existing, wanted, null); // the project ID was set when the directory was made
+        boolean changed = fix(dst, e, existing, wanted, ctx.options.projectIds() ? e.project() : null);
         ctx.forgetParentState(e.path());
         if (created) counts.addCopied(FileType.DIRECTORY);
         else if (changed) counts.addMetadataFixed(FileType.DIRECTORY);

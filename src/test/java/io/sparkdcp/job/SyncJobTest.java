@@ -83,6 +83,7 @@ class SyncJobTest {
         Commands.run("setfattr", "-n", "user.extra", "-v", "not in the source", xattrFile.toString());
         Commands.run("xfs_io", "-c", "chproj 5", projectFile.toString());
         Commands.run("chmod", "700", dst.resolve("deep").toString());
+        Commands.run("xfs_io", "-c", "chproj 6", dst.resolve(RichTree.NO_INHERIT_DIR).toString());
         Commands.run("touch", "-h", "-d", "2020-01-01", dst.resolve(RichTree.SYMLINK_RELATIVE).toString());
 
         CopyReport report = LocalCopy.syncDefaults().sync(tree.root(), dst, false);
@@ -92,7 +93,7 @@ class SyncJobTest {
         assertEquals(0, report.counts().bytesCopied(), "no data rewritten");
         assertEquals(0, report.counts().copied());
         assertEquals(3, report.counts().metadataFixed(FileType.FILE));
-        assertEquals(1, report.counts().metadataFixed(FileType.DIRECTORY));
+        assertEquals(2, report.counts().metadataFixed(FileType.DIRECTORY), "mode of deep, project of no-inherit");
         assertEquals(1, report.counts().metadataFixed(FileType.SYMLINK));
         assertEquals(bigInode, inode(big));
         assertEquals(xattrInode, inode(xattrFile));
