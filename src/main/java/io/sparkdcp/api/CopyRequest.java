@@ -1,5 +1,6 @@
 package io.sparkdcp.api;
 
+import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
 import io.sparkdcp.job.JobOptions;
@@ -12,17 +13,18 @@ import java.util.function.Consumer;
  *
  * @param walkThreads      threads listing the source on the driver; 0 for the default (twice the CPUs, 4 to 32)
  * @param threadsPerTask   files each task copies at once, each by its own thread (hides per-call latency)
+ * @param modes            how carefully files are written (atomic, verify, fsync) and, for a sync, how data is compared
  * @param progressInterval how often a progress line goes to {@code messages}; zero for none
  * @param messages         where the copy's one-line messages go (listing summary, progress);
  *                         by default stderr, prefixed {@code spark-dcp: }
  */
 public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean projectIds, int batchFiles,
-                          long batchBytes, long chunkSize, int walkThreads, int threadsPerTask,
+                          long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, CopyModes modes,
                           Duration progressInterval, Consumer<String> messages) {
 
     public CopyRequest {
-        if (xattrs == null || access == null || progressInterval == null || messages == null)
-            throw new IllegalArgumentException("xattrs, access, progressInterval and messages must be given");
+        if (xattrs == null || access == null || modes == null || progressInterval == null || messages == null)
+            throw new IllegalArgumentException("xattrs, access, modes, progressInterval and messages must be given");
         if (progressInterval.isNegative()) throw new IllegalArgumentException("--progress must not be negative");
         if (walkThreads < 0) throw new IllegalArgumentException("walk threads must not be negative");
         if (threadsPerTask < 1) throw new IllegalArgumentException("--threads-per-task must be at least 1");
@@ -50,6 +52,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean pro
         private long chunkSize = JobOptions.DEFAULT_CHUNK_SIZE;
         private int walkThreads;
         private int threadsPerTask = 1;
+        private CopyModes modes = CopyModes.COPY;
         private Duration progressInterval = Duration.ZERO;
         private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
 
@@ -85,6 +88,17 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean pro
 
         public Builder threadsPerTask(int n) { this.threadsPerTask = n; return this; }
 
+        public Builder modes(CopyModes m) { this.modes = m; return this; }
+
+        /** Each file under a temporary name, renamed into place when complete. */
+        public Builder atomic(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), on, modes.verify(), modes.fsync())); }
+
+        /** Re-read both sides of each file and compare CRC32C. */
+        public Builder verify(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), modes.atomic(), on, modes.fsync())); }
+
+        /** Data made durable before times are set. */
+        public Builder fsync(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), modes.atomic(), modes.verify(), on)); }
+
         public Builder progressSeconds(long seconds) { return progressInterval(Duration.ofSeconds(seconds)); }
 
         public Builder progressInterval(Duration interval) { this.progressInterval = interval; return this; }
@@ -93,7 +107,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean pro
 
         public CopyRequest build() {
             return new CopyRequest(xattrs, access, projectIds, batchFiles, batchBytes, chunkSize, walkThreads,
-                    threadsPerTask, progressInterval, messages);
+                    threadsPerTask, modes, progressInterval, messages);
         }
     }
 }

@@ -4,9 +4,15 @@ import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.Roots;
+import io.sparkdcp.job.SyncJob;
+import io.sparkdcp.progress.Work;
+import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.progress.ProgressPrinter;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
+
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
  * A copy whose roots and options have been checked: nothing is written until {@link #run}. The CLI
@@ -26,7 +32,7 @@ public final class PreparedCopy {
     static PreparedCopy check(String source, String destination, CopyRequest request) {
         Roots roots = Roots.check(source, destination);
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
-                request.access(), request.projectIds(), request.chunkSize());
+                request.access(), request.projectIds(), request.chunkSize(), request.modes());
         JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreadsOrDefault(),
                 request.threadsPerTask());
         return new PreparedCopy(roots, options, request);
@@ -34,13 +40,28 @@ public final class PreparedCopy {
 
     /** Runs the copy on the caller's context (left running). */
     public CopyResult run(JavaSparkContext sc) {
+        return run(sc, (runner, planned) -> new CopyJob(options, runner, request.messages(), planned).run());
+    }
+
+    /**
+     * Runs it as a sync (the request's modes must say sync): data already right is kept and only
+     * differing metadata fixed; with {@code delete}, what SRC lacks is removed, unless SRC could not be listed whole.
+     */
+    public CopyResult runSync(JavaSparkContext sc, boolean delete) {
+        return run(sc, (runner, planned) -> new SyncJob(options, delete, runner, request.messages(), planned).run());
+    }
+
+    /** The checked job options: what a dry run judges from. */
+    public JobOptions options() { return options; }
+
+    public boolean destinationExists() { return roots.destinationExists(); }
+
+    private CopyResult run(JavaSparkContext sc, BiFunction<SparkPhaseRunner, Consumer<Work>, CopyReport> job) {
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
             roots.createDestination();
-            if (request.progressInterval().isZero()) {
-                return new CopyResult(new CopyJob(options, runner, request.messages()).run());
-            }
+            if (request.progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
             try (ProgressPrinter progress = new ProgressPrinter(request.progressInterval(), runner::done, request.messages())) {
-                return new CopyResult(new CopyJob(options, runner, request.messages(), progress::planned).run());
+                return new CopyResult(job.apply(runner, progress::planned));
             }
         }
     }

@@ -2,7 +2,9 @@ package io.sparkdcp.cli;
 
 import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.api.PreparedCopy;
+import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.SparkDcp;
+import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
 import io.sparkdcp.job.JobOptions;
@@ -12,6 +14,7 @@ import io.sparkdcp.report.ReportJson;
 import io.sparkdcp.report.ReportText;
 import org.apache.spark.api.java.JavaSparkContext;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -36,7 +39,7 @@ import java.util.concurrent.Callable;
                 "1:some entries failed (listed on stderr and in the report); the rest was copied. "
                         + "Also when the run itself stopped, or the report could not be written",
                 "2:usage error or impossible request; nothing was written"})
-final class CopyCommand implements Callable<Integer> {
+class CopyCommand implements Callable<Integer> {
     /** Help shows these words; CopyCommandUsageTest checks they equal JobOptions' defaults. */
     static final String DEFAULT_BATCH_BYTES = "1G";
     static final String DEFAULT_CHUNK_SIZE = "256M";
@@ -98,6 +101,9 @@ final class CopyCommand implements Callable<Integer> {
                     + "(default: every " + DEFAULT_PROGRESS_SECONDS + " s when run on a terminal, else never).")
     Integer progressSeconds;
 
+    @Mixin
+    WriteOptions write;
+
     @Option(names = "--verbose", description = "Log Spark's INFO messages too (default: warnings only).")
     boolean verbose;
 
@@ -110,6 +116,8 @@ final class CopyCommand implements Callable<Integer> {
         } catch (UsageException | IllegalArgumentException e) {
             return usageError(e.getMessage());
         }
+        Integer withoutSpark = runWithoutSpark(copy);
+        if (withoutSpark != null) return withoutSpark;
         if (verbose) Logging.verbose();
         JavaSparkContext sc;
         try {
@@ -118,7 +126,7 @@ final class CopyCommand implements Callable<Integer> {
             return usageError("cannot start Spark: " + e.getMessage());
         }
         try {
-            return finish(copy.run(sc).report());
+            return finish(run(copy, sc).report());
         } catch (UsageException e) {
             return usageError(e.getMessage());
         } finally {
@@ -126,10 +134,24 @@ final class CopyCommand implements Callable<Integer> {
         }
     }
 
+    /** The job itself; sync overrides it. */
+    CopyResult run(PreparedCopy copy, JavaSparkContext sc) {
+        return copy.run(sc);
+    }
+
+    /** A run that needs neither Spark nor a destination (sync --dry-run) returns its exit code here; null otherwise. */
+    Integer runWithoutSpark(PreparedCopy copy) {
+        return null;
+    }
+
+    CopyModes modes() {
+        return write.modes(false, false);
+    }
+
     private CopyRequest request() {
         PrintWriter err = spec.commandLine().getErr();
         CopyRequest.Builder request = CopyRequest.builder().xattrs(xattrs).access(access).projectIds(!noProjectIds)
-                .batchFiles(batchFiles).batchBytes(batchBytes).chunkSize(chunkSize).threadsPerTask(threadsPerTask)
+                .batchFiles(batchFiles).batchBytes(batchBytes).chunkSize(chunkSize).threadsPerTask(threadsPerTask).modes(modes())
                 .progressSeconds(progressSeconds != null ? progressSeconds : onTerminal())
                 .messages(line -> {
                     err.println("spark-dcp: " + line);

@@ -5,9 +5,15 @@ import java.util.List;
 
 /**
  * What one task did: per-entry counts and failures; for the prepare step of large files, the paths
- * that still need their chunks; for a chunk, its failure (counted per file by the driver, once).
+ * that still need their chunks; for a chunk, its failure (counted per file by the driver, once); for
+ * the make step of directories, those it created (sync counts them as copied, the others as fixed).
  */
-public record BatchResult(CopyCounts counts, List<byte[]> needChunks, List<Failure> chunkFailures)
-        implements Serializable {
+public record BatchResult(CopyCounts counts, List<byte[]> needChunks, List<Failure> chunkFailures,
+                          List<byte[]> directoriesCreated) implements Serializable {
+
+    public BatchResult(CopyCounts counts, List<byte[]> needChunks, List<Failure> chunkFailures) {
+        this(counts, needChunks, chunkFailures, List.of());
+    }
+
     public static BatchResult of(CopyCounts counts) { return new BatchResult(counts, List.of(), List.of()); }
 }

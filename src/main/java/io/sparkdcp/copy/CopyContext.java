@@ -109,14 +109,21 @@ final class CopyContext implements AutoCloseable {
         }
     }
 
-    /** Opens e's existing destination file for writing (timed as open_dst). */
-    Fd openDestination(Entry e) {
+    /** Opens e's existing destination file for writing, and reading too when asked (timed as open_dst). */
+    Fd openDestination(Entry e, boolean readable) {
         long t = System.nanoTime();
         try {
-            return Posix.openat(destination.get(e.parent()), e.name(), Linux.O_WRONLY | Linux.O_NOFOLLOW, 0);
+            return Posix.openat(destination.get(e.parent()), e.name(), (readable ? Linux.O_RDWR : Linux.O_WRONLY) | Linux.O_NOFOLLOW, 0);
         } finally {
             steps.record(Step.OPEN_DST, System.nanoTime() - t);
         }
+    }
+
+    /** --fsync: the data durable before the times that mark the file complete (timed as fsync). */
+    void fsync(Fd dst) {
+        long t = System.nanoTime();
+        Posix.fsync(dst);
+        steps.record(Step.FSYNC, System.nanoTime() - t);
     }
 
     void timedClose(Fd fd) {

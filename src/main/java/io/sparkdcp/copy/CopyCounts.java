@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * Per-entry outcomes of a batch or a whole job: copied and skipped by type, failures with their
- * reasons, bytes written. Mergeable. Hard links made with linkat count as {@code links}.
+ * reasons, bytes written; for sync, entries whose metadata alone was fixed and entries deleted; files
+ * verified. Mergeable. Hard links made with linkat count as {@code links}.
  */
 public final class CopyCounts implements Serializable {
     /** Failures kept in full; beyond this only counted, so a job where everything fails stays in memory. */
@@ -19,6 +20,9 @@ public final class CopyCounts implements Serializable {
 
     private final EnumMap<FileType, Long> copied = new EnumMap<>(FileType.class);
     private final EnumMap<FileType, Long> skipped = new EnumMap<>(FileType.class);
+    private final EnumMap<FileType, Long> metadataFixed = new EnumMap<>(FileType.class);
+    private final EnumMap<FileType, Long> deleted = new EnumMap<>(FileType.class);
+    private long verified;
     private long links;
     private long linksSkipped;
     private long failed;
@@ -36,6 +40,15 @@ public final class CopyCounts implements Serializable {
         if (notices.size() < MAX_FAILURES_KEPT) notices.add(notice);
     }
 
+    /** The data was already there; only owner, mode, times, xattrs or project ID were set. */
+    public void addMetadataFixed(FileType type) { metadataFixed.merge(type, 1L, Long::sum); }
+
+    /** Removed from the destination because the source no longer has it. */
+    public void addDeleted(FileType type) { deleted.merge(type, 1L, Long::sum); }
+
+    /** A file whose destination was re-read and matched the source's CRC32C. */
+    public void addVerified() { verified++; }
+
     public void addLink() { links++; }
 
     public void addLinkSkipped() { linksSkipped++; }
@@ -50,6 +63,9 @@ public final class CopyCounts implements Serializable {
     public void merge(CopyCounts o) {
         o.copied.forEach((t, n) -> copied.merge(t, n, Long::sum));
         o.skipped.forEach((t, n) -> skipped.merge(t, n, Long::sum));
+        o.metadataFixed.forEach((t, n) -> metadataFixed.merge(t, n, Long::sum));
+        o.deleted.forEach((t, n) -> deleted.merge(t, n, Long::sum));
+        verified += o.verified;
         links += o.links;
         linksSkipped += o.linksSkipped;
         failed += o.failed;
@@ -65,6 +81,20 @@ public final class CopyCounts implements Serializable {
     public long copied(FileType t) { return copied.getOrDefault(t, 0L); }
 
     public long skipped(FileType t) { return skipped.getOrDefault(t, 0L); }
+
+    public long metadataFixed() { return sum(metadataFixed); }
+
+    public long deleted() { return sum(deleted); }
+
+    public long metadataFixed(FileType t) { return metadataFixed.getOrDefault(t, 0L); }
+
+    public long deleted(FileType t) { return deleted.getOrDefault(t, 0L); }
+
+    public long verified() { return verified; }
+
+    public Map<FileType, Long> metadataFixedByType() { return Collections.unmodifiableMap(metadataFixed); }
+
+    public Map<FileType, Long> deletedByType() { return Collections.unmodifiableMap(deleted); }
 
     public long links() { return links; }
 

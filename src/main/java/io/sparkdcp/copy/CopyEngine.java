@@ -22,6 +22,7 @@ public final class CopyEngine implements AutoCloseable {
     private final DirectoryCopier directories;
     private final LargeFileCopier largeFiles;
     private final ProgressRecorder progress;
+    private final Deleter deleter;
 
     public CopyEngine(CopyOptions options, StepRecorder steps) {
         this(options, steps, ProgressRecorder.NONE);
@@ -31,19 +32,22 @@ public final class CopyEngine implements AutoCloseable {
         this.progress = progress;
         this.ctx = new CopyContext(options, steps);
         this.steps = steps;
-        this.files = new FileCopier(ctx);
-        this.directories = new DirectoryCopier(ctx);
-        this.largeFiles = new LargeFileCopier(ctx);
+        MetadataSync sync = new MetadataSync(ctx);
+        this.files = new FileCopier(ctx, sync);
+        this.directories = new DirectoryCopier(ctx, sync);
+        this.deleter = new Deleter(ctx);
+        this.largeFiles = new LargeFileCopier(ctx, sync);
     }
 
-    /** Creates directories of one depth (parents exist) with their project IDs. */
+    /** Creates directories of one depth (parents exist) with their project IDs; the result names those it created. */
     public BatchResult makeDirectories(List<Entry> level) {
         CopyCounts counts = new CopyCounts();
+        List<byte[]> created = new ArrayList<>();
         for (Entry e : level) {
-            directories.make(e, counts);
+            if (directories.make(e, counts)) created.add(e.path());
             progress.done(1, 0);
         }
-        return BatchResult.of(counts);
+        return new BatchResult(counts, List.of(), List.of(), created);
     }
 
     /** Copies a batch of files, symlinks and special files, then its hard links. */
@@ -104,6 +108,21 @@ public final class CopyEngine implements AutoCloseable {
     /** Where this engine records its steps: engines that share a task's work record there too. */
     public StepRecorder steps() {
         return steps;
+    }
+
+    /** Sync's finish: new directories count as copied, existing ones as metadata fixed or skipped. */
+    public BatchResult finishDirectories(DirectoryBatch batch) {
+        CopyCounts counts = new CopyCounts();
+        for (Entry e : batch.created()) directories.finishSync(e, counts, true);
+        for (Entry e : batch.existing()) directories.finishSync(e, counts, false);
+        return BatchResult.of(counts);
+    }
+
+    /** Removes destination entries (relative to the destination root) of one depth; call deepest first. */
+    public BatchResult deleteEntries(List<Entry> level) {
+        CopyCounts counts = new CopyCounts();
+        for (Entry e : level) deleter.delete(e, counts);
+        return BatchResult.of(counts);
     }
 
     @Override

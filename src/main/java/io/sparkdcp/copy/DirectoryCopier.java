@@ -4,12 +4,14 @@ import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.Entry;
 
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * Directories in two passes. {@link #make}: create owner-only and give the project ID and
@@ -21,25 +23,57 @@ final class DirectoryCopier {
     private static final int OPEN = Linux.O_RDONLY | Linux.O_DIRECTORY | Linux.O_NOFOLLOW;
 
     private final CopyContext ctx;
+    private final MetadataSync sync;
+    private final NativeBuffer listing = new NativeBuffer(64 * 1024);
 
-    DirectoryCopier(CopyContext ctx) { this.ctx = ctx; }
+    DirectoryCopier(CopyContext ctx, MetadataSync sync) {
+        this.ctx = ctx;
+        this.sync = sync;
+    }
 
-    void make(Entry e, CopyCounts counts) {
+    /** True when this call created the directory. */
+    boolean make(Entry e, CopyCounts counts) {
+        boolean created = false;
         try {
             if (!e.isRoot()) {
                 Fd parent = ctx.destination.get(e.parent());
                 long t = System.nanoTime();
-                boolean created = Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE);
+                created = Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE);
                 ctx.steps.record(Step.MKDIR, System.nanoTime() - t);
                 if (!created) requireDirectory(parent, e);
             }
-            if (ctx.options.projectIds() && e.project() != null) {
+            if (!created && ctx.options.modes().atomic()) removeLeftoverTemporaries(e);
+            // Sync fixes an existing directory's project in its finish step, where it is counted; files
+            // made in it meanwhile get their own project set explicitly, so the order does not matter.
+            // The root (always "existing", often new) keeps the early set, so a fresh tree inherits.
+            boolean projectLater = !created && !e.isRoot() && ctx.options.modes().sync();
+            if (ctx.options.projectIds() && e.project() != null && !projectLater) {
                 Fd dir = ctx.destination.get(e.path());
                 ctx.metadata.writeProject(dir, e.path(), e.project(), null);
                 ctx.forgetParentState(e.path());
             }
         } catch (PosixException ex) {
             counts.addFailure(Failure.of(e.path(), ex));
+        }
+        return created;
+    }
+
+    /**
+     * Temporaries of --atomic that a killed run left: removed here, once per directory and before
+     * any file task writes into it, so no task can remove another's temporary in progress.
+     */
+    private void removeLeftoverTemporaries(Entry e) {
+        Fd dir = ctx.destination.get(e.path());
+        for (Posix.DirEntry d : Posix.readDirectory(dir, listing)) {
+            if (!TemporaryNames.isTemporary(d.name())) continue;
+            long t = System.nanoTime();
+            try {
+                Posix.unlinkat(dir, d.name(), false);
+            } catch (PosixException ex) {
+                if (ex.errno() != Errno.ENOENT) throw ex;
+            } finally {
+                ctx.steps.record(Step.UNLINK, System.nanoTime() - t);
+            }
         }
     }
 
@@ -55,18 +89,7 @@ final class DirectoryCopier {
     }
 
     void finish(Entry e, CopyCounts counts) {
-        Fd dst;
-        try {
-            dst = ctx.destination.get(e.path());
-        } catch (PosixException ex) {
-            // Not there: its make step failed and was reported then.
-            if (ex.errno() != Errno.ENOENT && ex.errno() != Errno.ENOTDIR) counts.addFailure(Failure.of(e.path(), ex));
-            return;
-        }
-        try {
-            long t = System.nanoTime();
-            Stat current = Posix.fstat(dst);
-            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+        finishWith(e, counts, (dst, current) -> {
             if (ctx.unchanged(e, current)) {
                 counts.addSkipped(FileType.DIRECTORY);
                 return;
@@ -76,8 +99,35 @@ final class DirectoryCopier {
             ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, null, null);
             ctx.forgetParentState(e.path());
             counts.addCopied(FileType.DIRECTORY);
+        });
+    }
+
+    /** Sync's finish: set only what differs, and count by whether the directory is new. */
+    void finishSync(Entry e, CopyCounts counts, boolean created) {
+        finishWith(e, counts, (dst, current) -> sync.directory(e, dst, current, counts, created));
+    }
+
+    /** Opens the made directory, stats it, and hands both on; a failure is the entry's. */
+    private void finishWith(Entry e, CopyCounts counts, BiConsumer<Fd, Stat> step) {
+        Fd dst = openMade(e, counts);
+        if (dst == null) return;
+        try {
+            long t = System.nanoTime();
+            Stat current = Posix.fstat(dst);
+            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+            step.accept(dst, current);
         } catch (PosixException ex) {
             counts.addFailure(Failure.of(e.path(), ex));
+        }
+    }
+
+    /** The made directory, or null when it is not there: its make step failed and was reported then. */
+    private Fd openMade(Entry e, CopyCounts counts) {
+        try {
+            return ctx.destination.get(e.path());
+        } catch (PosixException ex) {
+            if (ex.errno() != Errno.ENOENT && ex.errno() != Errno.ENOTDIR) counts.addFailure(Failure.of(e.path(), ex));
+            return null;
         }
     }
 }

@@ -22,12 +22,19 @@ import java.util.List;
  */
 final class FileCopier {
     private static final int CREATE = Linux.O_WRONLY | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
+    /** --verify reads the copy back through the descriptor that wrote it. */
+    private static final int CREATE_READABLE = Linux.O_RDWR | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
     /** New files are owner-only until their final owner and mode are set. */
     private static final int NEW_FILE_MODE = 0600;
 
     private final CopyContext ctx;
+    private final MetadataSync sync;
+    private final ContentComparer checksums = new ContentComparer();
 
-    FileCopier(CopyContext ctx) { this.ctx = ctx; }
+    FileCopier(CopyContext ctx, MetadataSync sync) {
+        this.ctx = ctx;
+        this.sync = sync;
+    }
 
     void copy(Entry e, CopyCounts counts) {
         try {
@@ -45,21 +52,55 @@ final class FileCopier {
     // ---- regular files ------------------------------------------------------------------------
 
     private void copyRegular(Entry e, CopyCounts counts) {
+        if (ctx.options.modes().atomic()) {
+            copyAtomically(e, counts);
+            return;
+        }
         byte[] parent = e.parent();
         byte[] name = e.name();
         Fd dstDir = ctx.destination.get(parent);
         Fd dst = createExclusive(dstDir, name);
         if (dst == null) {
             Stat existing = statDestination(dstDir, name);
-            if (existing != null && ctx.unchanged(e, existing)) {
-                counts.addSkipped(FileType.FILE);
-                return;
-            }
+            if (existing != null && keptInPlace(e, dstDir, name, existing, counts)) return;
             if (existing != null) removeForReplacement(e, dstDir, name, existing);
             dst = createExclusive(dstDir, name);
             if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
         }
+        writeNew(e, dstDir, name, dst, null, counts);
+    }
+
+    /**
+     * --atomic: the file is written under a temporary name in its own directory and renamed over
+     * its final name only once data and metadata are complete, so the final name never holds half a file.
+     */
+    private void copyAtomically(Entry e, CopyCounts counts) {
+        Fd dstDir = ctx.destination.get(e.parent());
+        Stat existing = statDestination(dstDir, e.name());
+        if (existing != null && keptInPlace(e, dstDir, e.name(), existing, counts)) return;
+        if (existing != null && existing.type() == FileType.DIRECTORY) removeForReplacement(e, dstDir, e.name(), existing);
+        byte[] temporary = TemporaryNames.next(e.name());
+        Fd dst = createExclusive(dstDir, temporary);
+        if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
+        writeNew(e, dstDir, temporary, dst, e.name(), counts);
+    }
+
+    /** True when the existing file keeps its data: identical (skipped) or, in sync, only its metadata fixed. */
+    private boolean keptInPlace(Entry e, Fd dir, byte[] name, Stat existing, CopyCounts counts) {
+        if (ctx.options.modes().sync()) return sync.keepFile(e, dir, name, existing, counts);
+        if (!ctx.unchanged(e, existing)) return false;
+        counts.addSkipped(FileType.FILE);
+        return true;
+    }
+
+    /**
+     * Fills a file just created owner-only as name in dstDir (dst), then gives it its metadata and,
+     * when finalName is given, renames it there; closes dst.
+     */
+    private void writeNew(Entry e, Fd dstDir, byte[] name, Fd dst, byte[] finalName, CopyCounts counts) {
+        byte[] parent = e.parent();
         boolean dataComplete = false;
+        boolean inPlace = finalName == null;
         Fd src = null;
         try {
             src = ctx.openSource(e);
@@ -71,18 +112,50 @@ final class FileCopier {
             long bytes = ctx.data.copyRange(src, dst, 0, e.stat().size(), e.stat().maybeSparse());
             if (e.stat().maybeSparse()) Posix.ftruncate(dst, e.stat().size());
             ctx.steps.record(Step.DATA, System.nanoTime() - t);
+            if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
+            if (ctx.options.modes().fsync()) ctx.fsync(dst); // durable before times say "complete"
             dataComplete = true;
 
             // A metadata step that fails leaves the data in place but no final times, so a re-run redoes the file.
             if (where.defaultAcl()) dropInheritedXattrs(dst, xattrs);
             ctx.writer.apply(dst, e.path(), e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid), xattrs,
                     project, inheritedProject(where));
+            if (!inPlace) {
+                renameIntoPlace(dstDir, name, dst, finalName, where);
+                inPlace = true;
+            }
             counts.addCopied(FileType.FILE);
             counts.addBytes(bytes);
+            if (ctx.options.modes().verify()) counts.addVerified(); // verify() threw otherwise
         } finally {
             ctx.timedClose(src);
             ctx.timedClose(dst);
-            if (!dataComplete) removeIncomplete(dstDir, name);
+            // In place, a file with its data stays (a re-run sees no final times); a temporary never does.
+            if (!dataComplete || !inPlace) removeIncomplete(dstDir, name);
+        }
+    }
+
+    /**
+     * XFS refuses a rename into a PROJINHERIT directory (EXDEV) when the file's project differs from
+     * the directory's, even within that directory: the file takes the directory's project for the
+     * rename and gets its own back at once, on the descriptor still open.
+     */
+    private void renameIntoPlace(Fd dir, byte[] temporary, Fd file, byte[] finalName, ParentState where) {
+        long t = System.nanoTime();
+        try {
+            Posix.renameat(dir, temporary, dir, finalName);
+        } catch (PosixException ex) {
+            FsXattr dirProject = where.project();
+            if (ex.errno() != Errno.EXDEV || dirProject == null || !dirProject.projInherit()) throw ex;
+            FsXattr own = Posix.getFsXattr(file);
+            Posix.setFsXattr(file, own.withProject(dirProject.projid(), own.projInherit()));
+            try {
+                Posix.renameat(dir, temporary, dir, finalName);
+            } finally {
+                Posix.setFsXattr(file, own);
+            }
+        } finally {
+            ctx.steps.record(Step.RENAME, System.nanoTime() - t);
         }
     }
 
@@ -95,7 +168,7 @@ final class FileCopier {
     private Fd createExclusive(Fd dir, byte[] name) {
         long t = System.nanoTime();
         try {
-            return Posix.openatUnless(Errno.EEXIST, dir, name, CREATE, NEW_FILE_MODE);
+            return Posix.openatUnless(Errno.EEXIST, dir, name, ctx.options.modes().verify() ? CREATE_READABLE : CREATE, NEW_FILE_MODE);
         } finally {
             ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
         }
@@ -209,10 +282,7 @@ final class FileCopier {
         ctx.steps.record(Step.READLINK, System.nanoTime() - t);
         if (!createSymlink(target, dstDir, name)) {
             Stat existing = statDestination(dstDir, name);
-            if (existing != null && ctx.unchanged(e, existing) && Arrays.equals(Posix.readlinkat(dstDir, name), target)) {
-                counts.addSkipped(FileType.SYMLINK);
-                return;
-            }
+            if (existing != null && keptSymlink(e, dstDir, existing, target, counts)) return;
             if (existing != null) removeForReplacement(e, dstDir, name, existing);
             if (!createSymlink(target, dstDir, name)) throw Posix.failure("symlinkat", Errno.EEXIST, e.path());
         }
@@ -220,6 +290,30 @@ final class FileCopier {
         ctx.writer.applyOwnerAt(dstDir, name, e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
         ctx.writer.applyTimesAt(dstDir, name, e.stat());
         counts.addCopied(FileType.SYMLINK);
+    }
+
+    /** True when the existing symlink points the same way: skipped, or in sync given its owner and times. */
+    private boolean keptSymlink(Entry e, Fd dir, Stat existing, byte[] target, CopyCounts counts) {
+        if (ctx.options.modes().sync()) {
+            if (existing.type() != FileType.SYMLINK || !Arrays.equals(Posix.readlinkat(dir, e.name()), target)) return false;
+            sync.byName(e, dir, e.name(), existing, counts);
+            return true;
+        }
+        if (!ctx.unchanged(e, existing) || !Arrays.equals(Posix.readlinkat(dir, e.name()), target)) return false;
+        counts.addSkipped(FileType.SYMLINK);
+        return true;
+    }
+
+    /** True when the existing FIFO, socket or device is the same kind: skipped, or in sync given its owner, mode and times. */
+    private boolean keptSpecial(Entry e, Fd dir, Stat existing, CopyCounts counts) {
+        if (ctx.options.modes().sync()) {
+            if (existing.type() != e.type() || existing.rdev() != e.stat().rdev()) return false;
+            sync.byName(e, dir, e.name(), existing, counts);
+            return true;
+        }
+        if (!ctx.unchanged(e, existing)) return false;
+        counts.addSkipped(e.type());
+        return true;
     }
 
     private boolean createSymlink(byte[] target, Fd dir, byte[] name) {
@@ -251,10 +345,7 @@ final class FileCopier {
         }
         if (!createSpecial(e, dstDir, name)) {
             Stat existing = statDestination(dstDir, name);
-            if (existing != null && ctx.unchanged(e, existing)) {
-                counts.addSkipped(e.type());
-                return;
-            }
+            if (existing != null && keptSpecial(e, dstDir, existing, counts)) return;
             if (existing != null) removeForReplacement(e, dstDir, name, existing);
             if (!createSpecial(e, dstDir, name)) throw Posix.failure("mknodat", Errno.EEXIST, e.path());
         }

@@ -21,8 +21,13 @@ import java.util.List;
  */
 final class LargeFileCopier {
     private final CopyContext ctx;
+    private final MetadataSync sync;
+    private final ContentComparer checksums = new ContentComparer();
 
-    LargeFileCopier(CopyContext ctx) { this.ctx = ctx; }
+    LargeFileCopier(CopyContext ctx, MetadataSync sync) {
+        this.ctx = ctx;
+        this.sync = sync;
+    }
 
     /** True when the file's chunks must be copied. */
     boolean prepare(Entry e, CopyCounts counts) {
@@ -31,10 +36,7 @@ final class LargeFileCopier {
             long t = System.nanoTime();
             Stat existing = Posix.statAtIfExists(dir, e.name());
             ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
-            if (existing != null && ctx.unchanged(e, existing)) {
-                counts.addSkipped(FileType.FILE);
-                return false;
-            }
+            if (existing != null && keptInPlace(e, dir, existing, counts)) return false;
             if (existing != null && existing.type() == FileType.DIRECTORY)
                 throw new PosixException("replace", Errno.EISDIR, e.path(), "the destination has a directory where the source has a file");
             if (existing != null) {
@@ -57,6 +59,14 @@ final class LargeFileCopier {
         }
     }
 
+    /** Same rule as small files: identical is skipped; in sync, same data only gets its metadata fixed. */
+    private boolean keptInPlace(Entry e, Fd dir, Stat existing, CopyCounts counts) {
+        if (ctx.options.modes().sync()) return sync.keepFile(e, dir, e.name(), existing, counts);
+        if (!ctx.unchanged(e, existing)) return false;
+        counts.addSkipped(FileType.FILE);
+        return true;
+    }
+
     /** Copies one chunk; returns bytes written. Failures are the caller's to count per file. */
     long copyChunk(Chunk c) {
         Entry e = c.file();
@@ -64,7 +74,7 @@ final class LargeFileCopier {
         Fd dst = null;
         try {
             src = ctx.openSource(e);
-            dst = ctx.openDestination(e);
+            dst = ctx.openDestination(e, false);
             long t = System.nanoTime();
             long bytes = ctx.data.copyRange(src, dst, c.offset(), c.length(), e.stat().maybeSparse());
             ctx.steps.record(Step.DATA, System.nanoTime() - t);
@@ -80,17 +90,21 @@ final class LargeFileCopier {
         Fd dst = null;
         try {
             src = ctx.openSource(e);
-            dst = ctx.openDestination(e);
+            dst = ctx.openDestination(e, ctx.options.modes().verify());
             long t = System.nanoTime();
             Stat current = Posix.fstat(dst);
             ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
             if (current.size() != e.stat().size())
                 throw new PosixException("copy", Errno.EIO, e.path(), "destination has " + current.size()
                         + " bytes after all chunks, expected " + e.stat().size());
+            // A failed verification leaves the file without its final times: a re-run copies it again.
+            if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
+            if (ctx.options.modes().fsync()) ctx.fsync(dst);
             FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
             List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
             ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, project, null);
             counts.addCopied(FileType.FILE);
+            if (ctx.options.modes().verify()) counts.addVerified();
         } catch (PosixException ex) {
             counts.addFailure(Failure.of(e.path(), ex));
         } finally {

@@ -39,9 +39,7 @@ final class MetadataWriter {
 
     /** Whether a chown would change anything we are allowed to change. */
     boolean ownerDiffers(Stat src, int uid, int gid) {
-        if (ctx.privileged()) return src.uid() != uid || src.gid() != gid;
-        // Unprivileged: only the group of our own files can change, like rsync and cp -a as a user.
-        return src.uid() == ctx.euid && src.gid() != gid;
+        return Ownership.differs(src, uid, gid, ctx.euid);
     }
 
     private void applyOwner(Fd dst, Stat src, int currentUid, int currentGid) {

@@ -4,6 +4,7 @@ import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.DirectoryBatch;
 import io.sparkdcp.copy.Failure;
 import io.sparkdcp.plan.Chunk;
 import io.sparkdcp.plan.Plan;
@@ -15,6 +16,7 @@ import io.sparkdcp.walk.Entry;
 import io.sparkdcp.walk.Listing;
 import io.sparkdcp.walk.TreeWalker;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -48,31 +50,60 @@ public final class CopyJob {
 
     public CopyReport run() {
         long start = System.nanoTime();
+        return run(walkSource(), new CopyCounts(), start);
+    }
+
+    /** Lists the source tree; its errors make the listing incomplete. */
+    public Listing walkSource() {
         CopyOptions copy = options.copy();
-        Listing listing = new TreeWalker(options.walkThreads(), copy.projectIds()).walk(copy.sourceRoot());
+        return new TreeWalker(options.walkThreads(), copy.projectIds()).walk(copy.sourceRoot());
+    }
+
+    /**
+     * Copies a listing of the source. {@code counts} may already hold outcomes (a sync's deletions);
+     * {@code start} is when the job began, for the wall time.
+     */
+    public CopyReport run(Listing listing, CopyCounts counts, long start) {
+        CopyOptions copy = options.copy();
         Plan plan = new Planner(options.batchFiles(), options.batchBytes(), copy.chunkSize()).plan(listing.entries());
         log.accept(String.format("listed %,d entries (%,d bytes in files): %d file batches, %d directory levels, %d large files",
                 plan.totalEntries(), plan.totalBytes(), plan.fileBatches().size(), plan.directoryLevels().size(),
                 plan.largeFiles().size()));
         planned.accept(new Work(plan.totalEntries(), plan.totalBytes()));
 
-        CopyCounts counts = new CopyCounts();
         for (Failure f : listing.errors()) counts.addFailure(f);
 
         List<List<Entry>> levels = plan.directoryLevels();
+        Set<ByteBuffer> created = new HashSet<>();
         for (int depth = 0; depth < levels.size(); depth++) {
-            merge(counts, runner.run("make directories, depth " + depth, Planner.partition(levels.get(depth), options.batchFiles()),
-                    copy, CopyEngine::makeDirectories));
+            for (BatchResult r : runner.run("make directories, depth " + depth,
+                    Planner.partition(levels.get(depth), options.batchFiles()), copy, CopyEngine::makeDirectories)) {
+                counts.merge(r.counts());
+                for (byte[] p : r.directoriesCreated()) created.add(ByteBuffer.wrap(p));
+            }
         }
         merge(counts, runner.run("copy files", plan.fileBatches(), copy, new FilesInFlight(copy, options.filesInFlight())));
         copyLargeFiles(plan.largeFiles(), copy, counts);
         for (int depth = levels.size() - 1; depth >= 0; depth--) {
-            merge(counts, runner.run("finish directories, depth " + depth, Planner.partition(levels.get(depth), options.batchFiles()),
-                    copy, CopyEngine::finishDirectories));
+            String phase = "finish directories, depth " + depth;
+            List<List<Entry>> tasks = Planner.partition(levels.get(depth), options.batchFiles());
+            if (copy.modes().sync()) merge(counts, runner.run(phase, splitByCreated(tasks, created), copy, CopyEngine::finishDirectories));
+            else merge(counts, runner.run(phase, tasks, copy, CopyEngine::finishDirectories));
         }
         return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
                 copy.xattrs().word(), copy.access().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
                 plan.totalEntries(), plan.totalBytes(), System.nanoTime() - start, listing.complete());
+    }
+
+    private static List<DirectoryBatch> splitByCreated(List<List<Entry>> tasks, Set<ByteBuffer> created) {
+        List<DirectoryBatch> batches = new ArrayList<>();
+        for (List<Entry> task : tasks) {
+            List<Entry> made = new ArrayList<>();
+            List<Entry> existing = new ArrayList<>();
+            for (Entry e : task) (created.contains(ByteBuffer.wrap(e.path())) ? made : existing).add(e);
+            batches.add(new DirectoryBatch(made, existing));
+        }
+        return batches;
     }
 
     private void copyLargeFiles(List<Entry> large, CopyOptions copy, CopyCounts counts) {

@@ -339,6 +339,11 @@ public final class Posix {
         return (int) call("pread", fd.path(), () -> LIBC.pread(fd.fd(), buf.pointer(), length, offset));
     }
 
+    /** pread into buf at bufOffset. */
+    public static int preadInto(Fd fd, NativeBuffer buf, int bufOffset, int length, long offset) {
+        return (int) call("pread", fd.path(), () -> LIBC.pread(fd.fd(), buf.pointer().slice(bufOffset), length, offset));
+    }
+
     public static int pwrite(Fd fd, NativeBuffer buf, int bufOffset, int length, long offset) {
         return (int) call("pwrite", fd.path(),
                 () -> LIBC.pwrite(fd.fd(), buf.pointer().slice(bufOffset), length, offset));

@@ -42,6 +42,9 @@ public final class ReportJson {
         root.put("bytes_listed", report.bytesListed());
         root.put("copied", c.copied());
         root.put("skipped", c.skipped());
+        root.put("metadata_fixed", c.metadataFixed());
+        root.put("deleted", c.deleted());
+        root.put("verified", c.verified());
         root.put("failed", c.failed());
         root.put("links", c.links());
         root.put("links_skipped", c.linksSkipped());
@@ -49,6 +52,8 @@ public final class ReportJson {
         root.put("wall_nanos", report.wallNanos());
         byType(root.putObject("copied_by_type"), c.copiedByType());
         byType(root.putObject("skipped_by_type"), c.skippedByType());
+        byType(root.putObject("metadata_fixed_by_type"), c.metadataFixedByType());
+        byType(root.putObject("deleted_by_type"), c.deletedByType());
         ObjectNode steps = root.putObject("steps");
         report.steps().asMap().forEach((label, v) -> steps.putObject(label).put("count", v[0]).put("nanos", v[1]));
         failures(root.putArray("failures"), c.failures());

@@ -20,10 +20,14 @@ public final class ReportText {
                 report.destination(), report.xattrPolicy(), report.metadataAccess(), report.projectIds() ? "kept" : "not copied");
         entries(out, report.counts());
         CopyCounts c = report.counts();
+        byType(out, "metadata fixed", c.metadataFixed(), c.metadataFixedByType());
+        byType(out, "deleted", c.deleted(), c.deletedByType());
+        if (c.verified() > 0) line(out, "verified (CRC32C of source and copy equal): %,d files", c.verified());
         line(out, "failed: %,d%s", c.failed(), report.walkComplete() ? "" : " (part of the source could not be listed)");
+        storageTrouble(out, c);
         line(out, "bytes copied: %,d (%.1f MB)", c.bytesCopied(), c.bytesCopied() / 1e6);
         double seconds = report.wallNanos() / 1e9;
-        long handled = c.copied() + c.skipped() + c.failed();
+        long handled = c.copied() + c.skipped() + c.metadataFixed() + c.deleted() + c.failed();
         line(out, "wall time: %.2f s, %,.0f entries/s, %.1f MB/s", seconds, perSecond(handled, seconds),
                 perSecond(c.bytesCopied(), seconds) / 1e6);
         steps(out, report.steps().asMap());
@@ -37,6 +41,24 @@ public final class ReportText {
         }
         if (c.links() + c.linksSkipped() > 0) line(out, "  %-12s %,12d %,12d", "hard link", c.links(), c.linksSkipped());
         line(out, "  %-12s %,12d %,12d", "total", c.copied(), c.skipped());
+    }
+
+    /** One clear line per kind of storage failure, with what to do: these fail many files for one cause. */
+    private static void storageTrouble(StringBuilder out, CopyCounts c) {
+        long full = c.failures().stream().filter(f -> f.errno().equals("ENOSPC") || f.errno().equals("EDQUOT")).count();
+        // "read" and "verify" EIOs are a source that changed, or a copy that did not match: not the devices.
+        long io = c.failures().stream().filter(f -> f.errno().equals("EIO") && !f.op().equals("read") && !f.op().equals("verify")).count();
+        if (full > 0) line(out, "%,d entries failed because the destination is full (ENOSPC/EDQUOT): none of them was left "
+                + "looking complete; make room and run again, complete files are skipped", full);
+        if (io > 0) line(out, "%,d entries failed with I/O errors (EIO): check the devices, then run again", io);
+    }
+
+    /** "metadata fixed: 3 (file 2, directory 1)", only when there were any. */
+    private static void byType(StringBuilder out, String what, long total, Map<FileType, Long> counts) {
+        if (total == 0) return;
+        StringBuilder parts = new StringBuilder();
+        counts.forEach((t, n) -> parts.append(parts.length() == 0 ? "" : ", ").append(typeName(t)).append(' ').append(n));
+        line(out, "%s: %,d (%s)", what, total, parts);
     }
 
     private static void steps(StringBuilder out, Map<String, long[]> steps) {

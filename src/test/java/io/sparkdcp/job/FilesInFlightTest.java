@@ -48,8 +48,7 @@ class FilesInFlightTest {
     void aWholeTreeCopiedSixFilesAtATimePerTaskIsExactHardLinksIncluded() throws IOException {
         Path dst = Files.createDirectory(mount.dir().resolve("dst-six"));
         // One large batch, so that the hard links' targets land in other slices than the links.
-        LocalCopy how = new LocalCopy(LocalCopy.defaults().xattrs(), LocalCopy.defaults().access(), true,
-                JobOptions.DEFAULT_CHUNK_SIZE, 10_000);
+        LocalCopy how = LocalCopy.defaults().withBatchFiles(10_000);
         JobOptions options = how.jobOptions(tree.root(), dst).withFilesInFlight(6);
         CopyReport report = new CopyJob(options, new LocalPhaseRunner(2), line -> {}).run();
         assertEquals(List.of(), report.counts().failures());

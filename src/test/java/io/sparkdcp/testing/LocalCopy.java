@@ -1,5 +1,6 @@
 package io.sparkdcp.testing;
 
+import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
@@ -7,31 +8,40 @@ import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.job.SyncJob;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.CopyReport;
 
 import java.nio.file.Path;
 
-/** Runs a whole copy job in this JVM, the way the tests need it, with small batches so several tasks run. */
-public record LocalCopy(XattrPolicy xattrs, MetadataAccess access, boolean projectIds, long chunkSize, int batchFiles) {
+/** Runs a whole copy or sync job in this JVM, the way the tests need it, with small batches so several tasks run. */
+public record LocalCopy(XattrPolicy xattrs, MetadataAccess access, boolean projectIds, long chunkSize, int batchFiles,
+                        CopyModes modes) {
 
     public static LocalCopy defaults() {
-        return new LocalCopy(XattrPolicy.all(), MetadataAccess.FD, true, JobOptions.DEFAULT_CHUNK_SIZE, 7);
+        return new LocalCopy(XattrPolicy.all(), MetadataAccess.FD, true, JobOptions.DEFAULT_CHUNK_SIZE, 7, CopyModes.COPY);
     }
 
-    public LocalCopy withAccess(MetadataAccess a) { return new LocalCopy(xattrs, a, projectIds, chunkSize, batchFiles); }
+    /** Sync mode: existing data kept, metadata fixed. */
+    public static LocalCopy syncDefaults() {
+        return defaults().withModes(new CopyModes(true, false, false, false, false));
+    }
 
-    public LocalCopy withChunkSize(long c) { return new LocalCopy(xattrs, access, projectIds, c, batchFiles); }
+    public LocalCopy withAccess(MetadataAccess a) { return new LocalCopy(xattrs, a, projectIds, chunkSize, batchFiles, modes); }
 
-    public LocalCopy withoutProjectIds() { return new LocalCopy(xattrs, access, false, chunkSize, batchFiles); }
+    public LocalCopy withChunkSize(long c) { return new LocalCopy(xattrs, access, projectIds, c, batchFiles, modes); }
 
-    public LocalCopy withXattrs(XattrPolicy p) { return new LocalCopy(p, access, projectIds, chunkSize, batchFiles); }
+    public LocalCopy withoutProjectIds() { return new LocalCopy(xattrs, access, false, chunkSize, batchFiles, modes); }
 
-    public LocalCopy withBatchFiles(int n) { return new LocalCopy(xattrs, access, projectIds, chunkSize, n); }
+    public LocalCopy withXattrs(XattrPolicy p) { return new LocalCopy(p, access, projectIds, chunkSize, batchFiles, modes); }
+
+    public LocalCopy withModes(CopyModes m) { return new LocalCopy(xattrs, access, projectIds, chunkSize, batchFiles, m); }
+
+    public LocalCopy withBatchFiles(int n) { return new LocalCopy(xattrs, access, projectIds, chunkSize, n, modes); }
 
     public JobOptions jobOptions(Path src, Path dst) {
         CopyOptions copy = new CopyOptions(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), xattrs, access,
-                projectIds, chunkSize);
+                projectIds, chunkSize, modes);
         return new JobOptions(copy, batchFiles, 1L << 30, 4);
     }
 
@@ -41,5 +51,14 @@ public record LocalCopy(XattrPolicy xattrs, MetadataAccess access, boolean proje
 
     public CopyReport run(Path src, Path dst, PhaseRunner runner) {
         return new CopyJob(jobOptions(src, dst), runner, message -> {}).run();
+    }
+
+    /** A sync job (the modes must have sync on), deleting what SRC lacks when asked. */
+    public CopyReport sync(Path src, Path dst, boolean delete) {
+        return sync(src, dst, delete, new LocalPhaseRunner(3));
+    }
+
+    public CopyReport sync(Path src, Path dst, boolean delete, PhaseRunner runner) {
+        return new SyncJob(jobOptions(src, dst), delete, runner, message -> {}).run();
     }
 }

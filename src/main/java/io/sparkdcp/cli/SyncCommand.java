@@ -1,0 +1,65 @@
+package io.sparkdcp.cli;
+
+import io.sparkdcp.api.CopyResult;
+import io.sparkdcp.api.PreparedCopy;
+import io.sparkdcp.copy.CopyModes;
+import io.sparkdcp.job.SyncPreview;
+import org.apache.spark.api.java.JavaSparkContext;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+
+/**
+ * {@code spark-dcp sync SRC DST}: the copy command's options and checks, plus the sync rules —
+ * data already right is kept and only differing metadata is fixed, {@code --delete} removes what
+ * SRC lacks (never after a walk error), {@code --dry-run} prints the plan and writes nothing.
+ */
+@Command(name = "sync", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
+        description = {"Make DST identical to SRC, keeping all metadata. New files and files whose size or mtime "
+                + "differ are copied; entries whose data is already right only get the owner, mode, times, xattrs "
+                + "and project ID that differ. DST is created if missing."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:DST is identical to SRC",
+                "1:some entries failed, or deletion was refused after an error listing SRC (listed on stderr and in "
+                        + "the report). Also when the run itself stopped, or the report could not be written",
+                "2:usage error or impossible request; nothing was written"})
+final class SyncCommand extends CopyCommand {
+    @Option(names = "--delete", description = "Remove entries of DST that SRC does not have. Refused (nothing "
+            + "deleted, exit 1) when any part of SRC could not be listed.")
+    boolean delete;
+
+    @Option(names = "--contents", description = "Compare the bytes of files of equal size instead of trusting "
+            + "equal mtimes; files whose bytes are equal only get their metadata.")
+    boolean contents;
+
+    @Option(names = "--dry-run", description = "Print what would be copied, fixed and deleted, and change nothing. "
+            + "Judged from the two listings: xattrs, project IDs of files and --contents are compared only by a real run.")
+    boolean dryRun;
+
+    @Override
+    CopyModes modes() {
+        return write.modes(true, contents);
+    }
+
+    @Override
+    CopyResult run(PreparedCopy copy, JavaSparkContext sc) {
+        return copy.runSync(sc, delete);
+    }
+
+    @Override
+    Integer runWithoutSpark(PreparedCopy copy) {
+        if (!dryRun) return null;
+        SyncPreview preview = SyncPreview.of(copy.options(), delete, copy.destinationExists());
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        out.print(SyncPreviewText.render(preview));
+        out.flush();
+        FailureLines.print(err, "failed", preview.sourceErrors(), preview.sourceErrors().size());
+        if (preview.deletionRefused() != null) {
+            err.println("spark-dcp: deletion refused: " + preview.deletionRefused() + "; nothing would be deleted");
+            err.flush();
+        }
+        return preview.sourceErrors().isEmpty() ? 0 : 1;
+    }
+}

@@ -1,0 +1,27 @@
+package io.sparkdcp.cli;
+
+import io.sparkdcp.job.SyncPreview;
+import io.sparkdcp.walk.Entry;
+
+import java.util.List;
+import java.util.Locale;
+
+/** The dry run's plan: one line per action, then totals. */
+final class SyncPreviewText {
+    private SyncPreviewText() {}
+
+    static String render(SyncPreview p) {
+        StringBuilder out = new StringBuilder();
+        lines(out, "copy", p.copy());
+        lines(out, "fix metadata", p.fixMetadata());
+        lines(out, "delete", p.delete());
+        out.append(String.format(Locale.ROOT, "dry run: would copy %,d, fix metadata of %,d, delete %,d; %,d unchanged%s; "
+                        + "nothing was changed%n", p.copy().size(), p.fixMetadata().size(), p.delete().size(), p.unchanged(),
+                p.deletionRefused() == null ? "" : "; deletion refused: " + p.deletionRefused()));
+        return out.toString();
+    }
+
+    private static void lines(StringBuilder out, String action, List<Entry> entries) {
+        for (Entry e : entries) out.append(action).append(": ").append(e.isRoot() ? "." : e.display()).append('\n');
+    }
+}

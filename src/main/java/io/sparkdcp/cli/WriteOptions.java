@@ -1,0 +1,22 @@
+package io.sparkdcp.cli;
+
+import io.sparkdcp.copy.CopyModes;
+import picocli.CommandLine.Option;
+
+/** How carefully files are written, shared by copy and sync. */
+final class WriteOptions {
+    @Option(names = "--atomic", description = "Write each file under a temporary name in its directory and rename it "
+            + "into place when its data and metadata are complete; the next run removes temporaries a killed run left.")
+    boolean atomic;
+
+    @Option(names = "--verify", description = "After writing each file, re-read the source and the copy and compare "
+            + "CRC32C checksums; a mismatch fails the file and removes the copy.")
+    boolean verify;
+
+    @Option(names = "--fsync", description = "Make each file's data durable (fsync) before its times are set.")
+    boolean fsync;
+
+    CopyModes modes(boolean sync, boolean compareContents) {
+        return new CopyModes(sync, compareContents, atomic, verify, fsync);
+    }
+}

@@ -1,0 +1,18 @@
+package io.sparkdcp.copy;
+
+import java.io.Serializable;
+
+/**
+ * How the engine treats what it finds at the destination and how carefully it writes.
+ *
+ * @param sync            an existing entry with the same data keeps it: only metadata that differs
+ *                        (owner, mode, times, xattrs, project ID) is fixed, instead of replacing the entry
+ * @param compareContents data counts as the same only when the bytes are equal (not size and mtime alone)
+ * @param atomic          each file is written under a temporary name and renamed into place when complete
+ * @param verify          after each file, re-read both sides and compare CRC32C
+ * @param fsync           data is made durable before the times are set
+ */
+public record CopyModes(boolean sync, boolean compareContents, boolean atomic, boolean verify, boolean fsync)
+        implements Serializable {
+    public static final CopyModes COPY = new CopyModes(false, false, false, false, false);
+}

@@ -1,0 +1,47 @@
+package io.sparkdcp.copy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Names of the files --atomic writes before renaming them into place:
+ * {@code .spark-dcp.<name>.<16 hex digits>.tmp}, in the destination directory itself, so the
+ * temporary inherits that directory's project ID and the rename stays within one directory.
+ */
+final class TemporaryNames {
+    private static final byte[] PREFIX = ".spark-dcp.".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SUFFIX = ".tmp".getBytes(StandardCharsets.US_ASCII);
+    private static final int RANDOM_DIGITS = 16;
+    /** Room for the name's start within NAME_MAX (255) once the prefix, random part and suffix are added. */
+    private static final int NAME_PART_MAX = 255 - PREFIX.length - 1 - RANDOM_DIGITS - SUFFIX.length;
+
+    private TemporaryNames() {}
+
+    static byte[] next(byte[] name) {
+        byte[] part = Arrays.copyOf(name, Math.min(name.length, NAME_PART_MAX));
+        String random = String.format("%016x", ThreadLocalRandom.current().nextLong());
+        byte[] tail = ("." + random).getBytes(StandardCharsets.US_ASCII);
+        byte[] out = new byte[PREFIX.length + part.length + tail.length + SUFFIX.length];
+        System.arraycopy(PREFIX, 0, out, 0, PREFIX.length);
+        System.arraycopy(part, 0, out, PREFIX.length, part.length);
+        System.arraycopy(tail, 0, out, PREFIX.length + part.length, tail.length);
+        System.arraycopy(SUFFIX, 0, out, out.length - SUFFIX.length, SUFFIX.length);
+        return out;
+    }
+
+    /** Whether a name is one of ours, left by a run that was killed before its rename. */
+    static boolean isTemporary(byte[] name) {
+        int minimum = PREFIX.length + 1 + RANDOM_DIGITS + SUFFIX.length;
+        if (name.length < minimum) return false;
+        if (!Arrays.equals(name, 0, PREFIX.length, PREFIX, 0, PREFIX.length)) return false;
+        if (!Arrays.equals(name, name.length - SUFFIX.length, name.length, SUFFIX, 0, SUFFIX.length)) return false;
+        int randomStart = name.length - SUFFIX.length - RANDOM_DIGITS;
+        if (name[randomStart - 1] != '.') return false;
+        for (int i = randomStart; i < randomStart + RANDOM_DIGITS; i++) {
+            byte b = name[i];
+            if (!((b >= '0' && b <= '9') || (b >= 'a' && b <= 'f'))) return false;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,64 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.testing.Commands;
+import io.sparkdcp.testing.CopyTreeMain;
+import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.ReadableClasspath;
+import io.sparkdcp.testing.TreeFiles;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * sync --delete by a user who cannot read part of SRC (a 0000 directory): the walk reports the
+ * error, so what SRC lacks is unknown and nothing at DST is deleted — not even the copies of the
+ * unreadable subtree's files, which a naive sync would take for deleted ones. The run exits 1.
+ */
+class UnreadableSourceSyncTest {
+    private static final int USER = 1001;
+    private static LoopMount mount;
+
+    @BeforeAll
+    static void mount() {
+        LoopMount.requireRootAndXfs();
+        mount = LoopMount.create("unreadable", 400);
+    }
+
+    @AfterAll
+    static void unmount() {
+        if (mount != null) mount.close();
+    }
+
+    @Test
+    void nothingIsDeletedWhenTheSourceWalkFails() throws Exception {
+        Path src = mount.dir().resolve("src");
+        Path dst = mount.dir().resolve("dst");
+        Commands.bash("set -e; mkdir -p '" + src + "/locked' '" + dst + "/locked' '" + dst + "/gone-dir'; cd '" + src + "'"
+                + "; echo kept > kept; echo secret > locked/secret"
+                + "; cp -a locked/secret '" + dst + "/locked/secret'; echo stale > '" + dst + "/stale'"
+                + "; echo stale > '" + dst + "/gone-dir/inner'"
+                + "; chown -R " + USER + ":" + USER + " . '" + dst + "'; chmod 0000 locked");
+        List<Path> before = TreeFiles.everything(dst);
+        String classpath = ReadableClasspath.copyTo(mount.dir().resolve("classpath"));
+
+        Process p = new ProcessBuilder("setpriv", "--reuid=" + USER, "--regid=" + USER, "--clear-groups",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classpath,
+                CopyTreeMain.class.getName(), src.toString(), dst.toString(), "fd", "sync", "delete")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(p.waitFor(3, TimeUnit.MINUTES), "sync as user timed out");
+
+        assertEquals(1, p.exitValue(), "a walk error and a refused deletion fail the run");
+        List<Path> after = TreeFiles.everything(dst);
+        assertTrue(after.containsAll(before), "nothing deleted: before " + before + ", after " + after);
+        assertEquals("stale\n", Files.readString(dst.resolve("stale")));
+        assertEquals("kept\n", Files.readString(dst.resolve("kept")), "the readable rest is still synced");
+    }
+}
