@@ -113,8 +113,7 @@ public final class CopyEngine implements AutoCloseable {
     /** Sync's finish: new directories count as copied, existing ones as metadata fixed or skipped. */
     public BatchResult finishDirectories(DirectoryBatch batch) {
         CopyCounts counts = new CopyCounts();
-        for (Entry e : batch.created()) directories.finishSync(e, counts, true);
-        for (Entry e : batch.existing()) directories.finishSync(e, counts, false);
+        for (int i = 0; i < batch.entries().size(); i++) directories.finishSync(batch.entries().get(i), counts, batch.created()[i]);
         return BatchResult.of(counts);
     }
 

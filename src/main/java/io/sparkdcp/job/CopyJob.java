@@ -75,35 +75,44 @@ public final class CopyJob {
 
         List<List<Entry>> levels = plan.directoryLevels();
         Set<ByteBuffer> created = new HashSet<>();
-        for (int depth = 0; depth < levels.size(); depth++) {
-            for (BatchResult r : runner.run("make directories, depth " + depth,
-                    Planner.partition(levels.get(depth), options.batchFiles()), copy, CopyEngine::makeDirectories)) {
+        for (List<List<Entry>> wave : Planner.directoryWaves(levels, options.batchFiles(), false)) {
+            for (BatchResult r : runner.run("make directories" + depths(wave), wave, copy, CopyEngine::makeDirectories)) {
                 counts.merge(r.counts());
                 for (byte[] p : r.directoriesCreated()) created.add(ByteBuffer.wrap(p));
             }
         }
         merge(counts, runner.run("copy files", plan.fileBatches(), copy, new FilesInFlight(copy, options.filesInFlight())));
         copyLargeFiles(plan.largeFiles(), copy, counts);
-        for (int depth = levels.size() - 1; depth >= 0; depth--) {
-            String phase = "finish directories, depth " + depth;
-            List<List<Entry>> tasks = Planner.partition(levels.get(depth), options.batchFiles());
-            if (copy.modes().sync()) merge(counts, runner.run(phase, splitByCreated(tasks, created), copy, CopyEngine::finishDirectories));
-            else merge(counts, runner.run(phase, tasks, copy, CopyEngine::finishDirectories));
+        for (List<List<Entry>> wave : Planner.directoryWaves(levels, options.batchFiles(), true)) {
+            String phase = "finish directories" + depths(wave);
+            if (copy.modes().sync()) merge(counts, runner.run(phase, markCreated(wave, created), copy, CopyEngine::finishDirectories));
+            else merge(counts, runner.run(phase, wave, copy, CopyEngine::finishDirectories));
         }
         return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
                 copy.xattrs().word(), copy.access().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
                 plan.totalEntries(), plan.totalBytes(), System.nanoTime() - start, listing.complete());
     }
 
-    private static List<DirectoryBatch> splitByCreated(List<List<Entry>> tasks, Set<ByteBuffer> created) {
+    private static List<DirectoryBatch> markCreated(List<List<Entry>> tasks, Set<ByteBuffer> created) {
         List<DirectoryBatch> batches = new ArrayList<>();
         for (List<Entry> task : tasks) {
-            List<Entry> made = new ArrayList<>();
-            List<Entry> existing = new ArrayList<>();
-            for (Entry e : task) (created.contains(ByteBuffer.wrap(e.path())) ? made : existing).add(e);
-            batches.add(new DirectoryBatch(made, existing));
+            boolean[] made = new boolean[task.size()];
+            for (int i = 0; i < made.length; i++) made[i] = created.contains(ByteBuffer.wrap(task.get(i).path()));
+            batches.add(new DirectoryBatch(task, made));
         }
         return batches;
+    }
+
+    /** ", depth 3" or ", depths 0-5": which levels a wave of directory tasks covers. */
+    private static String depths(List<List<Entry>> wave) {
+        int min = Integer.MAX_VALUE, max = 0;
+        for (List<Entry> task : wave)
+            for (Entry e : task) {
+                int d = PathBytes.depth(e.path());
+                min = Math.min(min, d);
+                max = Math.max(max, d);
+            }
+        return min == max ? ", depth " + min : ", depths " + min + "-" + max;
     }
 
     private void copyLargeFiles(List<Entry> large, CopyOptions copy, CopyCounts counts) {

@@ -93,6 +93,34 @@ public final class Planner {
         static InodeKey of(Entry e) { return new InodeKey(e.stat().dev(), e.stat().ino()); }
     }
 
+    /**
+     * The Spark jobs that make (or, deepest first, finish) directories: a level larger than n is a job
+     * of its own, split into tasks of at most n; consecutive smaller levels share one single-task job,
+     * in which one engine goes through them level after level. A deep tree of few directories then
+     * costs a couple of jobs, not two per level.
+     */
+    public static List<List<List<Entry>>> directoryWaves(List<List<Entry>> levels, int n, boolean deepestFirst) {
+        List<List<Entry>> ordered = new ArrayList<>(levels);
+        if (deepestFirst) java.util.Collections.reverse(ordered);
+        List<List<List<Entry>>> waves = new ArrayList<>();
+        List<Entry> shared = new ArrayList<>();
+        for (List<Entry> level : ordered) {
+            if (level.size() > n) {
+                if (!shared.isEmpty()) waves.add(List.of(shared));
+                shared = new ArrayList<>();
+                waves.add(partition(level, n));
+            } else {
+                if (shared.size() + level.size() > n) {
+                    waves.add(List.of(shared));
+                    shared = new ArrayList<>();
+                }
+                shared.addAll(level);
+            }
+        }
+        if (!shared.isEmpty()) waves.add(List.of(shared));
+        return waves;
+    }
+
     /** Splits a list into lists of at most n, for directory levels with many entries. */
     public static <T> List<List<T>> partition(List<T> items, int n) {
         List<List<T>> out = new ArrayList<>();

@@ -86,6 +86,27 @@ class PlannerTest {
     }
 
     @Test
+    void smallConsecutiveLevelsShareOneTaskInTreeOrder() {
+        List<List<Entry>> levels = List.of(List.of(dir("")), List.of(dir("a"), dir("b")), List.of(dir("a/c")));
+        List<List<List<Entry>>> make = Planner.directoryWaves(levels, 10, false);
+        assertEquals(1, make.size(), "one job");
+        assertEquals(List.of(".", "a", "b", "a/c"), paths(make.get(0).get(0)), "parents before children");
+        List<List<List<Entry>>> finish = Planner.directoryWaves(levels, 10, true);
+        assertEquals(List.of("a/c", "a", "b", "."), paths(finish.get(0).get(0)), "deepest first");
+    }
+
+    @Test
+    void aLevelLargerThanABatchIsAParallelJobOfItsOwn() {
+        List<Entry> wide = new ArrayList<>();
+        for (int i = 0; i < 5; i++) wide.add(dir("w" + i));
+        List<List<Entry>> levels = List.of(List.of(dir("")), wide, List.of(dir("w0/x")), List.of(dir("w0/x/y")));
+        List<List<List<Entry>>> make = Planner.directoryWaves(levels, 2, false);
+        assertEquals(List.of(List.of(List.of(".")), List.of(List.of("w0", "w1"), List.of("w2", "w3"), List.of("w4")),
+                        List.of(List.of("w0/x", "w0/x/y"))),
+                make.stream().map(w -> w.stream().map(PlannerTest::paths).toList()).toList());
+    }
+
+    @Test
     void rejectsNonPositiveLimits() {
         assertThrows(IllegalArgumentException.class, () -> new Planner(0, 1, 1));
         assertThrows(IllegalArgumentException.class, () -> new Planner(1, 1, 0));
