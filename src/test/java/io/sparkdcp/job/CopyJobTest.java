@@ -9,48 +9,32 @@ import io.sparkdcp.posix.FileType;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
+import io.sparkdcp.testing.MountedRichTree;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TreeComparator;
-import io.sparkdcp.testing.LoopMount;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The engine and the driver's phases without Spark, on a real XFS holding every kind of entry. */
 class CopyJobTest {
-    private static LoopMount mount;
-    private static RichTree tree;
-    private static final AtomicInteger destinations = new AtomicInteger();
-
-    @BeforeAll
-    static void buildSource() throws IOException {
-        LoopMount.requireRootAndXfs();
-        mount = LoopMount.create("copyjob", 1024);
-        Path src = Files.createDirectory(mount.dir().resolve("src"));
-        tree = RichTree.build(src);
-    }
-
-    @AfterAll
-    static void unmount() {
-        if (mount != null) mount.close();
-    }
+    @RegisterExtension
+    static final MountedRichTree source = new MountedRichTree("copyjob");
 
     private static Path newDestination() {
-        return mount.dir().resolve("dst" + destinations.incrementAndGet());
+        return source.newDestinationPath();
     }
 
     private static CopyReport copy(LocalCopy how, Path dst) throws IOException {
         Files.createDirectories(dst);
-        return how.run(tree.root(), dst);
+        return how.run(source.tree().root(), dst);
     }
 
     @Test
@@ -58,8 +42,8 @@ class CopyJobTest {
         Path dst = newDestination();
         CopyReport report = copy(LocalCopy.defaults(), dst);
         assertEquals(List.of(), report.counts().failures());
-        TreeComparator.assertSameTree(tree.root(), dst);
-        assertEquals(tree.entryCount() + 1, report.counts().copied(), "every entry and the root, once each");
+        TreeComparator.assertSameTree(source.tree().root(), dst);
+        assertEquals(source.tree().entryCount() + 1, report.counts().copied(), "every entry and the root, once each");
         assertEquals(0, report.exitCode());
     }
 
@@ -69,7 +53,7 @@ class CopyJobTest {
         CopyReport report = copy(LocalCopy.defaults().withXattrs(XattrPolicy.nonLustre()), dst);
         assertEquals(List.of(), report.counts().failures());
         // XFS rebuilds its trusted.SGI_ACL_* copies from system.posix_acl_*: the trees still compare equal.
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
     }
 
     @Test
@@ -79,7 +63,7 @@ class CopyJobTest {
         copy(LocalCopy.defaults(), byFd);
         CopyReport report = copy(LocalCopy.defaults().withAccess(MetadataAccess.PATH), byPath);
         assertEquals(List.of(), report.counts().failures());
-        TreeComparator.assertSameTree(tree.root(), byPath);
+        TreeComparator.assertSameTree(source.tree().root(), byPath);
         TreeComparator.assertSameTree(byFd, byPath);
     }
 
@@ -99,8 +83,8 @@ class CopyJobTest {
         Path dst = newDestination();
         CopyReport report = copy(LocalCopy.defaults().withChunkSize(1 << 20), dst);
         assertEquals(List.of(), report.counts().failures());
-        TreeComparator.assertSameTree(tree.root(), dst);
-        assertEquals(tree.entryCount() + 1, report.counts().copied());
+        TreeComparator.assertSameTree(source.tree().root(), dst);
+        assertEquals(source.tree().entryCount() + 1, report.counts().copied());
         long chunkedBytes = RichTree.BIG_FILE_SIZE + RichTree.SPARSE_DATA_OFFSETS.size() * (long) RichTree.SPARSE_EXTENT;
         assertTrue(report.steps().count(Step.DATA) >= 4 + 1, "the big file alone is four chunks");
         assertTrue(report.counts().bytesCopied() >= chunkedBytes);
@@ -126,11 +110,11 @@ class CopyJobTest {
         List<String> before = Commands.bash("cd '" + dst + "' && find . -printf '%p %i %C@\\n' | sort").lines().toList();
         CopyReport again = copy(LocalCopy.defaults(), dst);
         assertEquals(0, again.counts().copied());
-        assertEquals(tree.entryCount() + 1, again.counts().skipped());
+        assertEquals(source.tree().entryCount() + 1, again.counts().skipped());
         assertEquals(0, again.steps().count(Step.OPEN_SRC), "a re-run decides from stat alone");
         List<String> after = Commands.bash("cd '" + dst + "' && find . -printf '%p %i %C@\\n' | sort").lines().toList();
         assertEquals(before, after, "same inodes, no change time moved");
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
     }
 
     @Test
@@ -146,7 +130,7 @@ class CopyJobTest {
                 + " && touch " + RichTree.PROJECT_77_FILE);
         CopyReport again = copy(LocalCopy.defaults(), dst);
         assertEquals(List.of(), again.counts().failures());
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
         assertTrue(again.counts().copied() >= 6, "the six damaged entries are copied again: " + again.counts().copied());
     }
 
@@ -180,7 +164,7 @@ class CopyJobTest {
         CopyReport report = copy(LocalCopy.defaults().withoutProjectIds(), dst);
         assertEquals(List.of(), report.counts().failures());
         assertEquals(0, report.steps().count(Step.IOCTL_GET) + report.steps().count(Step.IOCTL_SET));
-        List<String> differences = TreeComparator.differences(tree.root(), dst);
+        List<String> differences = TreeComparator.differences(source.tree().root(), dst);
         assertTrue(!differences.isEmpty() && differences.stream().allMatch(d -> d.contains("project") || d.contains("PROJINHERIT")),
                 "only project IDs differ: " + differences);
     }

@@ -3,12 +3,11 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.Step;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.LocalCopy;
-import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.MountedRichTree;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TreeComparator;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,20 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Several files in flight per task: the same tree as one at a time, hard links included. */
 class FilesInFlightTest {
-    private static LoopMount mount;
-    private static RichTree tree;
-
-    @BeforeAll
-    static void buildSource() throws IOException {
-        LoopMount.requireRootAndXfs();
-        mount = LoopMount.create("inflight", 600);
-        tree = RichTree.build(Files.createDirectory(mount.dir().resolve("src")));
-    }
-
-    @AfterAll
-    static void unmount() {
-        if (mount != null) mount.close();
-    }
+    @RegisterExtension
+    static final MountedRichTree source = new MountedRichTree("inflight", 600);
 
     @Test
     void slicesAreContiguousNearlyEqualAndNeverEmpty() {
@@ -46,20 +33,20 @@ class FilesInFlightTest {
 
     @Test
     void aWholeTreeCopiedSixFilesAtATimePerTaskIsExactHardLinksIncluded() throws IOException {
-        Path dst = Files.createDirectory(mount.dir().resolve("dst-six"));
+        Path dst = Files.createDirectory(source.mount().dir().resolve("dst-six"));
         // One large batch, so that the hard links' targets land in other slices than the links.
         LocalCopy how = LocalCopy.defaults().withBatchFiles(10_000);
-        JobOptions options = how.jobOptions(tree.root(), dst).withFilesInFlight(6);
+        JobOptions options = how.jobOptions(source.tree().root(), dst).withFilesInFlight(6);
         CopyReport report = new CopyJob(options, new LocalPhaseRunner(2), line -> {}).run();
         assertEquals(List.of(), report.counts().failures());
         assertTrue(report.counts().links() >= 3, "hard links made: " + report.counts().links());
         assertTrue(report.steps().count(Step.OPEN_SRC) > 0, "the slices' steps reach the task's recorder");
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
     }
 
     @Test
     void zeroFilesInFlightIsRefused() {
-        JobOptions options = LocalCopy.defaults().jobOptions(tree.root(), mount.dir());
+        JobOptions options = LocalCopy.defaults().jobOptions(source.tree().root(), source.mount().dir());
         assertThrows(IllegalArgumentException.class, () -> options.withFilesInFlight(0));
     }
 }

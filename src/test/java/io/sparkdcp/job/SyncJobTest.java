@@ -9,18 +9,16 @@ import io.sparkdcp.posix.Posix;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
-import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.MountedRichTree;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TreeComparator;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,28 +26,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** sync without Spark on XFS: new and changed data copied, metadata-only differences fixed in place, extras deleted. */
 class SyncJobTest {
-    private static LoopMount mount;
-    private static RichTree tree;
-    private static final AtomicInteger destinations = new AtomicInteger();
-
-    @BeforeAll
-    static void buildSource() throws IOException {
-        LoopMount.requireRootAndXfs();
-        mount = LoopMount.create("syncjob", 1024);
-        tree = RichTree.build(Files.createDirectory(mount.dir().resolve("src")));
-    }
-
-    @AfterAll
-    static void unmount() {
-        if (mount != null) mount.close();
-    }
+    @RegisterExtension
+    static final MountedRichTree source = new MountedRichTree("syncjob");
 
     /** A fresh destination already synced once, so each test starts from an exact copy. */
     private static Path syncedDestination() throws IOException {
-        Path dst = Files.createDirectory(mount.dir().resolve("dst" + destinations.incrementAndGet()));
-        CopyReport first = LocalCopy.syncDefaults().sync(tree.root(), dst, false);
+        Path dst = Files.createDirectory(source.newDestinationPath());
+        CopyReport first = LocalCopy.syncDefaults().sync(source.tree().root(), dst, false);
         assertEquals(List.of(), first.counts().failures());
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
         return dst;
     }
 
@@ -60,13 +45,13 @@ class SyncJobTest {
     @Test
     void firstSyncCopiesEverythingAndASecondChangesNothing() throws IOException {
         Path dst = syncedDestination();
-        CopyReport again = LocalCopy.syncDefaults().sync(tree.root(), dst, true);
+        CopyReport again = LocalCopy.syncDefaults().sync(source.tree().root(), dst, true);
         assertEquals(List.of(), again.counts().failures());
         assertEquals(0, again.counts().copied(), "nothing to copy");
         assertEquals(0, again.counts().metadataFixed());
         assertEquals(0, again.counts().deleted());
         assertEquals(0, again.counts().bytesCopied());
-        assertEquals(tree.entryCount() + 1, again.counts().skipped());
+        assertEquals(source.tree().entryCount() + 1, again.counts().skipped());
     }
 
     @Test
@@ -86,10 +71,10 @@ class SyncJobTest {
         Commands.run("xfs_io", "-c", "chproj 6", dst.resolve(RichTree.NO_INHERIT_DIR).toString());
         Commands.run("touch", "-h", "-d", "2020-01-01", dst.resolve(RichTree.SYMLINK_RELATIVE).toString());
 
-        CopyReport report = LocalCopy.syncDefaults().sync(tree.root(), dst, false);
+        CopyReport report = LocalCopy.syncDefaults().sync(source.tree().root(), dst, false);
 
         assertEquals(List.of(), report.counts().failures());
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
         assertEquals(0, report.counts().bytesCopied(), "no data rewritten");
         assertEquals(0, report.counts().copied());
         assertEquals(3, report.counts().metadataFixed(FileType.FILE));
@@ -111,12 +96,12 @@ class SyncJobTest {
         Path big = dst.resolve(RichTree.BIG_FILE);
         Commands.run("touch", "-d", "2019-05-05", big.toString());
 
-        CopyReport report = LocalCopy.syncDefaults().sync(tree.root(), dst, false);
+        CopyReport report = LocalCopy.syncDefaults().sync(source.tree().root(), dst, false);
 
         assertEquals(List.of(), report.counts().failures());
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
         assertEquals(2, report.counts().copied(FileType.FILE));
-        assertEquals(Files.size(tree.resolve(RichTree.SMALL_FILE)) + RichTree.BIG_FILE_SIZE, report.counts().bytesCopied());
+        assertEquals(Files.size(source.tree().resolve(RichTree.SMALL_FILE)) + RichTree.BIG_FILE_SIZE, report.counts().bytesCopied());
     }
 
     @Test
@@ -127,16 +112,16 @@ class SyncJobTest {
         Files.writeString(small, original.toUpperCase());
         Commands.run("touch", "-d", RichTree.TOUCHED_TIME, small.toString());
 
-        CopyReport trusting = LocalCopy.syncDefaults().sync(tree.root(), dst, false);
+        CopyReport trusting = LocalCopy.syncDefaults().sync(source.tree().root(), dst, false);
         assertEquals(0, trusting.counts().copied(), "size and mtime agree");
         assertEquals(original.toUpperCase(), Files.readString(small));
 
         CopyReport comparing = LocalCopy.syncDefaults().withModes(new CopyModes(true, true, false, false, false))
-                .sync(tree.root(), dst, false);
+                .sync(source.tree().root(), dst, false);
         assertEquals(List.of(), comparing.counts().failures());
         assertEquals(1, comparing.counts().copied(FileType.FILE));
         assertEquals(original, Files.readString(small));
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
     }
 
     @Test
@@ -147,13 +132,13 @@ class SyncJobTest {
         Commands.run("touch", "-d", "2022-02-02", small.toString());
 
         CopyReport report = LocalCopy.syncDefaults().withModes(new CopyModes(true, true, false, false, false))
-                .sync(tree.root(), dst, false);
+                .sync(source.tree().root(), dst, false);
 
         assertEquals(List.of(), report.counts().failures());
         assertEquals(1, report.counts().metadataFixed(FileType.FILE));
         assertEquals(0, report.counts().bytesCopied());
         assertEquals(ino, inode(small));
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
     }
 
     @Test
@@ -168,10 +153,10 @@ class SyncJobTest {
         Files.delete(dst.resolve(RichTree.SMALL_FILE));
         Files.createDirectories(dst.resolve(RichTree.SMALL_FILE).resolve("inside"));
 
-        CopyReport report = LocalCopy.syncDefaults().sync(tree.root(), dst, true);
+        CopyReport report = LocalCopy.syncDefaults().sync(source.tree().root(), dst, true);
 
         assertEquals(List.of(), report.counts().failures());
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
         assertEquals(5, report.counts().deleted(FileType.DIRECTORY)); // extra, nested, deeper, small.txt, inside
         assertEquals(2, report.counts().deleted(FileType.FILE));
         assertEquals(1, report.counts().deleted(FileType.SYMLINK));
@@ -183,7 +168,7 @@ class SyncJobTest {
     void withoutDeleteExtrasStay() throws IOException {
         Path dst = syncedDestination();
         Files.writeString(dst.resolve("mine.txt"), "keep me");
-        CopyReport report = LocalCopy.syncDefaults().sync(tree.root(), dst, false);
+        CopyReport report = LocalCopy.syncDefaults().sync(source.tree().root(), dst, false);
         assertEquals(0, report.counts().deleted());
         assertEquals("keep me", Files.readString(dst.resolve("mine.txt")));
         assertFalse(report.counts().failed() > 0);

@@ -8,18 +8,16 @@ import io.sparkdcp.posix.Posix;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
-import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.MountedRichTree;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TreeComparator;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -32,24 +30,11 @@ class WriteModesTest {
     private static final CopyModes VERIFY_FSYNC = new CopyModes(false, false, false, true, true);
     private static final String LEFTOVER = ".spark-dcp.small.txt.0123456789abcdef.tmp";
 
-    private static LoopMount mount;
-    private static RichTree tree;
-    private static final AtomicInteger destinations = new AtomicInteger();
-
-    @BeforeAll
-    static void buildSource() throws IOException {
-        LoopMount.requireRootAndXfs();
-        mount = LoopMount.create("writemodes", 1024);
-        tree = RichTree.build(Files.createDirectory(mount.dir().resolve("src")));
-    }
-
-    @AfterAll
-    static void unmount() {
-        if (mount != null) mount.close();
-    }
+    @RegisterExtension
+    static final MountedRichTree source = new MountedRichTree("writemodes");
 
     private static Path newDestination() throws IOException {
-        return Files.createDirectory(mount.dir().resolve("dst" + destinations.incrementAndGet()));
+        return Files.createDirectory(source.newDestinationPath());
     }
 
     private static List<Path> temporaries(Path dst) throws IOException {
@@ -61,9 +46,9 @@ class WriteModesTest {
     @Test
     void atomicCopyGivesTheExactTreeWithNoTemporaryLeft() throws IOException {
         Path dst = newDestination();
-        CopyReport report = LocalCopy.defaults().withModes(ATOMIC).run(tree.root(), dst);
+        CopyReport report = LocalCopy.defaults().withModes(ATOMIC).run(source.tree().root(), dst);
         assertEquals(List.of(), report.counts().failures());
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
         assertEquals(List.of(), temporaries(dst));
         assertEquals(report.counts().copied(FileType.FILE), report.steps().asMap().get(Step.RENAME.label())[0],
                 "every file renamed into place once");
@@ -72,15 +57,15 @@ class WriteModesTest {
     @Test
     void leftoverTemporariesOfAKilledRunAreRemovedByTheNextRun() throws IOException {
         Path dst = newDestination();
-        LocalCopy.defaults().withModes(ATOMIC).run(tree.root(), dst);
+        LocalCopy.defaults().withModes(ATOMIC).run(source.tree().root(), dst);
         Files.writeString(dst.resolve(LEFTOVER), "half a file");
         Files.writeString(dst.resolve("deep/l1").resolve(".spark-dcp.x.fedcba9876543210.tmp"), "half");
 
-        CopyReport again = LocalCopy.defaults().withModes(ATOMIC).run(tree.root(), dst);
+        CopyReport again = LocalCopy.defaults().withModes(ATOMIC).run(source.tree().root(), dst);
 
         assertEquals(List.of(), again.counts().failures());
         assertEquals(List.of(), temporaries(dst));
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
         assertEquals(0, again.counts().copied(FileType.FILE), "complete files are skipped");
     }
 
@@ -88,30 +73,30 @@ class WriteModesTest {
     void atomicSyncReplacesAChangedFileByRenameOverIt() throws IOException {
         Path dst = newDestination();
         LocalCopy sync = LocalCopy.syncDefaults().withModes(new CopyModes(true, false, true, false, false));
-        sync.sync(tree.root(), dst, false);
+        sync.sync(source.tree().root(), dst, false);
         Path small = dst.resolve(RichTree.SMALL_FILE);
         long before = Posix.lstat(PathBytes.of(small.toString())).ino();
         Files.writeString(small, "changed");
 
-        CopyReport report = sync.sync(tree.root(), dst, false);
+        CopyReport report = sync.sync(source.tree().root(), dst, false);
 
         assertEquals(List.of(), report.counts().failures());
         assertEquals(1, report.counts().copied(FileType.FILE));
         assertNotEquals(before, Posix.lstat(PathBytes.of(small.toString())).ino(), "a new inode took the name");
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
     }
 
     @Test
     void verifyCountsOnlyTheFilesItReallyReadBackAndFsyncEachFile() throws IOException {
         Path dst = newDestination();
-        CopyReport first = LocalCopy.defaults().withModes(VERIFY_FSYNC).run(tree.root(), dst);
+        CopyReport first = LocalCopy.defaults().withModes(VERIFY_FSYNC).run(source.tree().root(), dst);
         assertEquals(List.of(), first.counts().failures());
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
         long files = first.counts().copied(FileType.FILE);
         assertEquals(files, first.counts().verified());
         assertEquals(files, first.steps().asMap().get(Step.FSYNC.label())[0]);
 
-        CopyReport second = LocalCopy.defaults().withModes(VERIFY_FSYNC).run(tree.root(), dst);
+        CopyReport second = LocalCopy.defaults().withModes(VERIFY_FSYNC).run(source.tree().root(), dst);
         assertEquals(0, second.counts().verified(), "nothing copied, nothing verified");
         assertFalse(second.steps().asMap().containsKey(Step.FSYNC.label()));
     }
@@ -119,9 +104,9 @@ class WriteModesTest {
     @Test
     void filesCopiedInChunksAreVerifiedAndSyncedToo() throws IOException {
         Path dst = newDestination();
-        CopyReport report = LocalCopy.defaults().withChunkSize(1 << 20).withModes(VERIFY_FSYNC).run(tree.root(), dst);
+        CopyReport report = LocalCopy.defaults().withChunkSize(1 << 20).withModes(VERIFY_FSYNC).run(source.tree().root(), dst);
         assertEquals(List.of(), report.counts().failures());
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
         assertEquals(report.counts().copied(FileType.FILE), report.counts().verified());
         assertEquals(report.counts().copied(FileType.FILE), report.steps().asMap().get(Step.FSYNC.label())[0]);
     }
@@ -130,17 +115,17 @@ class WriteModesTest {
     void syncFixesOnlyTheMetadataOfAFileCopiedInChunks() throws IOException {
         Path dst = newDestination();
         LocalCopy chunked = LocalCopy.syncDefaults().withChunkSize(1 << 20);
-        chunked.sync(tree.root(), dst, false);
+        chunked.sync(source.tree().root(), dst, false);
         Path big = dst.resolve(RichTree.BIG_FILE);
         long inode = Posix.lstat(PathBytes.of(big.toString())).ino();
         Commands.run("chmod", "600", big.toString());
 
-        CopyReport report = chunked.sync(tree.root(), dst, false);
+        CopyReport report = chunked.sync(source.tree().root(), dst, false);
 
         assertEquals(List.of(), report.counts().failures());
         assertEquals(1, report.counts().metadataFixed(FileType.FILE));
         assertEquals(0, report.counts().bytesCopied());
         assertEquals(inode, Posix.lstat(PathBytes.of(big.toString())).ino());
-        TreeComparator.assertSameTree(tree.root(), dst);
+        TreeComparator.assertSameTree(source.tree().root(), dst);
     }
 }
