@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.NativeBuffer;
@@ -17,10 +18,23 @@ final class DataCopier {
     private NativeBuffer buffer;
     private boolean copyFileRangeRefused;
 
+    /**
+     * Copies a whole file of the size the walk saw. A dense file's last request asks for one byte
+     * more: getting it means the source grew since the walk, and the copy fails rather than pass
+     * for complete — found without a further call.
+     */
+    long copyWhole(Fd src, Fd dst, long size, boolean sparse) {
+        if (size <= 0 || sparse) return copyRange(src, dst, 0, size, sparse);
+        long done = copyExtent(src, dst, 0, size, 1);
+        if (done > size) throw new PosixException("read", Errno.EIO, src.path(),
+                "source grew past the " + size + " bytes the walk saw: it changed during the copy");
+        return done;
+    }
+
     /** Copies [offset, offset + length) of src, data extents only when sparse; returns bytes written. */
     long copyRange(Fd src, Fd dst, long offset, long length, boolean sparse) {
         if (length <= 0) return 0;
-        if (!sparse) return copyExtent(src, dst, offset, length);
+        if (!sparse) return copyExtent(src, dst, offset, length, 0);
         long end = offset + length;
         long written = 0;
         long pos = offset;
@@ -29,19 +43,21 @@ final class DataCopier {
             if (data < 0 || data >= end) break;
             long hole = Posix.seek(src, data, Linux.SEEK_HOLE);
             long extentEnd = hole < 0 ? end : Math.min(hole, end);
-            written += copyExtent(src, dst, data, extentEnd - data);
+            written += copyExtent(src, dst, data, extentEnd - data, 0);
             pos = extentEnd;
         }
         return written;
     }
 
-    private long copyExtent(Fd src, Fd dst, long offset, long length) {
+    /** Copies length bytes, asking for {@code beyond} more in each request (a probe past the expected end). */
+    private long copyExtent(Fd src, Fd dst, long offset, long length, int beyond) {
         long done = 0;
         while (done < length) {
-            long n = copyFileRangeRefused ? -1 : Posix.copyFileRange(src, dst, offset + done, length - done);
+            long want = length - done + beyond;
+            long n = copyFileRangeRefused ? -1 : Posix.copyFileRange(src, dst, offset + done, want);
             if (n < 0) {
                 copyFileRangeRefused = true;
-                n = readWrite(src, dst, offset + done, length - done);
+                n = readWrite(src, dst, offset + done, want);
             }
             if (n == 0) throw shrank(src, offset + done);
             done += n;
@@ -58,7 +74,7 @@ final class DataCopier {
     }
 
     private static PosixException shrank(Fd src, long at) {
-        return new PosixException("read", io.sparkdcp.posix.Errno.EIO, src.path(),
+        return new PosixException("read", Errno.EIO, src.path(),
                 "source ended at byte " + at + ", before the size the walk saw: it changed during the copy");
     }
 }

@@ -109,7 +109,7 @@ final class FileCopier {
             List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
 
             long t = System.nanoTime();
-            long bytes = ctx.data.copyRange(src, dst, 0, e.stat().size(), e.stat().maybeSparse());
+            long bytes = ctx.data.copyWhole(src, dst, e.stat().size(), e.stat().maybeSparse());
             if (e.stat().maybeSparse()) Posix.ftruncate(dst, e.stat().size());
             ctx.steps.record(Step.DATA, System.nanoTime() - t);
             if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
