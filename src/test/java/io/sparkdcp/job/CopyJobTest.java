@@ -9,7 +9,7 @@ import io.sparkdcp.posix.FileType;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
-import io.sparkdcp.testing.MountedRichTree;
+import io.sparkdcp.testing.MountedSource;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TreeComparator;
 import org.junit.jupiter.api.Test;
@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The engine and the driver's phases without Spark, on a real XFS holding every kind of entry. */
 class CopyJobTest {
     @RegisterExtension
-    static final MountedRichTree source = new MountedRichTree("copyjob");
+    static final MountedSource source = MountedSource.richTree("copyjob");
 
     private static Path newDestination() {
         return source.newDestinationPath();

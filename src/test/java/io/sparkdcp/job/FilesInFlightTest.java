@@ -3,7 +3,7 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.Step;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.LocalCopy;
-import io.sparkdcp.testing.MountedRichTree;
+import io.sparkdcp.testing.MountedSource;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TreeComparator;
 import org.junit.jupiter.api.Test;
@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Several files in flight per task: the same tree as one at a time, hard links included. */
 class FilesInFlightTest {
     @RegisterExtension
-    static final MountedRichTree source = new MountedRichTree("inflight", 600);
+    static final MountedSource source = MountedSource.richTree("inflight", 600);
 
     @Test
     void slicesAreContiguousNearlyEqualAndNeverEmpty() {

@@ -8,14 +8,12 @@ import io.sparkdcp.posix.Stat;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.CopyTreeMain;
 import io.sparkdcp.testing.LocalCopy;
-import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.MountedSource;
 import io.sparkdcp.testing.TreeComparator;
 import io.sparkdcp.testing.TreeFiles;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,58 +34,45 @@ class KillAndRerunTest {
     private static final int KILL_AFTER_FILES = 200;
     private static final long FILES = (long) DIRECTORIES * FILES_PER_DIRECTORY;
 
-    private static LoopMount mount;
-    private static Path src;
-
-    @BeforeAll
-    static void build() throws IOException {
-        LoopMount.requireRootAndXfs();
-        mount = LoopMount.createWithoutReflink("kill", 1024);
-        src = Files.createDirectory(mount.dir().resolve("src"));
-        TreeFiles.buildMany(src, DIRECTORIES, FILES_PER_DIRECTORY, FILE_SIZE);
-    }
-
-    @AfterAll
-    static void unmount() {
-        if (mount != null) mount.close();
-    }
+    @RegisterExtension
+    static final MountedSource source = MountedSource.manyFiles("kill", DIRECTORIES, FILES_PER_DIRECTORY, FILE_SIZE);
 
     @Test
     void aCopyKilledMidwayIsCompletedExactlyByARerunThatSkipsWhatWasDone() throws Exception {
-        Path dst = Files.createDirectory(mount.dir().resolve("dst"));
+        Path dst = Files.createDirectory(source.mount().dir().resolve("dst"));
         killMidway(dst, "fsync");
 
         long complete = TreeFiles.regularFiles(dst).stream().filter(KillAndRerunTest::complete).count();
         assertTrue(complete > 0 && complete < FILES, "killed mid-copy: " + complete + " complete");
 
-        CopyReport rerun = LocalCopy.defaults().run(src, dst);
+        CopyReport rerun = LocalCopy.defaults().run(source.source(), dst);
 
         assertEquals(List.of(), rerun.counts().failures());
-        TreeComparator.assertSameTree(src, dst);
+        TreeComparator.assertSameTree(source.source(), dst);
         assertEquals(complete, rerun.counts().skipped(FileType.FILE), "what was complete is skipped");
         assertEquals(FILES - complete, rerun.counts().copied(FileType.FILE));
     }
 
     @Test
     void anAtomicCopyKilledMidwayHasOnlyCompleteFilesUnderFinalNamesAndItsTemporariesAreCleaned() throws Exception {
-        Path dst = Files.createDirectory(mount.dir().resolve("dst-atomic"));
+        Path dst = Files.createDirectory(source.mount().dir().resolve("dst-atomic"));
         killMidway(dst, "fsync", "atomic");
 
         List<Path> finalNames = TreeFiles.regularFiles(dst).stream().filter(p -> !p.getFileName().toString().startsWith(".spark-dcp.")).toList();
         assertTrue(!finalNames.isEmpty() && finalNames.size() < FILES, "killed mid-copy: " + finalNames.size() + " in place");
         assertTrue(finalNames.stream().allMatch(KillAndRerunTest::complete), "a file under its final name is always complete");
 
-        CopyReport rerun = LocalCopy.defaults().withModes(new CopyModes(false, false, true, false, false)).run(src, dst);
+        CopyReport rerun = LocalCopy.defaults().withModes(new CopyModes(false, false, true, false, false)).run(source.source(), dst);
 
         assertEquals(List.of(), rerun.counts().failures());
-        TreeComparator.assertSameTree(src, dst); // would also list any temporary left behind
+        TreeComparator.assertSameTree(source.source(), dst); // would also list any temporary left behind
         assertEquals(finalNames.size(), rerun.counts().skipped(FileType.FILE));
     }
 
     /** Starts a copy of src to dst in its own JVM and SIGKILLs it once some files are there. */
     private static void killMidway(Path dst, String... modes) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), CopyTreeMain.class.getName(), src.toString(), dst.toString(), "fd"));
+                "-cp", System.getProperty("java.class.path"), CopyTreeMain.class.getName(), source.source().toString(), dst.toString(), "fd"));
         command.addAll(List.of(modes));
         Process copy = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
@@ -103,7 +88,7 @@ class KillAndRerunTest {
     /** The killed run finished this file: it has the source's size and final mtime. */
     private static boolean complete(Path copy) {
         Stat c = Posix.lstat(PathBytes.of(copy.toString()));
-        Stat s = Posix.lstat(PathBytes.of(src.resolve(copy.getParent().getFileName().toString()).resolve(copy.getFileName().toString()).toString()));
+        Stat s = Posix.lstat(PathBytes.of(source.source().resolve(copy.getParent().getFileName().toString()).resolve(copy.getFileName().toString()).toString()));
         return c.size() == s.size() && c.sameMtime(s) && c.permissions() == s.permissions();
     }
 }

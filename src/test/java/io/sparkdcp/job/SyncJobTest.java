@@ -9,7 +9,7 @@ import io.sparkdcp.posix.Posix;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
-import io.sparkdcp.testing.MountedRichTree;
+import io.sparkdcp.testing.MountedSource;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TreeComparator;
 import org.junit.jupiter.api.Test;
@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** sync without Spark on XFS: new and changed data copied, metadata-only differences fixed in place, extras deleted. */
 class SyncJobTest {
     @RegisterExtension
-    static final MountedRichTree source = new MountedRichTree("syncjob");
+    static final MountedSource source = MountedSource.richTree("syncjob");
 
     /** A fresh destination already synced once, so each test starts from an exact copy. */
     private static Path syncedDestination() throws IOException {

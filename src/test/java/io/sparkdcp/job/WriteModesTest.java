@@ -8,7 +8,7 @@ import io.sparkdcp.posix.Posix;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
-import io.sparkdcp.testing.MountedRichTree;
+import io.sparkdcp.testing.MountedSource;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TreeComparator;
 import org.junit.jupiter.api.Test;
@@ -31,7 +31,7 @@ class WriteModesTest {
     private static final String LEFTOVER = ".spark-dcp.small.txt.0123456789abcdef.tmp";
 
     @RegisterExtension
-    static final MountedRichTree source = new MountedRichTree("writemodes");
+    static final MountedSource source = MountedSource.richTree("writemodes");
 
     private static Path newDestination() throws IOException {
         return Files.createDirectory(source.newDestinationPath());

@@ -3,15 +3,13 @@ package io.sparkdcp.spark;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkdcp.cli.Main;
-import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.MountedSource;
 import io.sparkdcp.testing.TreeComparator;
 import io.sparkdcp.testing.TreeFiles;
 import io.sparkdcp.testing.TwoWorkerSparkCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,26 +30,13 @@ class WorkerKillTest {
     private static final int FILES = DIRECTORIES * FILES_PER_DIRECTORY;
     private static final int FILE_SIZE = 32 << 10;
 
-    private static LoopMount mount;
-    private static Path src;
-
-    @BeforeAll
-    static void build() throws IOException {
-        LoopMount.requireRootAndXfs();
-        mount = LoopMount.createWithoutReflink("workerkill", 1024);
-        src = Files.createDirectory(mount.dir().resolve("src"));
-        TreeFiles.buildMany(src, DIRECTORIES, FILES_PER_DIRECTORY, FILE_SIZE);
-    }
-
-    @AfterAll
-    static void unmount() {
-        if (mount != null) mount.close();
-    }
+    @RegisterExtension
+    static final MountedSource source = MountedSource.manyFiles("workerkill", DIRECTORIES, FILES_PER_DIRECTORY, FILE_SIZE);
 
     @Test
     void aWorkerKilledMidCopyLeavesAnExactTreeAndCountsEachFileOnce() throws Exception {
-        Path dst = mount.dir().resolve("dst");
-        Path report = mount.dir().resolve("report.json");
+        Path dst = source.mount().dir().resolve("dst");
+        Path report = source.mount().dir().resolve("report.json");
         // Logs under target/ so they outlive the mount when something goes wrong.
         Path logs = Files.createDirectories(Path.of("target", "worker-kill-" + ProcessHandle.current().pid()).toAbsolutePath());
         try (TwoWorkerSparkCluster cluster = TwoWorkerSparkCluster.start(logs, 2)) {
@@ -59,7 +44,7 @@ class WorkerKillTest {
                     List.of("-Dspark.executor.extraClassPath=" + System.getProperty("java.class.path"),
                             "-Dspark.executor.memory=1g", "-Dspark.ui.enabled=false"),
                     List.of("copy", "--master", cluster.masterUrl(), "--fsync", "--batch-files", "50",
-                            "--report", report.toString(), src.toString(), dst.toString())), "driver.log");
+                            "--report", report.toString(), source.source().toString(), dst.toString())), "driver.log");
             try {
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
                 while (TreeFiles.regularFiles(dst).size() < FILES / 10 && driver.isAlive() && System.nanoTime() < deadline) Thread.sleep(20);
@@ -72,7 +57,7 @@ class WorkerKillTest {
             assertEquals(0, driver.exitValue(), Files.readString(logs.resolve("driver.log")));
         }
 
-        TreeComparator.assertSameTree(src, dst);
+        TreeComparator.assertSameTree(source.source(), dst);
         JsonNode json = new ObjectMapper().readTree(report.toFile());
         long copied = json.at("/copied_by_type/file").asLong();
         long skipped = json.at("/skipped_by_type/file").asLong();
