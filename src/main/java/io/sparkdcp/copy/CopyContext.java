@@ -2,6 +2,7 @@ package io.sparkdcp.copy;
 
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.NativeBuffer;
@@ -93,10 +94,30 @@ final class CopyContext implements AutoCloseable {
     boolean unchanged(Entry e, Stat dst) {
         Stat src = e.stat();
         if (src.type() != dst.type() || !src.sameMtime(dst)) return false;
-        if (src.type() != io.sparkdcp.posix.FileType.DIRECTORY && src.size() != dst.size()) return false;
-        if (src.type() != io.sparkdcp.posix.FileType.SYMLINK && src.permissions() != dst.permissions()) return false;
+        if (src.type() != FileType.DIRECTORY && src.size() != dst.size()) return false;
+        if (src.type() != FileType.SYMLINK && src.permissions() != dst.permissions()) return false;
         if (src.type().isSpecial() && src.rdev() != dst.rdev()) return false;
         return !writer.ownerDiffers(src, dst.uid(), dst.gid());
+    }
+
+    /** lstat of name in an open destination directory, or null when nothing has that name (timed as stat_dst). */
+    Stat statDestination(Fd dir, byte[] name) {
+        long t = System.nanoTime();
+        try {
+            return Posix.statAtIfExists(dir, name);
+        } finally {
+            steps.record(Step.STAT_DST, System.nanoTime() - t);
+        }
+    }
+
+    /** The destination has a different entry of that name: the copy replaces it, unless it is a directory. */
+    void removeForReplacement(Entry e, Fd dir, byte[] name, Stat existing) {
+        if (existing.type() == FileType.DIRECTORY)
+            throw new PosixException("replace", Errno.EISDIR, e.path(),
+                    "the destination has a directory where the source has a " + e.type().name().toLowerCase());
+        long t = System.nanoTime();
+        Posix.unlinkat(dir, name, false);
+        steps.record(Step.UNLINK, System.nanoTime() - t);
     }
 
     /** Opens the source file of e (timed as open_src). */

@@ -3,7 +3,6 @@ package io.sparkdcp.copy;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
-import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
@@ -20,7 +19,6 @@ import java.util.function.BiConsumer;
  */
 final class DirectoryCopier {
     private static final int NEW_DIRECTORY_MODE = 0700;
-    private static final int OPEN = Linux.O_RDONLY | Linux.O_DIRECTORY | Linux.O_NOFOLLOW;
 
     private final CopyContext ctx;
     private final MetadataSync sync;

@@ -5,6 +5,7 @@ import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
@@ -30,6 +31,7 @@ final class FileCopier {
     private final CopyContext ctx;
     private final MetadataSync sync;
     private final ContentComparer checksums = new ContentComparer();
+    private final NativeBuffer inherited = new NativeBuffer(4096);
 
     FileCopier(CopyContext ctx, MetadataSync sync) {
         this.ctx = ctx;
@@ -61,9 +63,9 @@ final class FileCopier {
         Fd dstDir = ctx.destination.get(parent);
         Fd dst = createExclusive(dstDir, name);
         if (dst == null) {
-            Stat existing = statDestination(dstDir, name);
-            if (existing != null && keptInPlace(e, dstDir, name, existing, counts)) return;
-            if (existing != null) removeForReplacement(e, dstDir, name, existing);
+            Stat existing = ctx.statDestination(dstDir, name);
+            if (existing != null && sync.keptInPlace(e, dstDir, name, existing, counts)) return;
+            if (existing != null) ctx.removeForReplacement(e, dstDir, name, existing);
             dst = createExclusive(dstDir, name);
             if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
         }
@@ -76,21 +78,13 @@ final class FileCopier {
      */
     private void copyAtomically(Entry e, CopyCounts counts) {
         Fd dstDir = ctx.destination.get(e.parent());
-        Stat existing = statDestination(dstDir, e.name());
-        if (existing != null && keptInPlace(e, dstDir, e.name(), existing, counts)) return;
-        if (existing != null && existing.type() == FileType.DIRECTORY) removeForReplacement(e, dstDir, e.name(), existing);
+        Stat existing = ctx.statDestination(dstDir, e.name());
+        if (existing != null && sync.keptInPlace(e, dstDir, e.name(), existing, counts)) return;
+        if (existing != null && existing.type() == FileType.DIRECTORY) ctx.removeForReplacement(e, dstDir, e.name(), existing);
         byte[] temporary = TemporaryNames.next(e.name());
         Fd dst = createExclusive(dstDir, temporary);
         if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
         writeNew(e, dstDir, temporary, dst, e.name(), counts);
-    }
-
-    /** True when the existing file keeps its data: identical (skipped) or, in sync, only its metadata fixed. */
-    private boolean keptInPlace(Entry e, Fd dir, byte[] name, Stat existing, CopyCounts counts) {
-        if (ctx.options.modes().sync()) return sync.keepFile(e, dir, name, existing, counts);
-        if (!ctx.unchanged(e, existing)) return false;
-        counts.addSkipped(FileType.FILE);
-        return true;
     }
 
     /**
@@ -174,25 +168,6 @@ final class FileCopier {
         }
     }
 
-    private Stat statDestination(Fd dir, byte[] name) {
-        long t = System.nanoTime();
-        try {
-            return Posix.statAtIfExists(dir, name);
-        } finally {
-            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
-        }
-    }
-
-    /** The destination has a different entry of that name: the copy replaces it, unless it is a directory. */
-    private void removeForReplacement(Entry e, Fd dir, byte[] name, Stat existing) {
-        if (existing.type() == FileType.DIRECTORY)
-            throw new PosixException("replace", Errno.EISDIR, e.path(),
-                    "the destination has a directory where the source has a " + e.type().name().toLowerCase());
-        long t = System.nanoTime();
-        Posix.unlinkat(dir, name, false);
-        ctx.steps.record(Step.UNLINK, System.nanoTime() - t);
-    }
-
     /** A file this task created but could not fill must not look like a copy. */
     private void removeIncomplete(Fd dir, byte[] name) {
         try {
@@ -204,7 +179,7 @@ final class FileCopier {
 
     /** A default ACL on the parent gave the new file an access ACL the source may not have. */
     private void dropInheritedXattrs(Fd dst, List<Xattr> keep) {
-        for (byte[] name : Posix.flistxattr(dst, new io.sparkdcp.posix.NativeBuffer(4096))) {
+        for (byte[] name : Posix.flistxattr(dst, inherited)) {
             boolean kept = keep.stream().anyMatch(x -> Arrays.equals(x.name(), name));
             if (!kept) Posix.fremovexattr(dst, name);
         }
@@ -219,13 +194,13 @@ final class FileCopier {
             Fd dir = ctx.destination.get(e.parent());
             byte[] targetName = PathBytes.name(link.target());
             if (!linkOnce(targetDir, targetName, dir, e.name(), e.parent())) {
-                Stat existing = statDestination(dir, e.name());
-                Stat target = statDestination(targetDir, targetName);
+                Stat existing = ctx.statDestination(dir, e.name());
+                Stat target = ctx.statDestination(targetDir, targetName);
                 if (existing != null && target != null && existing.ino() == target.ino() && existing.dev() == target.dev()) {
                     counts.addLinkSkipped();
                     return;
                 }
-                if (existing != null) removeForReplacement(e, dir, e.name(), existing);
+                if (existing != null) ctx.removeForReplacement(e, dir, e.name(), existing);
                 if (!linkOnce(targetDir, targetName, dir, e.name(), e.parent())) throw Posix.failure("linkat", Errno.EEXIST, e.path());
             }
             counts.addLink();
@@ -281,9 +256,9 @@ final class FileCopier {
         byte[] target = Posix.readlinkat(srcDir, name);
         ctx.steps.record(Step.READLINK, System.nanoTime() - t);
         if (!createSymlink(target, dstDir, name)) {
-            Stat existing = statDestination(dstDir, name);
+            Stat existing = ctx.statDestination(dstDir, name);
             if (existing != null && keptSymlink(e, dstDir, existing, target, counts)) return;
-            if (existing != null) removeForReplacement(e, dstDir, name, existing);
+            if (existing != null) ctx.removeForReplacement(e, dstDir, name, existing);
             if (!createSymlink(target, dstDir, name)) throw Posix.failure("symlinkat", Errno.EEXIST, e.path());
         }
         ParentState where = ctx.parentState(e.parent());
@@ -344,9 +319,9 @@ final class FileCopier {
             return;
         }
         if (!createSpecial(e, dstDir, name)) {
-            Stat existing = statDestination(dstDir, name);
+            Stat existing = ctx.statDestination(dstDir, name);
             if (existing != null && keptSpecial(e, dstDir, existing, counts)) return;
-            if (existing != null) removeForReplacement(e, dstDir, name, existing);
+            if (existing != null) ctx.removeForReplacement(e, dstDir, name, existing);
             if (!createSpecial(e, dstDir, name)) throw Posix.failure("mknodat", Errno.EEXIST, e.path());
         }
         ParentState where = ctx.parentState(e.parent());

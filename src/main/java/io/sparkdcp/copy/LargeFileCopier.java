@@ -33,18 +33,10 @@ final class LargeFileCopier {
     boolean prepare(Entry e, CopyCounts counts) {
         try {
             Fd dir = ctx.destination.get(e.parent());
+            Stat existing = ctx.statDestination(dir, e.name());
+            if (existing != null && sync.keptInPlace(e, dir, e.name(), existing, counts)) return false;
+            if (existing != null) ctx.removeForReplacement(e, dir, e.name(), existing);
             long t = System.nanoTime();
-            Stat existing = Posix.statAtIfExists(dir, e.name());
-            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
-            if (existing != null && keptInPlace(e, dir, existing, counts)) return false;
-            if (existing != null && existing.type() == FileType.DIRECTORY)
-                throw new PosixException("replace", Errno.EISDIR, e.path(), "the destination has a directory where the source has a file");
-            if (existing != null) {
-                t = System.nanoTime();
-                Posix.unlinkat(dir, e.name(), false);
-                ctx.steps.record(Step.UNLINK, System.nanoTime() - t);
-            }
-            t = System.nanoTime();
             Fd dst = Posix.openat(dir, e.name(), Linux.O_WRONLY | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW, 0600);
             ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
             try {
@@ -57,14 +49,6 @@ final class LargeFileCopier {
             counts.addFailure(Failure.of(e.path(), ex));
             return false;
         }
-    }
-
-    /** Same rule as small files: identical is skipped; in sync, same data only gets its metadata fixed. */
-    private boolean keptInPlace(Entry e, Fd dir, Stat existing, CopyCounts counts) {
-        if (ctx.options.modes().sync()) return sync.keepFile(e, dir, e.name(), existing, counts);
-        if (!ctx.unchanged(e, existing)) return false;
-        counts.addSkipped(FileType.FILE);
-        return true;
     }
 
     /** Copies one chunk; returns bytes written. Failures are the caller's to count per file. */

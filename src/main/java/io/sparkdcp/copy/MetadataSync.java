@@ -34,10 +34,21 @@ final class MetadataSync {
     }
 
     /**
+     * An existing regular file where the source's goes: true when it stays — identical (skipped), or
+     * in sync with the same data (its metadata fixed) — false when the data must be written anew.
+     */
+    boolean keptInPlace(Entry e, Fd dir, byte[] name, Stat existing, CopyCounts counts) {
+        if (ctx.options.modes().sync()) return keepFile(e, dir, name, existing, counts);
+        if (!ctx.unchanged(e, existing)) return false;
+        counts.addSkipped(FileType.FILE);
+        return true;
+    }
+
+    /**
      * Handles an existing regular file: true when it keeps its data (counted as skipped or
      * metadata fixed), false when the caller must copy the data again.
      */
-    boolean keepFile(Entry e, Fd dir, byte[] name, Stat existing, CopyCounts counts) {
+    private boolean keepFile(Entry e, Fd dir, byte[] name, Stat existing, CopyCounts counts) {
         if (!sameDataByStat(e, existing)) return false;
         Fd dst = null;
         Fd src = null;
