@@ -110,6 +110,11 @@ public final class CopyEngine implements AutoCloseable {
         return steps;
     }
 
+    /** Where this engine reports entries done: engines that share a task's work report there too. */
+    public ProgressRecorder progress() {
+        return progress;
+    }
+
     /** Sync's finish: new directories count as copied, existing ones as metadata fixed or skipped. */
     public BatchResult finishDirectories(DirectoryBatch batch) {
         CopyCounts counts = new CopyCounts();

@@ -32,14 +32,14 @@ public record FilesInFlight(CopyOptions options, int threads) implements TaskWor
     public BatchResult run(CopyEngine engine, FileBatch batch) {
         List<List<Entry>> slices = slices(batch.entries(), threads);
         if (slices.size() <= 1) return engine.copyFiles(batch);
-        LockedRecorder shared = new LockedRecorder(engine.steps());
+        LockedRecorder shared = new LockedRecorder(engine.steps(), engine.progress());
         CopyCounts counts = new CopyCounts();
         ExecutorService pool = Executors.newFixedThreadPool(slices.size());
         try {
             List<Future<BatchResult>> futures = new ArrayList<>();
             for (List<Entry> slice : slices) {
                 futures.add(pool.submit(() -> {
-                    try (CopyEngine own = new CopyEngine(options, shared)) {
+                    try (CopyEngine own = new CopyEngine(options, shared, shared)) {
                         return own.copyFiles(new FileBatch(batch.id(), slice, List.of()));
                     }
                 }));
@@ -54,7 +54,7 @@ public record FilesInFlight(CopyOptions options, int threads) implements TaskWor
             pool.shutdownNow();
         }
         if (!batch.links().isEmpty()) {
-            try (CopyEngine own = new CopyEngine(options, shared)) {
+            try (CopyEngine own = new CopyEngine(options, shared, shared)) {
                 counts.merge(own.copyFiles(new FileBatch(batch.id(), List.of(), batch.links())).counts());
             }
         }

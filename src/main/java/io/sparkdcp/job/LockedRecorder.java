@@ -1,18 +1,26 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.copy.ProgressRecorder;
 import io.sparkdcp.copy.Step;
 import io.sparkdcp.copy.StepRecorder;
 
-/** Lets the threads of one task record into the task's recorder, which is not thread-safe. */
-final class LockedRecorder implements StepRecorder {
-    private final StepRecorder target;
+/** Lets the threads of one task record into the task's recorders, which expect a single writer. */
+final class LockedRecorder implements StepRecorder, ProgressRecorder {
+    private final StepRecorder steps;
+    private final ProgressRecorder progress;
 
-    LockedRecorder(StepRecorder target) {
-        this.target = target;
+    LockedRecorder(StepRecorder steps, ProgressRecorder progress) {
+        this.steps = steps;
+        this.progress = progress;
     }
 
     @Override
     public synchronized void record(Step step, long nanos) {
-        target.record(step, nanos);
+        steps.record(step, nanos);
+    }
+
+    @Override
+    public synchronized void done(long entries, long bytes) {
+        progress.done(entries, bytes);
     }
 }

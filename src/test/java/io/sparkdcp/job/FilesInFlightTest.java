@@ -1,6 +1,7 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.Step;
+import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.MountedSource;
@@ -48,5 +49,14 @@ class FilesInFlightTest {
     void zeroFilesInFlightIsRefused() {
         JobOptions options = LocalCopy.defaults().jobOptions(source.tree().root(), source.mount().dir());
         assertThrows(IllegalArgumentException.class, () -> options.withFilesInFlight(0));
+    }
+
+    @Test
+    void progressCountsEveryEntryWhenATaskHasSeveralFilesInFlight() throws IOException {
+        Path dst = Files.createDirectory(source.newDestinationPath());
+        LocalPhaseRunner runner = new LocalPhaseRunner(2);
+        JobOptions options = LocalCopy.defaults().withBatchFiles(10_000).jobOptions(source.tree().root(), dst).withFilesInFlight(4);
+        CopyReport report = new CopyJob(options, runner, line -> {}).run();
+        assertEquals(new Work(report.entriesListed(), report.bytesListed()), runner.done());
     }
 }
