@@ -9,10 +9,7 @@ import io.sparkdcp.walk.Entry;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 
 /**
  * Copies one task's batch with several files in flight: the entries are cut into contiguous
@@ -34,25 +31,15 @@ public record FilesInFlight(CopyOptions options, int threads) implements TaskWor
         if (slices.size() <= 1) return engine.copyFiles(batch);
         LockedRecorder shared = new LockedRecorder(engine.steps(), engine.progress());
         CopyCounts counts = new CopyCounts();
-        ExecutorService pool = Executors.newFixedThreadPool(slices.size());
-        try {
-            List<Future<BatchResult>> futures = new ArrayList<>();
-            for (List<Entry> slice : slices) {
-                futures.add(pool.submit(() -> {
-                    try (CopyEngine own = new CopyEngine(options, shared, shared)) {
-                        return own.copyFiles(new FileBatch(batch.id(), slice, List.of()));
-                    }
-                }));
-            }
-            for (Future<BatchResult> f : futures) counts.merge(f.get().counts());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("batch " + batch.id() + " interrupted", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("batch " + batch.id() + " failed: " + e.getCause(), e.getCause());
-        } finally {
-            pool.shutdownNow();
+        List<Callable<BatchResult>> calls = new ArrayList<>();
+        for (List<Entry> slice : slices) {
+            calls.add(() -> {
+                try (CopyEngine own = new CopyEngine(options, shared, shared)) {
+                    return own.copyFiles(new FileBatch(batch.id(), slice, List.of()));
+                }
+            });
         }
+        for (BatchResult r : ParallelCalls.run("batch " + batch.id(), slices.size(), calls)) counts.merge(r.counts());
         if (!batch.links().isEmpty()) {
             try (CopyEngine own = new CopyEngine(options, shared, shared)) {
                 counts.merge(own.copyFiles(new FileBatch(batch.id(), List.of(), batch.links())).counts());

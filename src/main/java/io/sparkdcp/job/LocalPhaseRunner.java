@@ -9,10 +9,7 @@ import io.sparkdcp.progress.Work;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Runs tasks on a pool of threads in this JVM: the engine's tests, and copies without Spark. */
@@ -32,34 +29,21 @@ public final class LocalPhaseRunner implements PhaseRunner {
 
     @Override
     public <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work) {
-        if (tasks.isEmpty()) return List.of();
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, tasks.size()));
-        try {
-            List<Future<BatchResult>> futures = new ArrayList<>();
-            for (T task : tasks) {
-                futures.add(pool.submit(() -> {
-                    StepStats local = new StepStats();
-                    BatchResult result;
-                    try (CopyEngine engine = new CopyEngine(options, local, progress)) {
-                        result = work.run(engine, task);
-                    }
-                    synchronized (totals) {
-                        totals.merge(local);
-                    }
-                    return result;
-                }));
-            }
-            List<BatchResult> results = new ArrayList<>();
-            for (Future<BatchResult> f : futures) results.add(f.get());
-            return results;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(phase + " interrupted", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(phase + " failed: " + e.getCause(), e.getCause());
-        } finally {
-            pool.shutdownNow();
+        List<Callable<BatchResult>> calls = new ArrayList<>();
+        for (T task : tasks) {
+            calls.add(() -> {
+                StepStats local = new StepStats();
+                BatchResult result;
+                try (CopyEngine engine = new CopyEngine(options, local, progress)) {
+                    result = work.run(engine, task);
+                }
+                synchronized (totals) {
+                    totals.merge(local);
+                }
+                return result;
+            });
         }
+        return ParallelCalls.run(phase, threads, calls);
     }
 
     @Override
