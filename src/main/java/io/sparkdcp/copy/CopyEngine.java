@@ -52,12 +52,17 @@ public final class CopyEngine implements AutoCloseable {
 
     /** Copies a batch of files, symlinks and special files, then its hard links. */
     public BatchResult copyFiles(FileBatch batch) {
+        return copyFiles(batch.entries(), batch.links());
+    }
+
+    /** Copies files, symlinks and special files, then hard links to files already copied. */
+    public BatchResult copyFiles(List<Entry> entries, List<HardLink> links) {
         CopyCounts counts = new CopyCounts();
-        for (Entry e : batch.entries()) {
+        for (Entry e : entries) {
             files.copy(e, counts);
             progress.done(1, fileBytes(e));
         }
-        for (HardLink l : batch.links()) {
+        for (HardLink l : links) {
             files.link(l, counts);
             progress.done(1, fileBytes(l.entry()));
         }

@@ -65,7 +65,7 @@ public final class CopyJob {
      */
     public CopyReport run(Listing listing, CopyCounts counts, long start) {
         CopyOptions copy = options.copy();
-        Plan plan = new Planner(options.batchFiles(), options.batchBytes(), copy.chunkSize()).plan(listing.entries());
+        Plan plan = new Planner(options.batchFiles(), options.batchBytes(), copy.chunkSize()).plan(listing);
         log.accept(String.format("listed %,d entries (%,d bytes in files): %d file batches, %d directory levels, %d large files",
                 plan.totalEntries(), plan.totalBytes(), plan.fileBatches().size(), plan.directoryLevels().size(),
                 plan.largeFiles().size()));

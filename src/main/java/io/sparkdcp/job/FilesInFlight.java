@@ -27,22 +27,23 @@ public record FilesInFlight(CopyOptions options, int threads) implements TaskWor
 
     @Override
     public BatchResult run(CopyEngine engine, FileBatch batch) {
-        List<List<Entry>> slices = slices(batch.entries(), threads);
-        if (slices.size() <= 1) return engine.copyFiles(batch);
+        List<Entry> entries = batch.entries();
+        List<List<Entry>> slices = slices(entries, threads);
+        if (slices.size() <= 1) return engine.copyFiles(entries, batch.links());
         LockedRecorder shared = new LockedRecorder(engine.steps(), engine.progress());
         CopyCounts counts = new CopyCounts();
         List<Callable<BatchResult>> calls = new ArrayList<>();
         for (List<Entry> slice : slices) {
             calls.add(() -> {
                 try (CopyEngine own = new CopyEngine(options, shared, shared)) {
-                    return own.copyFiles(new FileBatch(batch.id(), slice, List.of()));
+                    return own.copyFiles(slice, List.of());
                 }
             });
         }
         for (BatchResult r : ParallelCalls.run("batch " + batch.id(), slices.size(), calls)) counts.merge(r.counts());
         if (!batch.links().isEmpty()) {
             try (CopyEngine own = new CopyEngine(options, shared, shared)) {
-                counts.merge(own.copyFiles(new FileBatch(batch.id(), List.of(), batch.links())).counts());
+                counts.merge(own.copyFiles(List.of(), batch.links()).counts());
             }
         }
         return BatchResult.of(counts);

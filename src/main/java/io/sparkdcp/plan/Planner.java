@@ -2,10 +2,13 @@ package io.sparkdcp.plan;
 
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
+import io.sparkdcp.walk.EntrySlice;
+import io.sparkdcp.walk.Listing;
 
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,65 +31,102 @@ public final class Planner {
         this.chunkSize = chunkSize;
     }
 
-    /** Parent directory first, then name: the entries of one directory are contiguous. */
-    static final Comparator<Entry> BY_PARENT_THEN_NAME = (a, b) -> {
-        int c = PathBytes.compare(a.parent(), b.parent());
-        return c != 0 ? c : PathBytes.compare(a.name(), b.name());
-    };
-
+    /** Plans entries given as objects (tests, small trees). */
     public Plan plan(List<Entry> entries) {
-        List<List<Entry>> levels = new ArrayList<>();
-        List<Entry> files = new ArrayList<>();
-        long totalBytes = 0;
-        for (Entry e : entries) {
-            if (e.type() == FileType.DIRECTORY) {
-                int depth = PathBytes.depth(e.path());
-                while (levels.size() <= depth) levels.add(new ArrayList<>());
-                levels.get(depth).add(e);
-            } else {
-                files.add(e);
-                if (e.type() == FileType.FILE) totalBytes += e.stat().size();
-            }
-        }
-        files.sort(BY_PARENT_THEN_NAME);
-        Map<InodeKey, List<Entry>> linkGroups = hardLinkGroups(files);
-
-        List<FileBatch> batches = new ArrayList<>();
-        List<Entry> large = new ArrayList<>();
-        List<Entry> current = new ArrayList<>();
-        List<HardLink> currentLinks = new ArrayList<>();
-        long currentBytes = 0;
-        for (Entry e : files) {
-            List<Entry> group = e.type() == FileType.FILE && e.stat().nlink() > 1 ? linkGroups.get(InodeKey.of(e)) : null;
-            if (group != null && group.get(0) != e) continue; // placed with its group's first name
-            if (group == null && e.type() == FileType.FILE && e.stat().size() > chunkSize) {
-                large.add(e);
-                continue;
-            }
-            current.add(e);
-            if (e.type() == FileType.FILE) currentBytes += e.stat().size();
-            if (group != null) {
-                for (Entry other : group.subList(1, group.size())) currentLinks.add(new HardLink(other, e.path()));
-            }
-            if (current.size() + currentLinks.size() >= batchFiles || currentBytes >= batchBytes) {
-                batches.add(new FileBatch(batches.size(), current, currentLinks));
-                current = new ArrayList<>();
-                currentLinks = new ArrayList<>();
-                currentBytes = 0;
-            }
-        }
-        if (!current.isEmpty()) batches.add(new FileBatch(batches.size(), current, currentLinks));
-        for (List<Entry> level : levels) level.sort(BY_PARENT_THEN_NAME);
-        return new Plan(levels, batches, large, entries.size(), totalBytes);
+        return plan(Listing.of(entries, List.of()));
     }
 
-    private static Map<InodeKey, List<Entry>> hardLinkGroups(List<Entry> sortedFiles) {
-        Map<InodeKey, List<Entry>> groups = new HashMap<>();
-        for (Entry e : sortedFiles) {
-            if (e.type() == FileType.FILE && e.stat().nlink() > 1) groups.computeIfAbsent(InodeKey.of(e), k -> new ArrayList<>()).add(e);
+    /**
+     * Plans a listing. Its blocks are sorted by path and their files by name, so files come parent
+     * directory first, then name: the entries of one directory are contiguous, and a batch is a few
+     * runs of them.
+     */
+    public Plan plan(Listing listing) {
+        List<List<Entry>> levels = new ArrayList<>();
+        Map<InodeKey, List<Entry>> linkGroups = new HashMap<>();
+        long totalBytes = 0;
+        for (DirectoryBlock block : listing.blocks()) {
+            Entry dir = block.directory();
+            if (dir != null) {
+                int depth = PathBytes.depth(dir.path());
+                while (levels.size() <= depth) levels.add(new ArrayList<>());
+                levels.get(depth).add(dir);
+            }
+            for (Entry e : block.files()) {
+                if (e.type() != FileType.FILE) continue;
+                totalBytes += e.stat().size();
+                if (e.stat().nlink() > 1) linkGroups.computeIfAbsent(InodeKey.of(e), k -> new ArrayList<>()).add(e);
+            }
         }
-        groups.values().removeIf(g -> g.size() < 2);
-        return groups;
+        linkGroups.values().removeIf(g -> g.size() < 2);
+        BatchBuilder batches = new BatchBuilder(linkGroups);
+        for (DirectoryBlock block : listing.blocks()) batches.add(block);
+        return new Plan(levels, batches.finish(), batches.large, listing.entryCount(), totalBytes);
+    }
+
+    /** Cuts the listing's files into batches of runs, leaving out large files and second names of hard links. */
+    private final class BatchBuilder {
+        private final Map<InodeKey, List<Entry>> linkGroups;
+        private final List<FileBatch> batches = new ArrayList<>();
+        private final List<Entry> large = new ArrayList<>();
+        private List<EntrySlice> slices = new ArrayList<>();
+        private List<HardLink> links = new ArrayList<>();
+        private int files;
+        private long bytes;
+        private DirectoryBlock block;
+        private int runStart, runEnd, runCount;
+
+        BatchBuilder(Map<InodeKey, List<Entry>> linkGroups) {
+            this.linkGroups = linkGroups;
+        }
+
+        void add(DirectoryBlock b) {
+            block = b;
+            b.forEachFile(this::file);
+            closeRun();
+        }
+
+        private void file(Entry e, int start, int end) {
+            List<Entry> group = e.type() == FileType.FILE && e.stat().nlink() > 1 ? linkGroups.get(InodeKey.of(e)) : null;
+            if (group != null && !Arrays.equals(group.get(0).path(), e.path())) { // placed with its group's first name
+                closeRun();
+                return;
+            }
+            if (group == null && e.type() == FileType.FILE && e.stat().size() > chunkSize) {
+                closeRun();
+                large.add(e);
+                return;
+            }
+            if (runCount == 0) runStart = start;
+            runEnd = end;
+            runCount++;
+            files++;
+            if (e.type() == FileType.FILE) bytes += e.stat().size();
+            if (group != null) {
+                for (Entry other : group.subList(1, group.size())) links.add(new HardLink(other, e.path()));
+            }
+            if (files + links.size() >= batchFiles || bytes >= batchBytes) closeBatch();
+        }
+
+        private void closeRun() {
+            if (runCount > 0) slices.add(block.slice(runStart, runEnd, runCount));
+            runCount = 0;
+        }
+
+        private void closeBatch() {
+            closeRun();
+            if (slices.isEmpty() && links.isEmpty()) return;
+            batches.add(new FileBatch(batches.size(), slices, links));
+            slices = new ArrayList<>();
+            links = new ArrayList<>();
+            files = 0;
+            bytes = 0;
+        }
+
+        List<FileBatch> finish() {
+            closeBatch();
+            return batches;
+        }
     }
 
     private record InodeKey(long dev, long ino) {

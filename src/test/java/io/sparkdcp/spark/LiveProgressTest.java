@@ -120,7 +120,7 @@ class LiveProgressTest {
         private static BatchResult oneByOne(TaskWork<FileBatch> work, CopyEngine engine, FileBatch batch) {
             CopyCounts counts = new CopyCounts();
             for (var entry : batch.entries()) {
-                counts.merge(work.run(engine, new FileBatch(batch.id(), List.of(entry), List.of())).counts());
+                counts.merge(work.run(engine, FileBatch.of(batch.id(), List.of(entry), List.of())).counts());
                 try {
                     Thread.sleep(PAUSE_MILLIS);
                 } catch (InterruptedException e) {
