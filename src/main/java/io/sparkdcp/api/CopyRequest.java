@@ -4,6 +4,8 @@ import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
 import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.ListingOptions;
+import io.sparkdcp.job.WalkMode;
 
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -13,18 +15,19 @@ import java.util.function.Consumer;
  *
  * @param walkThreads      threads listing the source on the driver; 0 for the default (twice the CPUs, 4 to 32)
  * @param threadsPerTask   files each task copies at once, each by its own thread (hides per-call latency)
+ * @param listing          where the source is walked, and whether its listing is saved or a saved one reused
  * @param modes            how carefully files are written (atomic, verify, fsync) and, for a sync, how data is compared
  * @param progressInterval how often a progress line goes to {@code messages}; zero for none
  * @param messages         where the copy's one-line messages go (listing summary, progress);
  *                         by default stderr, prefixed {@code spark-dcp: }
  */
 public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean projectIds, int batchFiles,
-                          long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, CopyModes modes,
-                          Duration progressInterval, Consumer<String> messages) {
+                          long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, ListingOptions listing,
+                          CopyModes modes, Duration progressInterval, Consumer<String> messages) {
 
     public CopyRequest {
-        if (xattrs == null || access == null || modes == null || progressInterval == null || messages == null)
-            throw new IllegalArgumentException("xattrs, access, modes, progressInterval and messages must be given");
+        if (xattrs == null || access == null || listing == null || modes == null || progressInterval == null || messages == null)
+            throw new IllegalArgumentException("xattrs, access, listing, modes, progressInterval and messages must be given");
         if (progressInterval.isNegative()) throw new IllegalArgumentException("--progress must not be negative");
         if (walkThreads < 0) throw new IllegalArgumentException("walk threads must not be negative");
         if (threadsPerTask < 1) throw new IllegalArgumentException("--threads-per-task must be at least 1");
@@ -52,6 +55,9 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean pro
         private long chunkSize = JobOptions.DEFAULT_CHUNK_SIZE;
         private int walkThreads;
         private int threadsPerTask = 1;
+        private WalkMode walk = WalkMode.AUTO;
+        private String reuseListing;
+        private String saveListing;
         private CopyModes modes = CopyModes.COPY;
         private Duration progressInterval = Duration.ZERO;
         private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
@@ -88,6 +94,17 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean pro
 
         public Builder threadsPerTask(int n) { this.threadsPerTask = n; return this; }
 
+        /** auto, driver or distributed. */
+        public Builder walk(String word) { return walk(WalkMode.parse(word)); }
+
+        public Builder walk(WalkMode mode) { this.walk = mode; return this; }
+
+        /** Copy from a listing an earlier run saved (a Hadoop path) instead of walking SRC. */
+        public Builder listing(String dir) { this.reuseListing = dir; return this; }
+
+        /** Save the listing of SRC (a Hadoop path) for later runs. */
+        public Builder saveListing(String dir) { this.saveListing = dir; return this; }
+
         public Builder modes(CopyModes m) { this.modes = m; return this; }
 
         /** Each file under a temporary name, renamed into place when complete. */
@@ -107,7 +124,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean pro
 
         public CopyRequest build() {
             return new CopyRequest(xattrs, access, projectIds, batchFiles, batchBytes, chunkSize, walkThreads,
-                    threadsPerTask, modes, progressInterval, messages);
+                    threadsPerTask, new ListingOptions(walk, reuseListing, saveListing), modes, progressInterval, messages);
         }
     }
 }

@@ -4,7 +4,9 @@ import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.Roots;
+import io.sparkdcp.job.SourceListing;
 import io.sparkdcp.job.SyncJob;
+import io.sparkdcp.job.UsageException;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.progress.ProgressPrinter;
@@ -34,7 +36,8 @@ public final class PreparedCopy {
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
                 request.access(), request.projectIds(), request.chunkSize(), request.modes());
         JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreadsOrDefault(),
-                request.threadsPerTask());
+                request.threadsPerTask(), request.listing());
+        SourceListing.check(options);
         return new PreparedCopy(roots, options, request);
     }
 
@@ -48,6 +51,9 @@ public final class PreparedCopy {
      * differing metadata fixed; with {@code delete}, what SRC lacks is removed, unless SRC could not be listed whole.
      */
     public CopyResult runSync(JavaSparkContext sc, boolean delete) {
+        if (delete && options.listing().reuse() != null)
+            throw new UsageException("sync --delete walks SRC afresh: a saved listing may lack what SRC gained since, "
+                    + "and DST must not lose it; drop --listing or --delete");
         return run(sc, (runner, planned) -> new SyncJob(options, delete, runner, request.messages(), planned).run());
     }
 

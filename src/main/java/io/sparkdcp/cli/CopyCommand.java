@@ -9,6 +9,7 @@ import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.UsageException;
+import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.report.ReportJson;
 import io.sparkdcp.report.ReportText;
@@ -91,6 +92,20 @@ class CopyCommand implements Callable<Integer> {
             description = "Threads listing the source on the driver (default: twice the CPUs, from 4 to 32).")
     Integer walkThreads;
 
+    @Option(names = "--walk", paramLabel = "auto|driver|distributed", defaultValue = "auto", converter = WalkModeConverter.class,
+            description = "Where SRC is listed: by the driver's threads, or by the executors in rounds of subtrees "
+                    + "(for huge trees); auto: on the executors when the master is a cluster. Default: ${DEFAULT-VALUE}.")
+    WalkMode walk;
+
+    @Option(names = "--save-listing", paramLabel = "DIR",
+            description = "Save the listing of SRC in DIR (a Hadoop SequenceFile; any Hadoop path) for later runs' --listing.")
+    String saveListing;
+
+    @Option(names = "--listing", paramLabel = "DIR",
+            description = "Copy from the listing an earlier run saved in DIR instead of walking SRC: "
+                    + "entries SRC gained since are not copied.")
+    String reuseListing;
+
     @Option(names = "--threads-per-task", paramLabel = "N", defaultValue = "1",
             description = "Files each task copies at once, each by its own thread: hides per-call latency "
                     + "on file systems such as Lustre. Default: ${DEFAULT-VALUE}.")
@@ -152,6 +167,7 @@ class CopyCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         CopyRequest.Builder request = CopyRequest.builder().xattrs(xattrs).access(access).projectIds(!noProjectIds)
                 .batchFiles(batchFiles).batchBytes(batchBytes).chunkSize(chunkSize).threadsPerTask(threadsPerTask).modes(modes())
+                .walk(walk).listing(reuseListing).saveListing(saveListing)
                 .progressSeconds(progressSeconds != null ? progressSeconds : onTerminal())
                 .messages(line -> {
                     err.println("spark-dcp: " + line);

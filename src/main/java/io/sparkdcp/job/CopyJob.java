@@ -14,7 +14,6 @@ import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.walk.Entry;
 import io.sparkdcp.walk.Listing;
-import io.sparkdcp.walk.TreeWalker;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -53,10 +52,9 @@ public final class CopyJob {
         return run(walkSource(), new CopyCounts(), start);
     }
 
-    /** Lists the source tree; its errors make the listing incomplete. */
+    /** Lists the source tree (or reads its saved listing); its errors make the listing incomplete. */
     public Listing walkSource() {
-        CopyOptions copy = options.copy();
-        return new TreeWalker(options.walkThreads(), copy.projectIds()).walk(copy.sourceRoot());
+        return SourceListing.of(options, runner, log);
     }
 
     /**

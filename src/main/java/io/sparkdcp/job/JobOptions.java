@@ -11,14 +11,21 @@ import java.io.Serializable;
  * @param batchBytes  bytes per task at most (a task closes at whichever limit comes first)
  * @param walkThreads threads listing the source on the driver
  * @param filesInFlight files each task copies at once (threads per task)
+ * @param listing     how the source is listed: walked where, saved or reused
  */
-public record JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int walkThreads, int filesInFlight)
-        implements Serializable {
+public record JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int walkThreads, int filesInFlight,
+                         ListingOptions listing) implements Serializable {
     public JobOptions {
         if (batchFiles < 1) throw new IllegalArgumentException("--batch-files must be at least 1");
         if (batchBytes < 1) throw new IllegalArgumentException("--batch-bytes must be at least 1 byte");
         if (walkThreads < 1) throw new IllegalArgumentException("--walk-threads must be at least 1");
         if (filesInFlight < 1) throw new IllegalArgumentException("--threads-per-task must be at least 1");
+        if (listing == null) throw new IllegalArgumentException("listing options are needed");
+    }
+
+    /** The source walked on the driver or the executors as the runner suggests, not saved. */
+    public JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int walkThreads, int filesInFlight) {
+        this(copy, batchFiles, batchBytes, walkThreads, filesInFlight, ListingOptions.WALK);
     }
 
     /** One file in flight per task. */
@@ -27,7 +34,11 @@ public record JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int 
     }
 
     public JobOptions withFilesInFlight(int n) {
-        return new JobOptions(copy, batchFiles, batchBytes, walkThreads, n);
+        return new JobOptions(copy, batchFiles, batchBytes, walkThreads, n, listing);
+    }
+
+    public JobOptions withListing(ListingOptions how) {
+        return new JobOptions(copy, batchFiles, batchBytes, walkThreads, filesInFlight, how);
     }
 
     public static final int DEFAULT_BATCH_FILES = 2_000;

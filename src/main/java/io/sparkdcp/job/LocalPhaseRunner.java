@@ -47,6 +47,19 @@ public final class LocalPhaseRunner implements PhaseRunner {
     }
 
     @Override
+    public <T, R> List<R> map(String phase, List<T> tasks, TaskFunction<T, R> function) {
+        List<Callable<R>> calls = new ArrayList<>();
+        for (T task : tasks) calls.add(() -> function.apply(task));
+        return ParallelCalls.run(phase, threads, calls);
+    }
+
+    @Override
+    public int parallelism() { return threads; }
+
+    @Override
+    public boolean spansNodes() { return false; }
+
+    @Override
     public Work done() {
         return new Work(entriesDone.get(), bytesDone.get());
     }

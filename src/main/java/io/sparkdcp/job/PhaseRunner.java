@@ -15,6 +15,15 @@ import java.util.List;
 public interface PhaseRunner {
     <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work);
 
+    /** Runs a function over tasks, results in task order: work that is not the copy engine's (the distributed walk). */
+    <T, R> List<R> map(String phase, List<T> tasks, TaskFunction<T, R> function);
+
+    /** Tasks that run at once. */
+    int parallelism();
+
+    /** True when tasks may run on other nodes than the driver (a cluster, not local mode). */
+    boolean spansNodes();
+
     /** Step counts and times of every task that has finished so far. */
     StepStats steps();
 

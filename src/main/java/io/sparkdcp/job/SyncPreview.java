@@ -32,7 +32,7 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
 
     public static SyncPreview of(JobOptions options, boolean delete, boolean destinationExists) {
         boolean projects = options.copy().projectIds();
-        Listing source = new TreeWalker(options.walkThreads(), projects).walk(options.copy().sourceRoot());
+        Listing source = SourceListing.of(options, null, line -> {});
         Listing destination = destinationExists
                 ? new TreeWalker(options.walkThreads(), projects).walk(options.copy().destinationRoot())
                 : new Listing(List.of(), List.of());

@@ -5,6 +5,7 @@ import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.job.TaskFunction;
 import io.sparkdcp.job.TaskWork;
 import io.sparkdcp.job.UsageException;
 import io.sparkdcp.progress.Work;
@@ -56,6 +57,23 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
             sc.setJobDescription(null);
         }
     }
+
+    @Override
+    public <T, R> List<R> map(String phase, List<T> tasks, TaskFunction<T, R> function) {
+        if (tasks.isEmpty()) return List.of();
+        sc.setJobDescription("spark-dcp: " + phase);
+        try {
+            return sc.parallelize(tasks, tasks.size()).map(function::apply).collect();
+        } finally {
+            sc.setJobDescription(null);
+        }
+    }
+
+    @Override
+    public int parallelism() { return sc.defaultParallelism(); }
+
+    @Override
+    public boolean spansNodes() { return !sc.isLocal(); }
 
     @Override
     public StepStats steps() {

@@ -8,6 +8,7 @@ import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.testing.ForwardingPhaseRunner;
 import io.sparkdcp.job.TaskWork;
 import io.sparkdcp.plan.FileBatch;
 import io.sparkdcp.progress.ProgressPrinter;
@@ -108,7 +109,7 @@ class LiveProgressTest {
     }
 
     /** The file phase copies its batch one entry at a time with a pause after each: a slow copy, in one task. */
-    private record SlowFileCopies(PhaseRunner delegate) implements PhaseRunner {
+    private record SlowFileCopies(PhaseRunner delegate) implements ForwardingPhaseRunner {
         @Override
         @SuppressWarnings("unchecked")
         public <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work) {
@@ -130,11 +131,5 @@ class LiveProgressTest {
             }
             return BatchResult.of(counts);
         }
-
-        @Override
-        public StepStats steps() { return delegate.steps(); }
-
-        @Override
-        public Work done() { return delegate.done(); }
     }
 }

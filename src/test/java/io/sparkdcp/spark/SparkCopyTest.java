@@ -5,7 +5,15 @@ import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.Step;
 import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.job.SourceListing;
+import io.sparkdcp.job.WalkMode;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.testing.Listings;
+import io.sparkdcp.walk.Listing;
+import io.sparkdcp.walk.TreeWalker;
+import io.sparkdcp.testing.ForwardingPhaseRunner;
 import io.sparkdcp.job.TaskWork;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.posix.FileType;
@@ -72,6 +80,19 @@ class SparkCopyTest {
     }
 
     @Test
+    void theExecutorsWalkTheSourceWhenAskedAndTheCopyIsExact() throws IOException {
+        Path dst = newDestination();
+        Files.createDirectories(dst);
+        LocalCopy distributed = LocalCopy.defaults().withChunkSize(1 << 20)
+                .withListing(new ListingOptions(WalkMode.DISTRIBUTED, null, null));
+        Listing walked = SourceListing.of(distributed.jobOptions(tree.root(), dst), new SparkPhaseRunner(sc), line -> {});
+        Listings.assertSameListing(new TreeWalker(2, true).walk(PathBytes.of(tree.root().toString())), walked);
+        CopyReport report = distributed.run(tree.root(), dst, new SparkPhaseRunner(sc));
+        assertEquals(List.of(), report.counts().failures());
+        TreeComparator.assertSameTree(tree.root(), dst);
+    }
+
+    @Test
     void rerunSkipsEverything() throws IOException {
         Path dst = newDestination();
         copy(dst, new SparkPhaseRunner(sc));
@@ -122,7 +143,7 @@ class SparkCopyTest {
     }
 
     /** Every task's first attempt does its work, records its steps, then dies: Spark retries it. */
-    private record FirstAttemptFails(PhaseRunner delegate) implements PhaseRunner {
+    private record FirstAttemptFails(PhaseRunner delegate) implements ForwardingPhaseRunner {
         @Override
         public <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work) {
             return delegate.run(phase, tasks, options, (engine, task) -> {
@@ -131,11 +152,5 @@ class SparkCopyTest {
                 return result;
             });
         }
-
-        @Override
-        public StepStats steps() { return delegate.steps(); }
-
-        @Override
-        public Work done() { return delegate.done(); }
     }
 }

@@ -6,6 +6,7 @@ import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.SyncJob;
@@ -16,10 +17,10 @@ import java.nio.file.Path;
 
 /** Runs a whole copy or sync job in this JVM, the way the tests need it, with small batches so several tasks run. */
 public record LocalCopy(XattrPolicy xattrs, MetadataAccess access, boolean projectIds, long chunkSize, int batchFiles,
-                        CopyModes modes) {
+                        CopyModes modes, ListingOptions listing) {
 
     public static LocalCopy defaults() {
-        return new LocalCopy(XattrPolicy.all(), MetadataAccess.FD, true, JobOptions.DEFAULT_CHUNK_SIZE, 7, CopyModes.COPY);
+        return new LocalCopy(XattrPolicy.all(), MetadataAccess.FD, true, JobOptions.DEFAULT_CHUNK_SIZE, 7, CopyModes.COPY, ListingOptions.WALK);
     }
 
     /** Sync mode: existing data kept, metadata fixed. */
@@ -27,22 +28,24 @@ public record LocalCopy(XattrPolicy xattrs, MetadataAccess access, boolean proje
         return defaults().withModes(new CopyModes(true, false, false, false, false));
     }
 
-    public LocalCopy withAccess(MetadataAccess a) { return new LocalCopy(xattrs, a, projectIds, chunkSize, batchFiles, modes); }
+    public LocalCopy withAccess(MetadataAccess a) { return new LocalCopy(xattrs, a, projectIds, chunkSize, batchFiles, modes, listing); }
 
-    public LocalCopy withChunkSize(long c) { return new LocalCopy(xattrs, access, projectIds, c, batchFiles, modes); }
+    public LocalCopy withChunkSize(long c) { return new LocalCopy(xattrs, access, projectIds, c, batchFiles, modes, listing); }
 
-    public LocalCopy withoutProjectIds() { return new LocalCopy(xattrs, access, false, chunkSize, batchFiles, modes); }
+    public LocalCopy withoutProjectIds() { return new LocalCopy(xattrs, access, false, chunkSize, batchFiles, modes, listing); }
 
-    public LocalCopy withXattrs(XattrPolicy p) { return new LocalCopy(p, access, projectIds, chunkSize, batchFiles, modes); }
+    public LocalCopy withXattrs(XattrPolicy p) { return new LocalCopy(p, access, projectIds, chunkSize, batchFiles, modes, listing); }
 
-    public LocalCopy withModes(CopyModes m) { return new LocalCopy(xattrs, access, projectIds, chunkSize, batchFiles, m); }
+    public LocalCopy withModes(CopyModes m) { return new LocalCopy(xattrs, access, projectIds, chunkSize, batchFiles, m, listing); }
 
-    public LocalCopy withBatchFiles(int n) { return new LocalCopy(xattrs, access, projectIds, chunkSize, n, modes); }
+    public LocalCopy withBatchFiles(int n) { return new LocalCopy(xattrs, access, projectIds, chunkSize, n, modes, listing); }
+
+    public LocalCopy withListing(ListingOptions l) { return new LocalCopy(xattrs, access, projectIds, chunkSize, batchFiles, modes, l); }
 
     public JobOptions jobOptions(Path src, Path dst) {
         CopyOptions copy = new CopyOptions(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), xattrs, access,
                 projectIds, chunkSize, modes);
-        return new JobOptions(copy, batchFiles, 1L << 30, 4);
+        return new JobOptions(copy, batchFiles, 1L << 30, 4, 1, listing);
     }
 
     public CopyReport run(Path src, Path dst) {

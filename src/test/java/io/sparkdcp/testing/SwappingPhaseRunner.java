@@ -2,15 +2,13 @@ package io.sparkdcp.testing;
 
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.TaskWork;
-import io.sparkdcp.progress.Work;
 
 import java.util.List;
 
 /** Runs phases through another runner and, once, does something to the trees just before a chosen phase: a race made repeatable. */
-public final class SwappingPhaseRunner implements PhaseRunner {
+public final class SwappingPhaseRunner implements ForwardingPhaseRunner {
     private final PhaseRunner delegate;
     private final String phasePrefix;
     private Runnable before;
@@ -22,6 +20,9 @@ public final class SwappingPhaseRunner implements PhaseRunner {
     }
 
     @Override
+    public PhaseRunner delegate() { return delegate; }
+
+    @Override
     public <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work) {
         if (before != null && phase.startsWith(phasePrefix)) {
             before.run();
@@ -29,12 +30,6 @@ public final class SwappingPhaseRunner implements PhaseRunner {
         }
         return delegate.run(phase, tasks, options, work);
     }
-
-    @Override
-    public StepStats steps() { return delegate.steps(); }
-
-    @Override
-    public Work done() { return delegate.done(); }
 
     /** Whether the swap has happened. */
     public boolean swapped() { return before == null; }

@@ -1,0 +1,76 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.copy.Failure;
+import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.walk.DirectoryBlock;
+import io.sparkdcp.walk.Listing;
+import io.sparkdcp.walk.Subdirectory;
+import io.sparkdcp.walk.SubtreeWalk;
+import io.sparkdcp.walk.TreeWalker;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Lists the source on the executors in rounds: each round's tasks list their directories' subtrees
+ * up to a budget of entries and hand back the directories they did not reach, which the next round
+ * deals out again. The tree is walked at the metadata rate of all executors together; the driver
+ * holds only the packed blocks and the frontier of directories.
+ */
+public final class DistributedWalk {
+    /** Entries per task per round: long enough to amortise a Spark task, short enough to rebalance. */
+    static final long ENTRIES_PER_TASK = 50_000;
+    /** The first round lists few entries, so that the work spreads out early. */
+    static final long FIRST_ROUND_ENTRIES = 2_000;
+
+    private final PhaseRunner runner;
+    private final long entriesPerTask;
+    private final Consumer<String> log;
+
+    public DistributedWalk(PhaseRunner runner, Consumer<String> log) {
+        this(runner, ENTRIES_PER_TASK, log);
+    }
+
+    DistributedWalk(PhaseRunner runner, long entriesPerTask, Consumer<String> log) {
+        this.runner = runner;
+        this.entriesPerTask = entriesPerTask;
+        this.log = log;
+    }
+
+    public Listing walk(byte[] sourceRoot, boolean projectIds) {
+        List<Subdirectory> frontier = new ArrayList<>();
+        try (Fd root = TreeWalker.openRoot(sourceRoot)) {
+            frontier.add(new Subdirectory(PathBytes.EMPTY, Posix.fstat(root)));
+        }
+        List<DirectoryBlock> blocks = new ArrayList<>();
+        List<Failure> errors = new ArrayList<>();
+        int round = 0;
+        while (!frontier.isEmpty()) {
+            round++;
+            long budget = round == 1 ? Math.min(FIRST_ROUND_ENTRIES, entriesPerTask) : entriesPerTask;
+            List<SubtreeWalk> tasks = new ArrayList<>();
+            for (List<Subdirectory> share : dealOut(frontier, 2 * runner.parallelism()))
+                tasks.add(new SubtreeWalk(sourceRoot, projectIds, share, budget));
+            frontier = new ArrayList<>();
+            for (SubtreeWalk.Result r : runner.map("walk, round " + round, tasks, SubtreeWalk::run)) {
+                blocks.addAll(r.blocks());
+                errors.addAll(r.errors());
+                frontier.addAll(r.frontier());
+            }
+        }
+        log.accept(String.format("walked on the executors in %d rounds", round));
+        return Listing.sorted(blocks, errors);
+    }
+
+    /** Deals directories out round-robin to at most n tasks, so big and small subtrees mix. */
+    static List<List<Subdirectory>> dealOut(List<Subdirectory> dirs, int n) {
+        int tasks = Math.max(1, Math.min(n, dirs.size()));
+        List<List<Subdirectory>> out = new ArrayList<>();
+        for (int i = 0; i < tasks; i++) out.add(new ArrayList<>());
+        for (int i = 0; i < dirs.size(); i++) out.get(i % tasks).add(dirs.get(i));
+        return out;
+    }
+}

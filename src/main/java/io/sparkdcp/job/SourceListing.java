@@ -1,0 +1,58 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.walk.Listing;
+import io.sparkdcp.walk.SavedListing;
+import io.sparkdcp.walk.TreeWalker;
+
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/** The one way a job gets its listing of the source: a saved listing, or a walk on the driver or the executors, saved if asked. */
+public final class SourceListing {
+    private SourceListing() {}
+
+    /**
+     * Checks, before anything runs, that a listing to reuse is complete and of this source, and that a
+     * directory to save to holds nothing else.
+     */
+    public static void check(JobOptions options) {
+        ListingOptions how = options.listing();
+        CopyOptions copy = options.copy();
+        try {
+            if (how.save() != null) SavedListing.checkWritable(how.save());
+            if (how.reuse() == null) return;
+            SavedListing.Header header = SavedListing.header(how.reuse());
+            if (!Arrays.equals(header.sourceRoot(), copy.sourceRoot()))
+                throw new UsageException("listing " + how.reuse() + " is of " + PathBytes.display(header.sourceRoot())
+                        + ", not of SRC " + PathBytes.display(copy.sourceRoot()));
+            if (copy.projectIds() && !header.projectIds())
+                throw new UsageException("listing " + how.reuse() + " was saved without project IDs: "
+                        + "use --no-projid, or save it again with them");
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    /** @param runner where a distributed walk runs; null for a walk on this node */
+    public static Listing of(JobOptions options, PhaseRunner runner, Consumer<String> log) {
+        ListingOptions how = options.listing();
+        CopyOptions copy = options.copy();
+        if (how.reuse() != null) {
+            Listing saved = SavedListing.read(how.reuse());
+            log.accept(String.format("read the listing saved in %s: %,d entries", how.reuse(), saved.entryCount()));
+            return saved;
+        }
+        boolean distributed = runner != null
+                && (how.walk() == WalkMode.DISTRIBUTED || (how.walk() == WalkMode.AUTO && runner.spansNodes()));
+        Listing listing = distributed
+                ? new DistributedWalk(runner, log).walk(copy.sourceRoot(), copy.projectIds())
+                : new TreeWalker(options.walkThreads(), copy.projectIds()).walk(copy.sourceRoot());
+        if (how.save() != null) {
+            SavedListing.write(how.save(), copy.sourceRoot(), copy.projectIds(), listing);
+            log.accept(String.format("saved the listing (%,d entries) to %s", listing.entryCount(), how.save()));
+        }
+        return listing;
+    }
+}
