@@ -27,15 +27,18 @@ public final class DistributedWalk {
     static final long FIRST_ROUND_ENTRIES = 2_000;
 
     private final PhaseRunner runner;
+    private final int threadsPerTask;
     private final long entriesPerTask;
     private final Consumer<String> log;
 
-    public DistributedWalk(PhaseRunner runner, Consumer<String> log) {
-        this(runner, ENTRIES_PER_TASK, log);
+    /** @param threadsPerTask threads each task lists with, to keep several metadata reads in flight */
+    public DistributedWalk(PhaseRunner runner, int threadsPerTask, Consumer<String> log) {
+        this(runner, threadsPerTask, ENTRIES_PER_TASK, log);
     }
 
-    DistributedWalk(PhaseRunner runner, long entriesPerTask, Consumer<String> log) {
+    DistributedWalk(PhaseRunner runner, int threadsPerTask, long entriesPerTask, Consumer<String> log) {
         this.runner = runner;
+        this.threadsPerTask = threadsPerTask;
         this.entriesPerTask = entriesPerTask;
         this.log = log;
     }
@@ -53,7 +56,7 @@ public final class DistributedWalk {
             long budget = round == 1 ? Math.min(FIRST_ROUND_ENTRIES, entriesPerTask) : entriesPerTask;
             List<SubtreeWalk> tasks = new ArrayList<>();
             for (List<Subdirectory> share : dealOut(frontier, 2 * runner.parallelism()))
-                tasks.add(new SubtreeWalk(sourceRoot, projectIds, share, budget));
+                tasks.add(new SubtreeWalk(sourceRoot, projectIds, threadsPerTask, share, budget));
             frontier = new ArrayList<>();
             for (SubtreeWalk.Result r : runner.map("walk, round " + round, tasks, SubtreeWalk::run)) {
                 blocks.addAll(r.blocks());

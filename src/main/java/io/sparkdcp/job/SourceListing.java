@@ -47,7 +47,7 @@ public final class SourceListing {
         boolean distributed = runner != null
                 && (how.walk() == WalkMode.DISTRIBUTED || (how.walk() == WalkMode.AUTO && runner.spansNodes()));
         Listing listing = distributed
-                ? new DistributedWalk(runner, log).walk(copy.sourceRoot(), copy.projectIds())
+                ? new DistributedWalk(runner, options.walkThreads(), log).walk(copy.sourceRoot(), copy.projectIds())
                 : new TreeWalker(options.walkThreads(), copy.projectIds()).walk(copy.sourceRoot());
         if (how.save() != null) {
             SavedListing.write(how.save(), copy.sourceRoot(), copy.projectIds(), listing);

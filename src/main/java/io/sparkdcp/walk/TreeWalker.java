@@ -11,8 +11,13 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** Lists a source tree on this node with several threads, one directory per task ({@link DirectoryLister}). */
+/**
+ * Lists a tree with several threads, one directory per task ({@link DirectoryLister}): the whole
+ * tree on the driver, or, in a distributed walk, subtrees up to a budget of entries. Threads keep
+ * several metadata reads in flight, which is what a cold cache or a remote metadata server needs.
+ */
 public final class TreeWalker {
     private final int threads;
     private final boolean projectIds;
@@ -23,20 +28,37 @@ public final class TreeWalker {
         this.projectIds = projectIds;
     }
 
+    /** What a budgeted walk listed, and the directories it did not reach. */
+    public record Part(List<DirectoryBlock> blocks, List<Subdirectory> frontier, List<Failure> errors) {}
+
+    /** The whole tree under {@code sourceRoot}. */
     public Listing walk(byte[] sourceRoot) {
-        ConcurrentLinkedQueue<DirectoryBlock> blocks = new ConcurrentLinkedQueue<>();
-        ConcurrentLinkedQueue<Failure> errors = new ConcurrentLinkedQueue<>();
-        ThreadLocal<DirectoryLister> listers = ThreadLocal.withInitial(() -> new DirectoryLister(projectIds));
         try (Fd root = openRoot(sourceRoot)) {
-            Subdirectory top = new Subdirectory(PathBytes.EMPTY, Posix.fstat(root));
-            ForkJoinPool pool = new ForkJoinPool(threads);
-            try {
-                pool.invoke(new DirectoryTask(root, top, listers, blocks, errors));
-            } finally {
-                pool.shutdown();
-            }
+            Part all = walk(root, List.of(new Subdirectory(PathBytes.EMPTY, Posix.fstat(root))), Long.MAX_VALUE);
+            return Listing.sorted(all.blocks(), all.errors());
         }
-        return Listing.sorted(new ArrayList<>(blocks), List.copyOf(errors));
+    }
+
+    /**
+     * Lists {@code starts} and their subtrees until about {@code entryBudget} entries are listed; a
+     * directory met after that is not opened but handed back in the frontier.
+     */
+    public Part walk(Fd root, List<Subdirectory> starts, long entryBudget) {
+        Shared shared = new Shared(root, entryBudget, ThreadLocal.withInitial(() -> new DirectoryLister(projectIds)));
+        ForkJoinPool pool = new ForkJoinPool(threads);
+        try {
+            List<DirectoryTask> tasks = new ArrayList<>();
+            for (Subdirectory s : starts) tasks.add(new DirectoryTask(s, shared));
+            pool.invoke(new RecursiveAction() {
+                @Override
+                protected void compute() {
+                    invokeAll(tasks);
+                }
+            });
+        } finally {
+            pool.shutdown();
+        }
+        return new Part(new ArrayList<>(shared.blocks), new ArrayList<>(shared.frontier), List.copyOf(shared.errors));
     }
 
     /** The root is named by the user: a symlink to a directory is followed, as cp -a SRC/. does. */
@@ -44,29 +66,37 @@ public final class TreeWalker {
         return Posix.open(sourceRoot, Linux.O_RDONLY | Linux.O_DIRECTORY);
     }
 
-    private static final class DirectoryTask extends RecursiveAction {
-        private final Fd root;
-        private final Subdirectory dir;
-        private final ThreadLocal<DirectoryLister> listers;
-        private final ConcurrentLinkedQueue<DirectoryBlock> blocks;
-        private final ConcurrentLinkedQueue<Failure> errors;
+    private record Shared(Fd root, long budget, ThreadLocal<DirectoryLister> listers, AtomicLong listed,
+                          ConcurrentLinkedQueue<DirectoryBlock> blocks, ConcurrentLinkedQueue<Subdirectory> frontier,
+                          ConcurrentLinkedQueue<Failure> errors) {
+        Shared(Fd root, long budget, ThreadLocal<DirectoryLister> listers) {
+            this(root, budget, listers, new AtomicLong(), new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>(),
+                    new ConcurrentLinkedQueue<>());
+        }
+    }
 
-        DirectoryTask(Fd root, Subdirectory dir, ThreadLocal<DirectoryLister> listers,
-                      ConcurrentLinkedQueue<DirectoryBlock> blocks, ConcurrentLinkedQueue<Failure> errors) {
-            this.root = root;
+    private static final class DirectoryTask extends RecursiveAction {
+        private final Subdirectory dir;
+        private final Shared shared;
+
+        DirectoryTask(Subdirectory dir, Shared shared) {
             this.dir = dir;
-            this.listers = listers;
-            this.blocks = blocks;
-            this.errors = errors;
+            this.shared = shared;
         }
 
         @Override
         protected void compute() {
-            DirectoryLister.Listed listed = listers.get().list(root, dir);
-            if (listed.block() != null) blocks.add(listed.block());
-            errors.addAll(listed.errors());
+            if (shared.listed.get() >= shared.budget) {
+                shared.frontier.add(dir);
+                return;
+            }
+            DirectoryLister.Listed listed = shared.listers.get().list(shared.root, dir);
+            shared.errors.addAll(listed.errors());
+            if (listed.block() == null) return;
+            shared.blocks.add(listed.block());
+            shared.listed.addAndGet(listed.block().entryCount());
             List<DirectoryTask> children = new ArrayList<>();
-            for (Subdirectory s : listed.subdirectories()) children.add(new DirectoryTask(root, s, listers, blocks, errors));
+            for (Subdirectory s : listed.subdirectories()) children.add(new DirectoryTask(s, shared));
             invokeAll(children);
         }
     }

@@ -41,7 +41,7 @@ class ListingSourcesTest {
     void theDistributedWalkListsWhatTheDriverWalkLists() {
         List<String> log = new ArrayList<>();
         // Five entries per task and round: many rounds, each dealing out a frontier of many subtrees.
-        Listing distributed = new DistributedWalk(new LocalPhaseRunner(3), 5, log::add).walk(root(), true);
+        Listing distributed = new DistributedWalk(new LocalPhaseRunner(3), 2, 5, log::add).walk(root(), true);
         Listings.assertSameListing(driverWalk(), distributed);
         int rounds = Integer.parseInt(log.get(0).replaceAll("\\D+", " ").trim().split(" ")[0]);
         assertTrue(rounds >= 3, log.toString());

@@ -1,0 +1,35 @@
+package io.sparkdcp.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkdcp.bench.scale.ScaleTree;
+import io.sparkdcp.testing.LoopMount;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** scale-bench end to end on a small XFS tree: it generates both trees, walks them every way, copies them and reports. */
+class ScaleBenchCommandTest {
+    @Test
+    void generatesWalksCopiesAndReports() throws Exception {
+        LoopMount.requireRootAndXfs();
+        try (LoopMount mount = LoopMount.create("scale", 512)) {
+            Path json = mount.dir().resolve("result.json");
+            CommandLineRun run = CommandLineRun.of("scale-bench", "--master", "local[2]", "--entries", "2000",
+                    "--small-entries", "300", "--files-per-dir", "20", "--dirs-per-group", "10", "--json", json.toString(),
+                    mount.dir().toString());
+            assertEquals(0, run.exitCode(), run.err());
+            long expected = new ScaleTree(2000, 20, 10).actualEntries();
+            JsonNode r = new ObjectMapper().readTree(json.toFile());
+            assertEquals(expected, r.get("entries").asLong());
+            for (JsonNode walk : r.get("walks")) assertEquals(expected, walk.get("entries").asLong(), walk.toString());
+            assertEquals(expected, r.at("/copies/1/entries").asLong());
+            assertTrue(r.get("packedBytesPerEntry").asDouble() > 0, r.toString());
+            assertTrue(run.out().contains("distributed walk"), run.out());
+            assertTrue(run.out().contains("vs small"), run.out());
+        }
+    }
+}
