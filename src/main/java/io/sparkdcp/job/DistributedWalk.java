@@ -25,6 +25,12 @@ public final class DistributedWalk {
     static final long ENTRIES_PER_TASK = 50_000;
     /** The first round lists few entries, so that the work spreads out early. */
     static final long FIRST_ROUND_ENTRIES = 2_000;
+    /**
+     * Entries all tasks of one round list together at most: a round's blocks come back through one
+     * collect, which spark.driver.maxResultSize (1 GiB by default) bounds; at ~100 bytes per entry
+     * this keeps a round near 200 MB however many task slots the cluster has.
+     */
+    static final long ENTRIES_PER_ROUND = 2_000_000;
 
     private final PhaseRunner runner;
     private final int threadsPerTask;
@@ -53,10 +59,10 @@ public final class DistributedWalk {
         int round = 0;
         while (!frontier.isEmpty()) {
             round++;
-            long budget = round == 1 ? Math.min(FIRST_ROUND_ENTRIES, entriesPerTask) : entriesPerTask;
+            List<List<Subdirectory>> shares = dealOut(frontier, 2 * runner.parallelism());
+            long budget = Math.max(1, Math.min(round == 1 ? FIRST_ROUND_ENTRIES : entriesPerTask, ENTRIES_PER_ROUND / shares.size()));
             List<SubtreeWalk> tasks = new ArrayList<>();
-            for (List<Subdirectory> share : dealOut(frontier, 2 * runner.parallelism()))
-                tasks.add(new SubtreeWalk(sourceRoot, projectIds, threadsPerTask, share, budget));
+            for (List<Subdirectory> share : shares) tasks.add(new SubtreeWalk(sourceRoot, projectIds, threadsPerTask, share, budget));
             frontier = new ArrayList<>();
             for (SubtreeWalk.Result r : runner.map("walk, round " + round, tasks, SubtreeWalk::run)) {
                 blocks.addAll(r.blocks());

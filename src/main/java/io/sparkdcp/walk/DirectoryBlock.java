@@ -1,7 +1,9 @@
 package io.sparkdcp.walk;
 
 import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Stat;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -19,7 +21,7 @@ import java.util.List;
  * number of files, then the files as {@link EntryCodec} entries.
  */
 public final class DirectoryBlock implements Serializable {
-    private static final Comparator<Entry> BY_NAME = (a, b) -> PathBytes.compare(a.name(), b.name());
+    private static final Comparator<Child> BY_NAME = (a, b) -> PathBytes.compare(a.name(), b.name());
 
     private final byte[] bytes;
     private transient boolean headerRead; // transient fields start false after deserialization too
@@ -30,19 +32,29 @@ public final class DirectoryBlock implements Serializable {
         this.bytes = bytes;
     }
 
+    /** A file of a directory being packed, by its name in that directory. */
+    public record Child(byte[] name, Stat stat, FsXattr project) {}
+
     /** Packs a directory; {@code files} are the non-directory entries whose parent it is. */
     public static DirectoryBlock of(byte[] path, Entry directory, List<Entry> files) {
+        List<Child> children = new ArrayList<>(files.size());
+        for (Entry f : files) {
+            if (f.type() == FileType.DIRECTORY) throw new IllegalArgumentException("a directory is not a block's file: " + f.display());
+            children.add(new Child(f.name(), f.stat(), f.project()));
+        }
+        return ofChildren(path, directory, children);
+    }
+
+    /** Packs a directory from its files' names (the walk's way: no path is built per file). */
+    public static DirectoryBlock ofChildren(byte[] path, Entry directory, List<Child> files) {
         if (directory != null && (directory.type() != FileType.DIRECTORY || !java.util.Arrays.equals(directory.path(), path)))
             throw new IllegalArgumentException("a block's own entry must be its directory: " + PathBytes.display(path));
-        List<Entry> sorted = new ArrayList<>(files);
+        List<Child> sorted = new ArrayList<>(files);
         sorted.sort(BY_NAME);
         EntryCodec.Writer w = new EntryCodec.Writer().putName(path).putVarint(directory != null ? 1 : 0);
         if (directory != null) w.putRecord(directory.stat(), directory.project());
         w.putVarint(sorted.size());
-        for (Entry f : sorted) {
-            if (f.type() == FileType.DIRECTORY) throw new IllegalArgumentException("a directory is not a block's file: " + f.display());
-            w.putEntry(f.name(), f.stat(), f.project());
-        }
+        for (Child f : sorted) w.putEntry(f.name(), f.stat(), f.project());
         return new DirectoryBlock(w.toBytes());
     }
 

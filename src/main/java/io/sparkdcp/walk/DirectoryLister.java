@@ -39,7 +39,7 @@ public final class DirectoryLister {
 
     /** Lists {@code dir}, given the open root of the tree it lies in. */
     public Listed list(Fd root, Subdirectory dir) {
-        List<Entry> files = new ArrayList<>();
+        List<DirectoryBlock.Child> files = new ArrayList<>();
         List<Subdirectory> subdirectories = new ArrayList<>();
         List<Failure> errors = new ArrayList<>();
         FsXattr project = null;
@@ -48,13 +48,12 @@ public final class DirectoryLister {
             Fd open = opened == null ? root : opened;
             project = readProject(open);
             for (Posix.DirEntry d : Posix.readDirectory(open, buffer)) {
-                byte[] childPath = PathBytes.join(path, d.name());
                 try {
                     io.sparkdcp.posix.Stat s = Posix.statAt(open, d.name());
-                    if (s.type() == FileType.DIRECTORY) subdirectories.add(new Subdirectory(childPath, s));
-                    else files.add(new Entry(childPath, s, null));
+                    if (s.type() == FileType.DIRECTORY) subdirectories.add(new Subdirectory(PathBytes.join(path, d.name()), s));
+                    else files.add(new DirectoryBlock.Child(d.name(), s, null));
                 } catch (PosixException e) {
-                    if (e.errno() != Errno.ENOENT) errors.add(Failure.of(childPath, e));
+                    if (e.errno() != Errno.ENOENT) errors.add(Failure.of(PathBytes.join(path, d.name()), e));
                 }
             }
         } catch (PosixException e) {
@@ -62,7 +61,7 @@ public final class DirectoryLister {
             errors.add(Failure.of(path, e));
         }
         // An unreadable directory is still created (and reported): its metadata is known.
-        DirectoryBlock block = DirectoryBlock.of(path, new Entry(path, dir.stat(), project), files);
+        DirectoryBlock block = DirectoryBlock.ofChildren(path, new Entry(path, dir.stat(), project), files);
         return new Listed(block, subdirectories, errors);
     }
 

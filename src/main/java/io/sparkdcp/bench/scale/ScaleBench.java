@@ -74,6 +74,10 @@ public final class ScaleBench {
         List<WalkRate> walks = new ArrayList<>();
         SparkPhaseRunner runner = new SparkPhaseRunner(sc);
         try {
+            // Untimed: class loading, the JIT and Spark's first jobs are not the walk's cost.
+            byte[] warmUp = PathBytes.of(smallRoot.toString());
+            new TreeWalker(walkThreads, true).walk(warmUp);
+            new DistributedWalk(runner, walkThreads, line -> {}).walk(warmUp, true);
             for (boolean c : cold ? new boolean[]{true, false} : new boolean[]{false}) {
                 walks.add(timeWalk(FIND, c, () -> FindCount.count(bigRoot, false)));
                 walks.add(timeWalk(FIND_STAT, c, () -> FindCount.count(bigRoot, true)));
