@@ -60,7 +60,7 @@ public final class DistributedWalk {
         while (!frontier.isEmpty()) {
             round++;
             List<List<Subdirectory>> shares = dealOut(frontier, 2 * runner.parallelism());
-            long budget = Math.max(1, Math.min(round == 1 ? FIRST_ROUND_ENTRIES : entriesPerTask, ENTRIES_PER_ROUND / shares.size()));
+            long budget = Math.max(1, Math.min(round == 1 ? Math.min(FIRST_ROUND_ENTRIES, entriesPerTask) : entriesPerTask, ENTRIES_PER_ROUND / shares.size()));
             List<SubtreeWalk> tasks = new ArrayList<>();
             for (List<Subdirectory> share : shares) tasks.add(new SubtreeWalk(sourceRoot, projectIds, threadsPerTask, share, budget));
             frontier = new ArrayList<>();
