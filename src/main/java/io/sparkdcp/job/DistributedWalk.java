@@ -21,10 +21,10 @@ import java.util.function.Consumer;
  * holds only the packed blocks and the frontier of directories.
  */
 public final class DistributedWalk {
-    /** Entries per task per round: long enough to amortise a Spark task, short enough to rebalance. */
-    static final long ENTRIES_PER_TASK = 50_000;
-    /** The first round lists few entries, so that the work spreads out early. */
-    static final long FIRST_ROUND_ENTRIES = 2_000;
+    /** How long a task lists per round: long enough to amortise a Spark job, short enough to rebalance. */
+    static final long ROUND_NANOS = 2_000_000_000L;
+    /** The first round is short, so that the work spreads out early. */
+    static final long FIRST_ROUND_NANOS = 200_000_000L;
     /**
      * Entries all tasks of one round list together at most: a round's blocks come back through one
      * collect, which spark.driver.maxResultSize (1 GiB by default) bounds; at ~100 bytes per entry
@@ -39,9 +39,10 @@ public final class DistributedWalk {
 
     /** @param threadsPerTask threads each task lists with, to keep several metadata reads in flight */
     public DistributedWalk(PhaseRunner runner, int threadsPerTask, Consumer<String> log) {
-        this(runner, threadsPerTask, ENTRIES_PER_TASK, log);
+        this(runner, threadsPerTask, Long.MAX_VALUE, log);
     }
 
+    /** @param entriesPerTask a task's budget of entries per round besides its time (tests force many rounds) */
     DistributedWalk(PhaseRunner runner, int threadsPerTask, long entriesPerTask, Consumer<String> log) {
         this.runner = runner;
         this.threadsPerTask = threadsPerTask;
@@ -59,8 +60,10 @@ public final class DistributedWalk {
         int round = 0;
         while (!frontier.isEmpty()) {
             round++;
-            List<List<Subdirectory>> shares = dealOut(frontier, 2 * runner.parallelism());
-            long budget = Math.max(1, Math.min(round == 1 ? Math.min(FIRST_ROUND_ENTRIES, entriesPerTask) : entriesPerTask, ENTRIES_PER_ROUND / shares.size()));
+            // One task per slot: with a time budget they all end together.
+            List<List<Subdirectory>> shares = dealOut(frontier, runner.parallelism());
+            TreeWalker.Budget budget = new TreeWalker.Budget(Math.min(entriesPerTask, ENTRIES_PER_ROUND / shares.size()),
+                    round == 1 ? FIRST_ROUND_NANOS : ROUND_NANOS);
             List<SubtreeWalk> tasks = new ArrayList<>();
             for (List<Subdirectory> share : shares) tasks.add(new SubtreeWalk(sourceRoot, projectIds, threadsPerTask, share, budget));
             frontier = new ArrayList<>();

@@ -8,12 +8,12 @@ import java.util.List;
 
 /**
  * One task of a distributed walk: list the given directories and their subtrees with a few threads
- * until about {@code entryBudget} entries are listed; the directories not reached are handed back
- * for the next round. The budget keeps tasks short, so rounds rebalance a tree whose subtrees
- * differ in size.
+ * within a budget of entries and time; the directories not reached are handed back for the next
+ * round. The time budget makes a round's tasks end together, so little is lost waiting for the
+ * slowest, and rounds rebalance a tree whose subtrees differ in size.
  */
 public record SubtreeWalk(byte[] sourceRoot, boolean projectIds, int threads, List<Subdirectory> directories,
-                          long entryBudget) implements Serializable {
+                          TreeWalker.Budget budget) implements Serializable {
 
     /** What one task listed, and the directories it left for the next round. */
     public record Result(List<DirectoryBlock> blocks, List<Subdirectory> frontier, List<Failure> errors)
@@ -21,7 +21,7 @@ public record SubtreeWalk(byte[] sourceRoot, boolean projectIds, int threads, Li
 
     public Result run() {
         try (Fd root = TreeWalker.openRoot(sourceRoot)) {
-            TreeWalker.Part part = new TreeWalker(threads, projectIds).walk(root, directories, entryBudget);
+            TreeWalker.Part part = new TreeWalker(threads, projectIds).walk(root, directories, budget);
             return new Result(part.blocks(), part.frontier(), part.errors());
         }
     }

@@ -34,17 +34,26 @@ public final class TreeWalker {
     /** The whole tree under {@code sourceRoot}. */
     public Listing walk(byte[] sourceRoot) {
         try (Fd root = openRoot(sourceRoot)) {
-            Part all = walk(root, List.of(new Subdirectory(PathBytes.EMPTY, Posix.fstat(root))), Long.MAX_VALUE);
+            Part all = walk(root, List.of(new Subdirectory(PathBytes.EMPTY, Posix.fstat(root))), Budget.NONE);
             return Listing.sorted(all.blocks(), all.errors());
         }
     }
 
     /**
-     * Lists {@code starts} and their subtrees until about {@code entryBudget} entries are listed; a
-     * directory met after that is not opened but handed back in the frontier.
+     * How much a walk may list before it hands the rest back: about {@code entries} entries, for
+     * {@code nanos} of time from its start.
      */
-    public Part walk(Fd root, List<Subdirectory> starts, long entryBudget) {
-        Shared shared = new Shared(root, entryBudget, ThreadLocal.withInitial(() -> new DirectoryLister(projectIds)));
+    public record Budget(long entries, long nanos) implements java.io.Serializable {
+        public static final Budget NONE = new Budget(Long.MAX_VALUE, Long.MAX_VALUE);
+    }
+
+    /**
+     * Lists {@code starts} and their subtrees within the budget; a directory met after that is not
+     * opened but handed back in the frontier.
+     */
+    public Part walk(Fd root, List<Subdirectory> starts, Budget budget) {
+        long deadline = budget.nanos() == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + budget.nanos();
+        Shared shared = new Shared(root, budget.entries(), deadline, ThreadLocal.withInitial(() -> new DirectoryLister(projectIds)));
         ForkJoinPool pool = new ForkJoinPool(threads);
         try {
             List<DirectoryTask> tasks = new ArrayList<>();
@@ -66,12 +75,16 @@ public final class TreeWalker {
         return Posix.open(sourceRoot, Linux.O_RDONLY | Linux.O_DIRECTORY);
     }
 
-    private record Shared(Fd root, long budget, ThreadLocal<DirectoryLister> listers, AtomicLong listed,
+    private record Shared(Fd root, long budget, long deadline, ThreadLocal<DirectoryLister> listers, AtomicLong listed,
                           ConcurrentLinkedQueue<DirectoryBlock> blocks, ConcurrentLinkedQueue<Subdirectory> frontier,
                           ConcurrentLinkedQueue<Failure> errors) {
-        Shared(Fd root, long budget, ThreadLocal<DirectoryLister> listers) {
-            this(root, budget, listers, new AtomicLong(), new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>(),
+        Shared(Fd root, long budget, long deadline, ThreadLocal<DirectoryLister> listers) {
+            this(root, budget, deadline, listers, new AtomicLong(), new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>(),
                     new ConcurrentLinkedQueue<>());
+        }
+
+        boolean spent() {
+            return listed.get() >= budget || (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0);
         }
     }
 
@@ -86,7 +99,7 @@ public final class TreeWalker {
 
         @Override
         protected void compute() {
-            if (shared.listed.get() >= shared.budget) {
+            if (shared.spent()) {
                 shared.frontier.add(dir);
                 return;
             }

@@ -21,8 +21,8 @@ public final class ScaleTable {
                     w.entriesPerSecond(), w.entriesPerSecond() / rate(r, ScaleBench.FIND, w.cold()),
                     w.entriesPerSecond() / rate(r, ScaleBench.FIND_STAT, w.cold())));
         }
-        if (!r.coldCaches()) out.append("(not root: caches could not be dropped, warm walks only)\n");
-        out.append(String.format(Locale.ROOT, "%n%-10s %12s %9s %12s %9s %7s%n", "Copy", "entries", "seconds", "entries/s", "vs small", "failed"));
+        if (!r.coldCaches()) out.append("(not root: caches could not be dropped, warm walks and copies only)\n");
+        out.append(String.format(Locale.ROOT, "%n%-10s %12s %9s %12s %9s %7s%n", r.coldCaches() ? "Copy, cold" : "Copy", "entries", "seconds", "entries/s", "vs small", "failed"));
         double small = r.copies().get(0).entriesPerSecond();
         for (ScaleBench.CopyRate c : r.copies()) {
             out.append(String.format(Locale.ROOT, "%-10s %,12d %9.1f %,12.0f %8.2fx %7d%n", c.tree(), c.entries(), c.seconds(),
