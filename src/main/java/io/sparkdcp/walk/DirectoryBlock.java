@@ -51,7 +51,7 @@ public final class DirectoryBlock implements Serializable {
             throw new IllegalArgumentException("a block's own entry must be its directory: " + PathBytes.display(path));
         List<Child> sorted = new ArrayList<>(files);
         sorted.sort(BY_NAME);
-        EntryCodec.Writer w = new EntryCodec.Writer().putName(path).putVarint(directory != null ? 1 : 0);
+        EntryCodec.Writer w = new EntryCodec.Writer(path.length + 100 + sorted.size() * (EntryCodec.FIXED + 24)).putName(path).putVarint(directory != null ? 1 : 0);
         if (directory != null) w.putRecord(directory.stat(), directory.project());
         w.putVarint(sorted.size());
         for (Child f : sorted) w.putEntry(f.name(), f.stat(), f.project());

@@ -21,9 +21,18 @@ final class EntryCodec {
     private static final int HAS_PROJECT = 1;
     static final int FIXED = 79;
 
-    /** Appends one entry to a growable buffer. */
+    private static final java.lang.invoke.VarHandle SHORT = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final java.lang.invoke.VarHandle INT = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final java.lang.invoke.VarHandle LONG = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** Appends entries to a growable byte array. */
     static final class Writer {
-        private ByteBuffer buf = ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
+        private byte[] buf;
+        private int pos;
+
+        Writer(int expectedBytes) {
+            buf = new byte[Math.max(64, expectedBytes)];
+        }
 
         Writer putEntry(byte[] name, Stat s, FsXattr project) {
             return putName(name).putRecord(s, project);
@@ -32,42 +41,52 @@ final class EntryCodec {
         /** Metadata without a name: a directory's own record in its block. */
         Writer putRecord(Stat s, FsXattr project) {
             room(FIXED + 8);
-            buf.putShort((short) (s.type().formatBits() | s.permissions()));
-            buf.put((byte) (project != null ? HAS_PROJECT : 0));
-            buf.putInt(s.uid()).putInt(s.gid()).putInt((int) Math.min(Integer.MAX_VALUE, s.nlink()));
-            buf.putLong(s.size()).putLong(s.blocks()).putLong(s.dev()).putLong(s.ino()).putLong(s.rdev());
-            buf.putLong(s.atimeSec()).putInt(s.atimeNsec()).putLong(s.mtimeSec()).putInt(s.mtimeNsec());
-            if (project != null) buf.putInt(project.xflags()).putInt(project.projid());
+            SHORT.set(buf, pos, (short) (s.type().formatBits() | s.permissions()));
+            buf[pos + 2] = (byte) (project != null ? HAS_PROJECT : 0);
+            pos += 3;
+            putInt(s.uid()).putInt(s.gid()).putInt((int) Math.min(Integer.MAX_VALUE, s.nlink()));
+            putLong(s.size()).putLong(s.blocks()).putLong(s.dev()).putLong(s.ino()).putLong(s.rdev());
+            putLong(s.atimeSec()).putInt(s.atimeNsec()).putLong(s.mtimeSec()).putInt(s.mtimeNsec());
+            if (project != null) putInt(project.xflags()).putInt(project.projid());
             return this;
         }
 
         Writer putName(byte[] name) {
             putVarint(name.length);
             room(name.length);
-            buf.put(name);
+            System.arraycopy(name, 0, buf, pos, name.length);
+            pos += name.length;
             return this;
         }
 
         Writer putVarint(int v) {
             room(5);
             while ((v & ~0x7F) != 0) {
-                buf.put((byte) ((v & 0x7F) | 0x80));
+                buf[pos++] = (byte) ((v & 0x7F) | 0x80);
                 v >>>= 7;
             }
-            buf.put((byte) v);
+            buf[pos++] = (byte) v;
             return this;
         }
 
-        int position() { return buf.position(); }
+        private Writer putInt(int v) {
+            INT.set(buf, pos, v);
+            pos += 4;
+            return this;
+        }
 
-        byte[] toBytes() { return Arrays.copyOf(buf.array(), buf.position()); }
+        private Writer putLong(long v) {
+            LONG.set(buf, pos, v);
+            pos += 8;
+            return this;
+        }
+
+        int position() { return pos; }
+
+        byte[] toBytes() { return Arrays.copyOf(buf, pos); }
 
         private void room(int n) {
-            if (buf.remaining() >= n) return;
-            ByteBuffer bigger = ByteBuffer.allocate(Math.max(buf.capacity() * 2, buf.position() + n)).order(ByteOrder.LITTLE_ENDIAN);
-            buf.flip();
-            bigger.put(buf);
-            buf = bigger;
+            if (buf.length - pos < n) buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
         }
     }
 
