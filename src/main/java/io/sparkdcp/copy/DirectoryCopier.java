@@ -3,6 +3,7 @@ package io.sparkdcp.copy;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
@@ -45,7 +46,7 @@ final class DirectoryCopier {
             // made in it meanwhile get their own project set explicitly, so the order does not matter.
             // The root (always "existing", often new) keeps the early set, so a fresh tree inherits.
             boolean projectLater = !created && !e.isRoot() && ctx.options.modes().sync();
-            if (ctx.options.projectIds() && e.project() != null && !projectLater) {
+            if (ctx.options.projectIds() && e.project() != null && !projectLater && !(created && inheritsProject(e))) {
                 Fd dir = ctx.destination.get(e.path());
                 ctx.metadata.writeProject(dir, e.path(), e.project(), null);
                 ctx.forgetParentState(e.path());
@@ -54,6 +55,16 @@ final class DirectoryCopier {
             counts.addFailure(Failure.of(e.path(), ex));
         }
         return created;
+    }
+
+    /**
+     * A directory just made under a PROJINHERIT parent of its own project got that project and
+     * PROJINHERIT at creation: no need to open it for the ioctls.
+     */
+    private boolean inheritsProject(Entry e) {
+        if (e.isRoot() || !e.project().projInherit()) return false;
+        FsXattr parent = ctx.parentState(e.parent()).project();
+        return parent != null && parent.projInherit() && parent.projid() == e.project().projid();
     }
 
     /**

@@ -25,7 +25,7 @@ final class FileCopier {
     private static final int CREATE = Linux.O_WRONLY | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
     /** --verify reads the copy back through the descriptor that wrote it. */
     private static final int CREATE_READABLE = Linux.O_RDWR | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
-    /** New files are owner-only until their final owner and mode are set. */
+    /** Special files are owner-only until their final owner and mode are set. */
     private static final int NEW_FILE_MODE = 0600;
 
     private final CopyContext ctx;
@@ -61,12 +61,13 @@ final class FileCopier {
         byte[] parent = e.parent();
         byte[] name = e.name();
         Fd dstDir = ctx.destination.get(parent);
-        Fd dst = createExclusive(dstDir, name);
+        int mode = createMode(e);
+        Fd dst = createExclusive(dstDir, name, mode);
         if (dst == null) {
             Stat existing = ctx.statDestination(dstDir, name);
             if (existing != null && sync.keptInPlace(e, dstDir, name, existing, counts)) return;
             if (existing != null) ctx.removeForReplacement(e, dstDir, name, existing);
-            dst = createExclusive(dstDir, name);
+            dst = createExclusive(dstDir, name, mode);
             if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
         }
         writeNew(e, dstDir, name, dst, null, counts);
@@ -82,14 +83,20 @@ final class FileCopier {
         if (existing != null && sync.keptInPlace(e, dstDir, e.name(), existing, counts)) return;
         if (existing != null && existing.type() == FileType.DIRECTORY) ctx.removeForReplacement(e, dstDir, e.name(), existing);
         byte[] temporary = TemporaryNames.next(e.name());
-        Fd dst = createExclusive(dstDir, temporary);
+        Fd dst = createExclusive(dstDir, temporary, createMode(e));
         if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
         writeNew(e, dstDir, temporary, dst, e.name(), counts);
     }
 
+    /** Its rwx bits where that makes the final mode ({@link CreationMode}); owner-only where an fchmod follows anyway. */
+    private int createMode(Entry e) {
+        return CreationMode.isFinal(e.stat(), ctx.parentState(e.parent())) ? CreationMode.of(e.stat()) : NEW_FILE_MODE;
+    }
+
     /**
-     * Fills a file just created owner-only as name in dstDir (dst), then gives it its metadata and,
-     * when finalName is given, renames it there; closes dst.
+     * Fills a file just created as name in dstDir (dst) with {@link #createMode}: its owner first,
+     * while it is empty, then data and the rest of its metadata and, when finalName is given, the
+     * rename there; closes dst.
      */
     private void writeNew(Entry e, Fd dstDir, byte[] name, Fd dst, byte[] finalName, CopyCounts counts) {
         byte[] parent = e.parent();
@@ -97,8 +104,9 @@ final class FileCopier {
         boolean inPlace = finalName == null;
         Fd src = null;
         try {
-            src = ctx.openSource(e);
             ParentState where = ctx.parentState(parent);
+            ctx.writer.applyOwner(dst, e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
+            src = ctx.openSource(e);
             FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
             List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
 
@@ -112,8 +120,8 @@ final class FileCopier {
 
             // A metadata step that fails leaves the data in place but no final times, so a re-run redoes the file.
             if (where.defaultAcl()) dropInheritedXattrs(dst, xattrs);
-            ctx.writer.apply(dst, e.path(), e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid), xattrs,
-                    project, inheritedProject(where));
+            ctx.writer.applyAfterOwner(dst, e.path(), e.stat(), xattrs, project, inheritedProject(where),
+                    CreationMode.isFinal(e.stat(), where));
             if (!inPlace) {
                 renameIntoPlace(dstDir, name, dst, finalName, where);
                 inPlace = true;
@@ -159,10 +167,10 @@ final class FileCopier {
         return new FsXattr(0, 0, 0, where.projectOfNewEntry(), 0);
     }
 
-    private Fd createExclusive(Fd dir, byte[] name) {
+    private Fd createExclusive(Fd dir, byte[] name, int mode) {
         long t = System.nanoTime();
         try {
-            return Posix.openatUnless(Errno.EEXIST, dir, name, ctx.options.modes().verify() ? CREATE_READABLE : CREATE, NEW_FILE_MODE);
+            return Posix.openatUnless(Errno.EEXIST, dir, name, ctx.options.modes().verify() ? CREATE_READABLE : CREATE, mode);
         } finally {
             ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
         }

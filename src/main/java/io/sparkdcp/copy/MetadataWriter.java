@@ -27,10 +27,22 @@ final class MetadataWriter {
     void apply(Fd dst, byte[] relPath, Stat src, int currentUid, int currentGid, List<Xattr> xattrs,
                FsXattr project, FsXattr inherited) {
         applyOwner(dst, src, currentUid, currentGid);
+        applyAfterOwner(dst, relPath, src, xattrs, project, inherited, false);
+    }
+
+    /**
+     * Everything after the owner, for a file whose owner was set before its data.
+     *
+     * @param modeIsFinal the file was created with its final mode, and nothing since changed it
+     */
+    void applyAfterOwner(Fd dst, byte[] relPath, Stat src, List<Xattr> xattrs, FsXattr project, FsXattr inherited,
+                         boolean modeIsFinal) {
         ctx.metadata.writeXattrs(dst, relPath, xattrs);
         long t = System.nanoTime();
-        Posix.fchmod(dst, src.permissions());
-        ctx.steps.record(Step.MODE, System.nanoTime() - t);
+        if (!modeIsFinal) {
+            Posix.fchmod(dst, src.permissions());
+            ctx.steps.record(Step.MODE, System.nanoTime() - t);
+        }
         if (project != null) ctx.metadata.writeProject(dst, relPath, project, inherited);
         t = System.nanoTime();
         Posix.futimens(dst, src.atimeSec(), src.atimeNsec(), src.mtimeSec(), src.mtimeNsec());
@@ -42,7 +54,7 @@ final class MetadataWriter {
         return Ownership.differs(src, uid, gid, ctx.euid);
     }
 
-    private void applyOwner(Fd dst, Stat src, int currentUid, int currentGid) {
+    void applyOwner(Fd dst, Stat src, int currentUid, int currentGid) {
         if (!ownerDiffers(src, currentUid, currentGid)) return;
         long t = System.nanoTime();
         try {

@@ -35,6 +35,7 @@ class SyscallCountTest {
         Path project = Files.createDirectory(source.resolve("project"));
         Commands.run("xfs_io", "-c", "chproj 4242", "-c", "chattr +P", project.toString());
         for (int i = 0; i < FILES; i++) Files.writeString(project.resolve(String.format("plain-%03d.dat", i)), "data " + i);
+        Files.createDirectory(project.resolve("inheriting")); // project 4242 and PROJINHERIT from its parent
         // The files carry their directory's project, as files created there do.
         Commands.bash("cd '" + project + "' && for f in plain-*; do xfs_io -c 'chproj 4242' $f; done");
     }
@@ -45,15 +46,24 @@ class SyscallCountTest {
     }
 
     @Test
-    void aPlainFileInheritingItsProjectCostsNineCopierCallsAndOneWalkStat() throws Exception {
+    void aPlainFileInheritingItsProjectCostsEightCopierCallsAndOneWalkStat() throws Exception {
         List<String> calls = callsOn("plain-017.dat", "fd");
         long walk = calls.stream().filter(c -> c.startsWith("statx(") && c.contains("/src/project>")).count();
         assertEquals(1, walk, "the walk stats each entry once: " + calls);
         List<String> copier = calls.stream().filter(c -> !(c.startsWith("statx(") && c.contains("/src/project>"))).toList();
-        assertTrue(copier.size() <= 9, copier.size() + " calls in the copier: " + copier);
+        assertTrue(copier.size() <= 8, copier.size() + " calls in the copier: " + copier);
+        assertTrue(copier.stream().noneMatch(c -> c.startsWith("fchmod")), "created with its mode: " + copier);
         assertTrue(copier.stream().noneMatch(c -> c.contains("\"/")), "nothing by absolute path: " + copier);
         assertTrue(copier.stream().noneMatch(c -> c.startsWith("ioctl") && c.contains("FSSETXATTR")),
                 "the inherited project ID is not set again: " + copier);
+    }
+
+    @Test
+    void aDirectoryThatInheritsItsProjectIsMadeWithoutOpeningItForTheIoctl() throws Exception {
+        List<String> destination = callsOn("inheriting", "fd").stream().filter(c -> c.contains("/dst-")).toList();
+        assertEquals(1, destination.stream().filter(c -> c.startsWith("mkdirat")).count(), destination.toString());
+        // Opened once, to finish it (owner, mode, times); not in between to set the project it already has.
+        assertEquals(1, destination.stream().filter(c -> c.startsWith("openat")).count(), destination.toString());
     }
 
     @Test
