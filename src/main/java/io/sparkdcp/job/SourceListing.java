@@ -35,6 +35,24 @@ public final class SourceListing {
         }
     }
 
+    public static final String DRIVER = "driver";
+    public static final String EXECUTORS = "executors";
+    public static final String SAVED = "saved";
+
+    /** Who lists the source: the driver, the executors (a distributed walk), or nobody (a saved listing). */
+    public static String listedBy(JobOptions options, PhaseRunner runner) {
+        ListingOptions how = options.listing();
+        if (how.reuse() != null) return SAVED;
+        boolean distributed = runner != null
+                && (how.walk() == WalkMode.DISTRIBUTED || (how.walk() == WalkMode.AUTO && runner.spansNodes()));
+        return distributed ? EXECUTORS : DRIVER;
+    }
+
+    /** The saved listing read or written, or null. */
+    public static String directory(JobOptions options) {
+        return options.listing().reuse() != null ? options.listing().reuse() : options.listing().save();
+    }
+
     /** @param runner where a distributed walk runs; null for a walk on this node */
     public static Listing of(JobOptions options, PhaseRunner runner, Consumer<String> log) {
         ListingOptions how = options.listing();
@@ -44,9 +62,7 @@ public final class SourceListing {
             log.accept(String.format("read the listing saved in %s: %,d entries", how.reuse(), saved.entryCount()));
             return saved;
         }
-        boolean distributed = runner != null
-                && (how.walk() == WalkMode.DISTRIBUTED || (how.walk() == WalkMode.AUTO && runner.spansNodes()));
-        Listing listing = distributed
+        Listing listing = listedBy(options, runner).equals(EXECUTORS)
                 ? new DistributedWalk(runner, options.walkThreads(), log).walk(copy.sourceRoot(), copy.projectIds())
                 : new TreeWalker(options.walkThreads(), copy.projectIds()).walk(copy.sourceRoot());
         if (how.save() != null) {

@@ -1,6 +1,7 @@
 package io.sparkdcp.report;
 
 import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.StepStats;
 
 /**
@@ -9,10 +10,14 @@ import io.sparkdcp.copy.StepStats;
  * @param entriesListed entries the walk found, the root included
  * @param bytesListed   bytes of regular files the walk found
  * @param walkComplete  false when part of the source could not be listed (those errors are failures)
+ * @param modes         how files were written and compared
+ * @param listedBy      who listed the source: "driver", "executors", or "saved" (a listing read back)
+ * @param listingDir    the saved listing read or written, or null
  */
 public record CopyReport(String source, String destination, String xattrPolicy, String metadataAccess,
                          boolean projectIds, CopyCounts counts, StepStats steps, long entriesListed,
-                         long bytesListed, long wallNanos, boolean walkComplete) {
+                         long bytesListed, long wallNanos, boolean walkComplete, CopyModes modes, String listedBy,
+                         String listingDir) {
 
     /** 0: everything copied or already identical; 1: some entries failed (the rest was copied). */
     public int exitCode() {

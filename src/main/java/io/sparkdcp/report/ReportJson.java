@@ -36,6 +36,13 @@ public final class ReportJson {
         settings.put("xattrs", report.xattrPolicy());
         settings.put("xattr_access", report.metadataAccess());
         settings.put("project_ids", report.projectIds());
+        settings.put("sync", report.modes().sync());
+        settings.put("compare_contents", report.modes().compareContents());
+        settings.put("atomic", report.modes().atomic());
+        settings.put("verify", report.modes().verify());
+        settings.put("fsync", report.modes().fsync());
+        settings.put("listed_by", report.listedBy());
+        settings.put("listing_dir", report.listingDir());
         root.put("exit_code", report.exitCode());
         root.put("walk_complete", report.walkComplete());
         root.put("entries_listed", report.entriesListed());

@@ -1,5 +1,7 @@
 package io.sparkdcp.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,9 +34,13 @@ class ListingOptionsRunTest {
 
         // Added after the listing was saved: a copy from the listing does not see it.
         Files.writeString(tmp.resolve("src/later.txt"), "later");
-        CommandLineRun reuse = CommandLineRun.of("copy", "--master", "local[2]", "--listing", listing,
+        Path report = tmp.resolve("report.json");
+        CommandLineRun reuse = CommandLineRun.of("copy", "--master", "local[2]", "--listing", listing, "--report", report.toString(),
                 tmp.resolve("src").toString(), tmp.resolve("dst2").toString());
         assertEquals(0, reuse.exitCode(), reuse.err());
+        JsonNode json = new ObjectMapper().readTree(report.toFile());
+        assertEquals("saved", json.at("/settings/listed_by").asText());
+        assertEquals(listing, json.at("/settings/listing_dir").asText());
         assertEquals("beta", Files.readString(tmp.resolve("dst2/sub/b.txt")));
         assertFalse(Files.exists(tmp.resolve("dst2/later.txt")));
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 class ReportJsonTest {
@@ -52,6 +53,10 @@ class ReportJsonTest {
         assertEquals("non-lustre", json.at("/settings/xattrs").asText());
         assertEquals("fd", json.at("/settings/xattr_access").asText());
         assertEquals(true, json.at("/settings/project_ids").asBoolean());
+        assertEquals(false, json.at("/settings/sync").asBoolean());
+        assertEquals(false, json.at("/settings/atomic").asBoolean());
+        assertEquals("driver", json.at("/settings/listed_by").asText());
+        assertTrue(json.at("/settings/listing_dir").isNull());
     }
 
     @Test

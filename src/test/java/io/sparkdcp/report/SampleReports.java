@@ -1,6 +1,7 @@
 package io.sparkdcp.report;
 
 import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.Failure;
 import io.sparkdcp.copy.Step;
 import io.sparkdcp.copy.StepStats;
@@ -25,6 +26,6 @@ final class SampleReports {
         for (int i = 0; i < 3; i++) steps.record(Step.OPEN_SRC, 1_000_000);
         steps.record(Step.DATA, 1_000_000);
         return new CopyReport("/src", "/dst", "non-lustre", "fd", true, counts, steps, 8, 3_000_000,
-                2_000_000_000L, true);
+                2_000_000_000L, true, CopyModes.COPY, "driver", null);
     }
 }
