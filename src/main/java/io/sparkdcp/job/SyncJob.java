@@ -67,7 +67,7 @@ public final class SyncJob {
         // Unlisted parts of DST cannot be compared: report them; what was listed is still safe to judge.
         for (Failure f : destination.errors())
             counts.addFailure(new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
-        List<List<Entry>> levels = DeletionPlanner.deepestFirst(source.entries(), destination.entries());
+        List<List<Entry>> levels = DeletionPlanner.deepestFirst(source, destination);
         int total = levels.stream().mapToInt(List::size).sum();
         log.accept(String.format("deleting %,d destination entries the source does not have", total));
         for (List<Entry> level : levels) {

@@ -2,7 +2,9 @@ package io.sparkdcp.plan;
 
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
+import io.sparkdcp.walk.Listing;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -15,20 +17,36 @@ import java.util.TreeMap;
  * What {@code sync --delete} removes: every destination entry whose path the source does not have,
  * and every one where one side has a directory and the other not (the copy cannot replace those in
  * place). Grouped by depth, deepest first, so a directory is removed after its children.
+ *
+ * <p>The listings are compared directory by directory: only one directory's names are decoded at a
+ * time, so a sync of a huge tree holds no object per entry.
  */
 public final class DeletionPlanner {
     private DeletionPlanner() {}
 
+    /** Compares listings given as objects (tests). */
     public static List<List<Entry>> deepestFirst(List<Entry> source, List<Entry> destination) {
-        Map<ByteBuffer, FileType> sourceTypes = new HashMap<>();
-        for (Entry e : source) sourceTypes.put(ByteBuffer.wrap(e.path()), e.type());
+        return deepestFirst(Listing.of(source, List.of()), Listing.of(destination, List.of()));
+    }
+
+    public static List<List<Entry>> deepestFirst(Listing source, Listing destination) {
+        Map<ByteBuffer, DirectoryBlock> sourceDirectories = new HashMap<>();
+        for (DirectoryBlock b : source.blocks()) sourceDirectories.put(ByteBuffer.wrap(b.path()), b);
         TreeMap<Integer, List<Entry>> byDepth = new TreeMap<>();
-        for (Entry d : destination) {
-            if (d.isRoot()) continue;
-            FileType s = sourceTypes.get(ByteBuffer.wrap(d.path()));
-            boolean extraneous = s == null || (s == FileType.DIRECTORY) != (d.type() == FileType.DIRECTORY);
-            if (extraneous) byDepth.computeIfAbsent(PathBytes.depth(d.path()), k -> new ArrayList<>()).add(d);
+        for (DirectoryBlock d : destination.blocks()) {
+            DirectoryBlock s = sourceDirectories.get(ByteBuffer.wrap(d.path()));
+            Entry dir = d.directory();
+            // No block here: the source has no directory at this path (nothing, or a non-directory).
+            if (dir != null && !dir.isRoot() && s == null) add(byDepth, dir);
+            Map<ByteBuffer, FileType> sourceFiles = new HashMap<>();
+            if (s != null) for (Entry f : s.files()) sourceFiles.put(ByteBuffer.wrap(f.name()), f.type());
+            // A name the source's directory lacks among its non-directories: missing, or a directory there.
+            for (Entry f : d.files()) if (!sourceFiles.containsKey(ByteBuffer.wrap(f.name()))) add(byDepth, f);
         }
         return new ArrayList<>(byDepth.descendingMap().values());
+    }
+
+    private static void add(TreeMap<Integer, List<Entry>> byDepth, Entry e) {
+        byDepth.computeIfAbsent(PathBytes.depth(e.path()), k -> new ArrayList<>()).add(e);
     }
 }
