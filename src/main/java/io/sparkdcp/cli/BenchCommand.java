@@ -45,10 +45,11 @@ import java.util.function.Supplier;
 final class BenchCommand implements Callable<Integer> {
     static final String NONE = "none";
     static final String FD = "fd";
+    static final String FD_ALWAYS = "fd-always";
     static final String PATH = "path";
     static final String CP = "cp";
     static final String RSYNC = "rsync";
-    private static final List<String> KNOWN_CONTENDERS = List.of(NONE, FD, PATH, CP, RSYNC);
+    private static final List<String> KNOWN_CONTENDERS = List.of(NONE, FD, FD_ALWAYS, PATH, CP, RSYNC);
 
     @Spec
     CommandSpec spec;
@@ -63,9 +64,10 @@ final class BenchCommand implements Callable<Integer> {
             description = "Rounds run first and not counted (the JIT warms up). Default: ${DEFAULT-VALUE}.")
     int warmups;
 
-    @Option(names = "--contenders", paramLabel = "LIST", split = ",", defaultValue = "none,fd,path,cp,rsync",
-            description = "Which of none, fd, path, cp, rsync to run, in this order; the first is the ratio's baseline "
-                    + "(cp and rsync only when installed). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--contenders", paramLabel = "LIST", split = ",", defaultValue = "none,fd,fd-always,path,cp,rsync",
+            description = "Which of none, fd, fd-always, path, cp, rsync to run, in this order; the first is the ratio's baseline "
+                    + "(cp and rsync only when installed). fd-always is the single fd setting every project ID, even "
+                    + "one the entry already inherited. Default: ${DEFAULT-VALUE}.")
     List<String> contenders;
 
     @Option(names = "--dirs", paramLabel = "N", defaultValue = "100", description = "Generated directories. Default: ${DEFAULT-VALUE}.")
@@ -136,7 +138,7 @@ final class BenchCommand implements Callable<Integer> {
             if (warmups < 0) throw new IllegalArgumentException("--warmup must not be negative");
             for (String name : contenders) {
                 if (!KNOWN_CONTENDERS.contains(name))
-                    throw new IllegalArgumentException("unknown contender '" + name + "' (expected none, fd, path, cp or rsync)");
+                    throw new IllegalArgumentException("unknown contender '" + name + "' (expected none, fd, fd-always, path, cp or rsync)");
             }
             if (latencyNanos != null) {
                 LatencyProfile.named(profile, latencyNanos);
@@ -206,6 +208,7 @@ final class BenchCommand implements Callable<Integer> {
         return switch (name) {
             case NONE -> EngineContender.withoutProjectIds(s, runners);
             case FD -> EngineContender.singleFd(s, runners);
+            case FD_ALWAYS -> EngineContender.singleFdAlwaysSet(s, runners);
             case PATH -> EngineContender.pathWay(s, runners);
             case CP -> CommandContender.installed("cp") ? CommandContender.cpArchive() : null;
             case RSYNC -> CommandContender.installed("rsync") ? CommandContender.rsyncArchive() : null;
