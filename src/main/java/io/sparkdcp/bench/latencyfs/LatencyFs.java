@@ -16,6 +16,7 @@ import ru.serce.jnrfuse.FuseFillDir;
 import ru.serce.jnrfuse.FuseStubFS;
 import ru.serce.jnrfuse.struct.FileStat;
 import ru.serce.jnrfuse.struct.FuseFileInfo;
+import ru.serce.jnrfuse.struct.FuseOperations;
 import ru.serce.jnrfuse.struct.Timespec;
 
 import java.nio.charset.StandardCharsets;
@@ -53,6 +54,9 @@ public final class LatencyFs extends FuseStubFS {
     }
 
     public LatencyProfile profile() { return profile; }
+
+    /** The callbacks as libfuse's struct fuse_operations, for {@link FuseLoop} to mount with. */
+    FuseOperations operations() { return fuseOperations; }
 
     /** Requests of that kind served so far (delayed or not). */
     public long count(MetadataOp op) { return counts.get(op.ordinal()); }
