@@ -83,6 +83,21 @@ class LatencyFsTest {
     }
 
     @Test
+    void theGetattrThatFillsTheReplyOfACreateOrSetattrIsPartOfThatRoundTrip() throws IOException {
+        long creates = fuse.fs().count(MetadataOp.CREATE);
+        long chmods = fuse.fs().count(MetadataOp.CHMOD);
+        long replies = fuse.fs().count(MetadataOp.GETATTR_REPLY);
+        Path file = Files.createFile(fuse.dir().resolve("replied"));
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+        assertEquals(creates + 1, fuse.fs().count(MetadataOp.CREATE));
+        assertEquals(chmods + 1, fuse.fs().count(MetadataOp.CHMOD));
+        assertEquals(replies + 2, fuse.fs().count(MetadataOp.GETATTR_REPLY), "one reply getattr each, not a request of their own");
+        assertEquals(0, LatencyProfile.all(200_000).delayOf(MetadataOp.GETATTR_REPLY));
+        assertEquals(0, LatencyProfile.lustre(200_000).delayOf(MetadataOp.GETATTR_REPLY));
+        assertEquals(200_000, LatencyProfile.lustre(200_000).delayOf(MetadataOp.GETATTR));
+    }
+
+    @Test
     void xattrsAndProjectIdsSetThroughTheMountReachTheXfsBelow() throws IOException {
         Path dir = Files.createDirectory(fuse.dir().resolve("projects"));
         Files.writeString(dir.resolve("file"), "data");
