@@ -343,10 +343,11 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int opendir(String path, FuseFileInfo fi) {
-        int flags = fi.flags.get();
-        return serve(MetadataOp.OPENDIR, () -> {
+        // As for files: the kernel opens a directory itself, with bare O_RDONLY, to send it a project-ID ioctl.
+        boolean byKernel = fi.flags.get() == Linux.O_RDONLY;
+        return serve(byKernel ? MetadataOp.OPEN_INTERNAL : MetadataOp.OPENDIR, () -> {
             Fd fd = Posix.openat(root, rel(path), Linux.O_RDONLY | Linux.O_DIRECTORY | Linux.O_NOFOLLOW, 0);
-            if (flags == Linux.O_RDONLY) internal.put((long) fd.fd(), Boolean.TRUE);
+            if (byKernel) internal.put((long) fd.fd(), Boolean.TRUE);
             return keep(fd, fi);
         });
     }
@@ -368,8 +369,8 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int releasedir(String path, FuseFileInfo fi) {
-        internal.remove(fi.fh.get());
-        return serve(MetadataOp.RELEASEDIR, () -> closeHandle(fi));
+        boolean byKernel = internal.remove(fi.fh.get()) != null;
+        return serve(byKernel ? MetadataOp.RELEASE_INTERNAL : MetadataOp.RELEASEDIR, () -> closeHandle(fi));
     }
 
     // ---- extended attributes --------------------------------------------------------------------

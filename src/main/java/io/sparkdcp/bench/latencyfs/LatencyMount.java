@@ -11,8 +11,8 @@ import java.util.stream.Stream;
 
 /**
  * A {@link LatencyFs} mounted in this JVM over a backing directory and served by a
- * {@link FuseLoop}; closing unmounts it (a lazy fusermount -u, else a lazy umount). Needs /dev/fuse, libfuse2 and, for ioctls and
- * owners, root.
+ * {@link FuseLoop}; closing unmounts it (a lazy fusermount -u, else a lazy umount). Needs
+ * /dev/fuse, libfuse2 and, for ioctls and owners, root.
  */
 public final class LatencyMount implements AutoCloseable {
     private static final long MOUNT_WAIT_NANOS = 10_000_000_000L;

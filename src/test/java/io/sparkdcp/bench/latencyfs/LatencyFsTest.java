@@ -124,6 +124,22 @@ class LatencyFsTest {
     }
 
     @Test
+    void theKernelsOwnOpenOfADirectoryForAProjectIoctlIsInternalToo() throws IOException {
+        Path dir = Files.createDirectory(fuse.dir().resolve("internal-dir"));
+        try (Fd d = Posix.open(PathBytes.of(dir.toString()), Linux.O_RDONLY | Linux.O_DIRECTORY)) {
+            long opendirs = fuse.fs().count(MetadataOp.OPENDIR);
+            long releasedirs = fuse.fs().count(MetadataOp.RELEASEDIR);
+            long internalOpens = fuse.fs().count(MetadataOp.OPEN_INTERNAL);
+            long internalReleases = fuse.fs().count(MetadataOp.RELEASE_INTERNAL);
+            Posix.getFsXattr(d);
+            assertEquals(opendirs, fuse.fs().count(MetadataOp.OPENDIR), "no opendir of the user's");
+            assertEquals(releasedirs, fuse.fs().count(MetadataOp.RELEASEDIR));
+            assertEquals(internalOpens + 1, fuse.fs().count(MetadataOp.OPEN_INTERNAL));
+            assertEquals(internalReleases + 1, fuse.fs().count(MetadataOp.RELEASE_INTERNAL));
+        }
+    }
+
+    @Test
     void aCopyThroughTheMountIsExactHardLinksAndSymlinksIncluded() throws IOException {
         Path src = backing.resolve("src");
         WorkloadGenerator.generate(Workload.standard().withSize(3, 4).withLargeFiles(1, 300_000), src);
