@@ -38,8 +38,9 @@ import java.util.function.Supplier;
  * without project IDs, interleaved over several rounds, and prints where the time goes.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
-        description = {"Time copies of one tree without project IDs, with them through the single fd, and the path way "
-                + "(a second open per file), interleaved over several rounds; cp -a and rsync -aAX too when installed.",
+        description = {"Time copies of one tree without project IDs, with them through the single fd (skipping IDs the "
+                + "entry inherited, or setting every one: fd-always), and the path way (a second open per file), "
+                + "interleaved over several rounds; cp -a and rsync -aAX too when installed.",
                 "With one directory, a workload is generated in it (needs XFS for project IDs); with two, the first is copied. "
                         + "Copies go to fresh directories in SCRATCH and are deleted after each round."})
 final class BenchCommand implements Callable<Integer> {
@@ -158,8 +159,10 @@ final class BenchCommand implements Callable<Integer> {
             }
             if (chosen.isEmpty()) return usageError("none of the contenders " + contenders + " can run here");
             if (source == null) {
-                generated = scratch.resolve("bench-src");
-                if (Files.exists(generated)) return usageError(generated + " exists: remove it or pass it as SRC");
+                Path target = scratch.resolve("bench-src");
+                // Not ours to remove afterwards: the user may have kept it from an earlier run.
+                if (Files.exists(target)) return usageError(target + " exists: remove it or pass it as SRC");
+                generated = target;
                 Workload w = Workload.standard().withSize(dirs, filesPerDir).withLargeFiles(largeFiles, largeSize);
                 WorkloadGenerator.generate(w, generated);
                 source = generated;

@@ -49,6 +49,16 @@ class BenchCommandTest {
     }
 
     @Test
+    void anExistingWorkloadIsAUsageErrorAndStaysAsItIs() throws Exception {
+        java.nio.file.Path kept = Files.createDirectories(mount.dir().resolve("keep").resolve("bench-src"));
+        Files.writeString(kept.resolve("f"), "kept");
+        CommandLineRun run = CommandLineRun.of("bench", "--no-syscalls", "--contenders", "none", kept.getParent().toString());
+        assertEquals(Main.EXIT_USAGE, run.exitCode());
+        assertTrue(run.err().contains("exists: remove it or pass it as SRC"), run.err());
+        assertEquals("kept", Files.readString(kept.resolve("f")), "the tree kept from an earlier run is not removed");
+    }
+
+    @Test
     void aLatencyProfileThatDoesNotExistIsAUsageError() {
         CommandLineRun run = CommandLineRun.of("bench", "--latency", "200us", "--profile", "nfs", mount.dir().toString());
         assertEquals(Main.EXIT_USAGE, run.exitCode());
