@@ -24,6 +24,7 @@ public record EngineContender(String name, boolean projectIds, MetadataAccess ac
     public static final String NO_PROJECT_IDS = "no project IDs";
     public static final String SINGLE_FD = "project IDs, single fd";
     public static final String PATH_WAY = "project IDs, path way";
+    public static final String SINGLE_FD_ALWAYS_SET = "single fd, always set";
 
     public static EngineContender withoutProjectIds(EngineSettings s, Supplier<PhaseRunner> runners) {
         return new EngineContender(NO_PROJECT_IDS, false, MetadataAccess.FD, s, runners);
@@ -31,6 +32,11 @@ public record EngineContender(String name, boolean projectIds, MetadataAccess ac
 
     public static EngineContender singleFd(EngineSettings s, Supplier<PhaseRunner> runners) {
         return new EngineContender(SINGLE_FD, true, MetadataAccess.FD, s, runners);
+    }
+
+    /** The single fd without its skip: FSSETXATTR on every entry, even one that inherited the right project. */
+    public static EngineContender singleFdAlwaysSet(EngineSettings s, Supplier<PhaseRunner> runners) {
+        return new EngineContender(SINGLE_FD_ALWAYS_SET, true, MetadataAccess.FD_ALWAYS_SET, s, runners);
     }
 
     public static EngineContender pathWay(EngineSettings s, Supplier<PhaseRunner> runners) {
@@ -42,7 +48,7 @@ public record EngineContender(String name, boolean projectIds, MetadataAccess ac
     public List<String> commandLine(Path source, Path destination) {
         return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
                 CopyOnceMain.class.getName(), source.toString(), destination.toString(), String.valueOf(projectIds),
-                access.name().toLowerCase(java.util.Locale.ROOT), String.valueOf(settings.tasks()),
+                access.name(), String.valueOf(settings.tasks()),
                 String.valueOf(settings.filesInFlight()), String.valueOf(settings.batchFiles()));
     }
 

@@ -38,17 +38,19 @@ import java.util.function.Supplier;
  * without project IDs, interleaved over several rounds, and prints where the time goes.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
-        description = {"Time copies of one tree without project IDs, with them through the single fd, and the path way "
-                + "(a second open per file), interleaved over several rounds; cp -a and rsync -aAX too when installed.",
+        description = {"Time copies of one tree without project IDs, with them through the single fd (skipping IDs the "
+                + "entry inherited, or setting every one: fd-always), and the path way (a second open per file), "
+                + "interleaved over several rounds; cp -a and rsync -aAX too when installed.",
                 "With one directory, a workload is generated in it (needs XFS for project IDs); with two, the first is copied. "
                         + "Copies go to fresh directories in SCRATCH and are deleted after each round."})
 final class BenchCommand implements Callable<Integer> {
     static final String NONE = "none";
     static final String FD = "fd";
+    static final String FD_ALWAYS = "fd-always";
     static final String PATH = "path";
     static final String CP = "cp";
     static final String RSYNC = "rsync";
-    private static final List<String> KNOWN_CONTENDERS = List.of(NONE, FD, PATH, CP, RSYNC);
+    private static final List<String> KNOWN_CONTENDERS = List.of(NONE, FD, FD_ALWAYS, PATH, CP, RSYNC);
 
     @Spec
     CommandSpec spec;
@@ -63,9 +65,10 @@ final class BenchCommand implements Callable<Integer> {
             description = "Rounds run first and not counted (the JIT warms up). Default: ${DEFAULT-VALUE}.")
     int warmups;
 
-    @Option(names = "--contenders", paramLabel = "LIST", split = ",", defaultValue = "none,fd,path,cp,rsync",
-            description = "Which of none, fd, path, cp, rsync to run, in this order; the first is the ratio's baseline "
-                    + "(cp and rsync only when installed). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--contenders", paramLabel = "LIST", split = ",", defaultValue = "none,fd,fd-always,path,cp,rsync",
+            description = "Which of none, fd, fd-always, path, cp, rsync to run, in this order; the first is the ratio's baseline "
+                    + "(cp and rsync only when installed). fd-always is the single fd setting every project ID, even "
+                    + "one the entry already inherited. Default: ${DEFAULT-VALUE}.")
     List<String> contenders;
 
     @Option(names = "--dirs", paramLabel = "N", defaultValue = "100", description = "Generated directories. Default: ${DEFAULT-VALUE}.")
@@ -136,7 +139,7 @@ final class BenchCommand implements Callable<Integer> {
             if (warmups < 0) throw new IllegalArgumentException("--warmup must not be negative");
             for (String name : contenders) {
                 if (!KNOWN_CONTENDERS.contains(name))
-                    throw new IllegalArgumentException("unknown contender '" + name + "' (expected none, fd, path, cp or rsync)");
+                    throw new IllegalArgumentException("unknown contender '" + name + "' (expected none, fd, fd-always, path, cp or rsync)");
             }
             if (latencyNanos != null) {
                 LatencyProfile.named(profile, latencyNanos);
@@ -156,8 +159,10 @@ final class BenchCommand implements Callable<Integer> {
             }
             if (chosen.isEmpty()) return usageError("none of the contenders " + contenders + " can run here");
             if (source == null) {
-                generated = scratch.resolve("bench-src");
-                if (Files.exists(generated)) return usageError(generated + " exists: remove it or pass it as SRC");
+                Path target = scratch.resolve("bench-src");
+                // Not ours to remove afterwards: the user may have kept it from an earlier run.
+                if (Files.exists(target)) return usageError(target + " exists: remove it or pass it as SRC");
+                generated = target;
                 Workload w = Workload.standard().withSize(dirs, filesPerDir).withLargeFiles(largeFiles, largeSize);
                 WorkloadGenerator.generate(w, generated);
                 source = generated;
@@ -206,6 +211,7 @@ final class BenchCommand implements Callable<Integer> {
         return switch (name) {
             case NONE -> EngineContender.withoutProjectIds(s, runners);
             case FD -> EngineContender.singleFd(s, runners);
+            case FD_ALWAYS -> EngineContender.singleFdAlwaysSet(s, runners);
             case PATH -> EngineContender.pathWay(s, runners);
             case CP -> CommandContender.installed("cp") ? CommandContender.cpArchive() : null;
             case RSYNC -> CommandContender.installed("rsync") ? CommandContender.rsyncArchive() : null;

@@ -45,8 +45,11 @@ final class CopyContext implements AutoCloseable {
         }
         this.source = new DirectoryCache(src, steps);
         this.destination = new DirectoryCache(dst, steps);
-        this.metadata = options.access() == MetadataAccess.FD
-                ? new FdMetadataIO(options.xattrs(), steps) : new PathMetadataIO(options, steps);
+        this.metadata = switch (options.access()) {
+            case FD -> new FdMetadataIO(options.xattrs(), steps, false);
+            case FD_ALWAYS_SET -> new FdMetadataIO(options.xattrs(), steps, true);
+            case PATH -> new PathMetadataIO(options, steps);
+        };
         this.writer = new MetadataWriter(this);
     }
 

@@ -14,11 +14,14 @@ import java.util.List;
 final class FdMetadataIO implements MetadataIO {
     private final XattrPolicy policy;
     private final StepRecorder steps;
+    /** Set the project even when dst already has it (the bench's {@link MetadataAccess#FD_ALWAYS_SET}). */
+    private final boolean alwaysSet;
     private final NativeBuffer buffer = new NativeBuffer(64 * 1024);
 
-    FdMetadataIO(XattrPolicy policy, StepRecorder steps) {
+    FdMetadataIO(XattrPolicy policy, StepRecorder steps, boolean alwaysSet) {
         this.policy = policy;
         this.steps = steps;
+        this.alwaysSet = alwaysSet;
     }
 
     @Override
@@ -42,14 +45,14 @@ final class FdMetadataIO implements MetadataIO {
     @Override
     public void writeProject(Fd dst, byte[] relPath, FsXattr source, FsXattr inherited) {
         if (source == null) return;
-        if (inherited != null && inherited.projid() == source.projid()
+        if (!alwaysSet && inherited != null && inherited.projid() == source.projid()
                 && inherited.projInherit() == source.projInherit()) return;
         // Read dst's struct first so the flags it inherited (extent size, nodump...) stay as they are.
         long t = System.nanoTime();
         FsXattr current = readDestinationProject(dst, relPath, source);
         steps.record(Step.IOCTL_GET, System.nanoTime() - t);
         if (current == null) return;
-        if (current.projid() == source.projid() && current.projInherit() == source.projInherit()) return;
+        if (!alwaysSet && current.projid() == source.projid() && current.projInherit() == source.projInherit()) return;
         t = System.nanoTime();
         setProject(dst, relPath, current, source);
         steps.record(Step.IOCTL_SET, System.nanoTime() - t);

@@ -49,6 +49,16 @@ class BenchCommandTest {
     }
 
     @Test
+    void anExistingWorkloadIsAUsageErrorAndStaysAsItIs() throws Exception {
+        java.nio.file.Path kept = Files.createDirectories(mount.dir().resolve("keep").resolve("bench-src"));
+        Files.writeString(kept.resolve("f"), "kept");
+        CommandLineRun run = CommandLineRun.of("bench", "--no-syscalls", "--contenders", "none", kept.getParent().toString());
+        assertEquals(Main.EXIT_USAGE, run.exitCode());
+        assertTrue(run.err().contains("exists: remove it or pass it as SRC"), run.err());
+        assertEquals("kept", Files.readString(kept.resolve("f")), "the tree kept from an earlier run is not removed");
+    }
+
+    @Test
     void aLatencyProfileThatDoesNotExistIsAUsageError() {
         CommandLineRun run = CommandLineRun.of("bench", "--latency", "200us", "--profile", "nfs", mount.dir().toString());
         assertEquals(Main.EXIT_USAGE, run.exitCode());
@@ -57,19 +67,23 @@ class BenchCommandTest {
 
     @Test
     void generatesATreeCopiesItEachWayAndShowsTheExtraIoctlsOfThePathWay() throws Exception {
-        CommandLineRun run = CommandLineRun.of("bench", "--json", "--no-syscalls", "--rounds", "1", "--warmup", "0", "--contenders", "none,fd,path",
+        CommandLineRun run = CommandLineRun.of("bench", "--json", "--no-syscalls", "--rounds", "1", "--warmup", "0", "--contenders", "none,fd,path,fd-always",
                 "--dirs", "4", "--files-per-dir", "5", "--large-files", "1", "--large-size", "64K", "--tasks", "2",
                 "--threads-per-task", "2", mount.dir().toString());
         assertEquals(0, run.exitCode(), run.err());
         JsonNode json = new ObjectMapper().readTree(run.out());
         assertEquals(21, json.get("files").asLong(), "20 small files and a large one");
         JsonNode contenders = json.get("contenders");
-        assertEquals(3, contenders.size());
+        assertEquals(4, contenders.size());
         for (JsonNode c : contenders) assertEquals(0, c.get("failed").asLong(), c.toString());
         assertTrue(contenders.get(0).at("/step_calls_per_file/ioctl_get").isMissingNode(), "no project IDs: no ioctl");
         double fdSets = contenders.get(1).at("/step_calls_per_file/ioctl_set").asDouble();
         double pathSets = contenders.get(2).at("/step_calls_per_file/ioctl_set").asDouble();
         assertTrue(fdSets < pathSets, "the fd way sets only IDs that differ: " + fdSets + " vs " + pathSets);
+        double alwaysSets = contenders.get(3).at("/step_calls_per_file/ioctl_set").asDouble();
+        long entries = json.get("files").asLong() + json.get("directories").asLong();
+        assertEquals(entries, Math.round(alwaysSets * json.get("files").asLong()), "fd-always sets every file and directory");
+        assertEquals("single fd, always set", contenders.get(3).get("name").asText());
         try (var left = Files.list(mount.dir())) {
             assertFalse(left.anyMatch(p -> p.getFileName().toString().startsWith("bench-")), "generated tree and copies removed");
         }

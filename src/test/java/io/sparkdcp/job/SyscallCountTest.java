@@ -77,6 +77,15 @@ class SyscallCountTest {
         assertTrue(byPath.size() > byFd.size());
     }
 
+    @Test
+    void theAlwaysSetVariantSetsTheInheritedProjectAgainOnTheSameFd() throws Exception {
+        List<String> always = callsOn("plain-031.dat", "fd-always-set");
+        List<String> sets = always.stream().filter(c -> c.startsWith("ioctl") && c.contains("FSSETXATTR")).toList();
+        assertEquals(1, sets.size(), "one FSSETXATTR on the file: " + always);
+        assertEquals(2, always.stream().filter(c -> c.startsWith("open")).count(), "still one open per side: " + always);
+        assertTrue(always.stream().noneMatch(c -> c.contains("\"/")), "nothing by absolute path: " + always);
+    }
+
     /** The calls of a copy of the whole tree that name the file or act on a descriptor of it. */
     private static List<String> callsOn(String name, String access) throws Exception {
         Path dst = mount.dir().resolve("dst-" + access + "-" + System.nanoTime());

@@ -16,6 +16,7 @@ import ru.serce.jnrfuse.FuseFillDir;
 import ru.serce.jnrfuse.FuseStubFS;
 import ru.serce.jnrfuse.struct.FileStat;
 import ru.serce.jnrfuse.struct.FuseFileInfo;
+import ru.serce.jnrfuse.struct.FuseOperations;
 import ru.serce.jnrfuse.struct.Timespec;
 
 import java.nio.charset.StandardCharsets;
@@ -45,6 +46,11 @@ public final class LatencyFs extends FuseStubFS {
     /** The fh of opens the kernel made itself around an ioctl: their release is internal too. */
     private final Map<Long, Boolean> internal = new ConcurrentHashMap<>();
     private final ThreadLocal<NativeBuffer> dirBuffers = ThreadLocal.withInitial(() -> new NativeBuffer(64 << 10));
+    /**
+     * The path whose attributes libfuse will ask for next on this thread, to fill the reply of the
+     * create or setattr just served (each request is served on one thread, start to end).
+     */
+    private final ThreadLocal<String> replyPending = new ThreadLocal<>();
 
     public LatencyFs(String backingDirectory, LatencyProfile profile) {
         this.backing = backingDirectory.endsWith("/") ? backingDirectory.substring(0, backingDirectory.length() - 1) : backingDirectory;
@@ -53,6 +59,9 @@ public final class LatencyFs extends FuseStubFS {
     }
 
     public LatencyProfile profile() { return profile; }
+
+    /** The callbacks as libfuse's struct fuse_operations, for {@link FuseLoop} to mount with. */
+    FuseOperations operations() { return fuseOperations; }
 
     /** Requests of that kind served so far (delayed or not). */
     public long count(MetadataOp op) { return counts.get(op.ordinal()); }
@@ -86,8 +95,20 @@ public final class LatencyFs extends FuseStubFS {
         return null;
     }
 
+    /**
+     * {@link #serve} for a request whose reply libfuse fills by a getattr of path right after it
+     * (create, mkdir, symlink, link, mknod, and the setattr family): that getattr, if the call
+     * succeeded, is part of this round trip.
+     */
+    private int serveWithReply(MetadataOp op, String path, IntSupplier call) {
+        int rc = serve(op, call);
+        if (rc >= 0) replyPending.set(path);
+        return rc;
+    }
+
     /** Counts and delays one request, then runs it; a failed call below becomes -errno. */
     private int serve(MetadataOp op, IntSupplier call) {
+        replyPending.remove();
         counts.incrementAndGet(op.ordinal());
         long start = System.nanoTime();
         Delay.pause(profile.delayOf(op));
@@ -102,10 +123,19 @@ public final class LatencyFs extends FuseStubFS {
 
     /** {@link #serve} for a call that returns nothing: 0 unless it threw. */
     private int serveCall(MetadataOp op, Runnable call) {
-        return serve(op, () -> {
+        return serve(op, returningZero(call));
+    }
+
+    /** {@link #serveWithReply} for a call that returns nothing. */
+    private int serveCallWithReply(MetadataOp op, String path, Runnable call) {
+        return serveWithReply(op, path, returningZero(call));
+    }
+
+    private static IntSupplier returningZero(Runnable call) {
+        return () -> {
             call.run();
             return 0;
-        });
+        };
     }
 
     /** The path relative to the backing root, as openat wants it; "." for the root. */
@@ -142,7 +172,8 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int getattr(String path, FileStat stat) {
-        return serveCall(MetadataOp.GETATTR, () -> fill(stat, Posix.statAt(root, rel(path))));
+        MetadataOp op = path.equals(replyPending.get()) ? MetadataOp.GETATTR_REPLY : MetadataOp.GETATTR;
+        return serveCall(op, () -> fill(stat, Posix.statAt(root, rel(path))));
     }
 
     private static void fill(FileStat st, Stat s) {
@@ -175,17 +206,17 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int mkdir(String path, long mode) {
-        return serve(MetadataOp.MKDIR, () -> Posix.mkdirat(root, rel(path), (int) mode) ? 0 : -ErrorCodes.EEXIST());
+        return serveWithReply(MetadataOp.MKDIR, path, () -> Posix.mkdirat(root, rel(path), (int) mode) ? 0 : -ErrorCodes.EEXIST());
     }
 
     @Override
     public int mknod(String path, long mode, long rdev) {
-        return serveCall(MetadataOp.MKNOD, () -> Posix.mknodat(root, rel(path), (int) mode, rdev));
+        return serveCallWithReply(MetadataOp.MKNOD, path, () -> Posix.mknodat(root, rel(path), (int) mode, rdev));
     }
 
     @Override
     public int symlink(String target, String linkPath) {
-        return serveCall(MetadataOp.SYMLINK, () -> Posix.symlinkat(target.getBytes(StandardCharsets.UTF_8), root, rel(linkPath)));
+        return serveCallWithReply(MetadataOp.SYMLINK, linkPath, () -> Posix.symlinkat(target.getBytes(StandardCharsets.UTF_8), root, rel(linkPath)));
     }
 
     @Override
@@ -201,7 +232,7 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int link(String oldPath, String newPath) {
-        return serveCall(MetadataOp.LINK, () -> Posix.linkat(root, rel(oldPath), root, rel(newPath)));
+        return serveCallWithReply(MetadataOp.LINK, newPath, () -> Posix.linkat(root, rel(oldPath), root, rel(newPath)));
     }
 
     @Override
@@ -221,18 +252,18 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int chmod(String path, long mode) {
-        return serveCall(MetadataOp.CHMOD, () -> Posix.chmodAt(root, rel(path), (int) mode & Linux.PERMISSION_BITS));
+        return serveCallWithReply(MetadataOp.CHMOD, path, () -> Posix.chmodAt(root, rel(path), (int) mode & Linux.PERMISSION_BITS));
     }
 
     @Override
     public int chown(String path, long uid, long gid) {
         // (uid_t) -1 leaves the owner as it is; it arrives here as 4294967295.
-        return serveCall(MetadataOp.CHOWN, () -> Posix.lchownAt(root, rel(path), uid == 0xffffffffL ? NO_ID : (int) uid, gid == 0xffffffffL ? NO_ID : (int) gid));
+        return serveCallWithReply(MetadataOp.CHOWN, path, () -> Posix.lchownAt(root, rel(path), uid == 0xffffffffL ? NO_ID : (int) uid, gid == 0xffffffffL ? NO_ID : (int) gid));
     }
 
     @Override
     public int utimens(String path, Timespec[] times) {
-        return serve(MetadataOp.UTIMENS, () -> {
+        return serveWithReply(MetadataOp.UTIMENS, path, () -> {
             Posix.lutimensAt(root, rel(path), times[0].tv_sec.get(), (int) times[0].tv_nsec.longValue(),
                     times[1].tv_sec.get(), (int) times[1].tv_nsec.longValue());
             return 0;
@@ -241,7 +272,7 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int truncate(String path, @off_t long size) {
-        return serve(MetadataOp.TRUNCATE, () -> {
+        return serveWithReply(MetadataOp.TRUNCATE, path, () -> {
             try (Fd fd = Posix.openat(root, rel(path), Linux.O_WRONLY | Linux.O_NOFOLLOW, 0)) {
                 return failed(BackingLibC.LIBC.ftruncate(fd.fd(), size));
             }
@@ -250,7 +281,7 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int ftruncate(String path, @off_t long size, FuseFileInfo fi) {
-        return serve(MetadataOp.TRUNCATE, () -> failed(BackingLibC.LIBC.ftruncate(fdOf(fi), size)));
+        return serveWithReply(MetadataOp.TRUNCATE, path, () -> failed(BackingLibC.LIBC.ftruncate(fdOf(fi), size)));
     }
 
     // ---- files ----------------------------------------------------------------------------------
@@ -270,7 +301,7 @@ public final class LatencyFs extends FuseStubFS {
     @Override
     public int create(String path, long mode, FuseFileInfo fi) {
         int flags = fi.flags.get() & ~O_LARGEFILE;
-        return serve(MetadataOp.CREATE, () -> keep(Posix.openat(root, rel(path), flags | Linux.O_CREAT | Linux.O_NOFOLLOW,
+        return serveWithReply(MetadataOp.CREATE, path, () -> keep(Posix.openat(root, rel(path), flags | Linux.O_CREAT | Linux.O_NOFOLLOW,
                 (int) mode & Linux.PERMISSION_BITS), fi));
     }
 
@@ -312,10 +343,11 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int opendir(String path, FuseFileInfo fi) {
-        int flags = fi.flags.get();
-        return serve(MetadataOp.OPENDIR, () -> {
+        // As for files: the kernel opens a directory itself, with bare O_RDONLY, to send it a project-ID ioctl.
+        boolean byKernel = fi.flags.get() == Linux.O_RDONLY;
+        return serve(byKernel ? MetadataOp.OPEN_INTERNAL : MetadataOp.OPENDIR, () -> {
             Fd fd = Posix.openat(root, rel(path), Linux.O_RDONLY | Linux.O_DIRECTORY | Linux.O_NOFOLLOW, 0);
-            if (flags == Linux.O_RDONLY) internal.put((long) fd.fd(), Boolean.TRUE);
+            if (byKernel) internal.put((long) fd.fd(), Boolean.TRUE);
             return keep(fd, fi);
         });
     }
@@ -337,8 +369,8 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int releasedir(String path, FuseFileInfo fi) {
-        internal.remove(fi.fh.get());
-        return serve(MetadataOp.RELEASEDIR, () -> closeHandle(fi));
+        boolean byKernel = internal.remove(fi.fh.get()) != null;
+        return serve(byKernel ? MetadataOp.RELEASE_INTERNAL : MetadataOp.RELEASEDIR, () -> closeHandle(fi));
     }
 
     // ---- extended attributes --------------------------------------------------------------------

@@ -10,19 +10,25 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * A {@link LatencyFs} mounted in this JVM over a backing directory; closing unmounts it
- * (fusermount -u, or a lazy umount when busy). Needs /dev/fuse, libfuse2 and, for ioctls and
- * owners, root.
+ * A {@link LatencyFs} mounted in this JVM over a backing directory and served by a
+ * {@link FuseLoop}; closing unmounts it (a lazy fusermount -u, else a lazy umount). Needs
+ * /dev/fuse, libfuse2 and, for ioctls and owners, root.
  */
 public final class LatencyMount implements AutoCloseable {
     private static final long MOUNT_WAIT_NANOS = 10_000_000_000L;
 
+    /** Threads serving requests: more than the requests a bench keeps in flight at once. */
+    private static final int WORKERS = 64;
+    private static final long FINISH_WAIT_MILLIS = 5_000;
+
     private final LatencyFs fs;
+    private final FuseLoop loop;
     private final Path mountPoint;
     private boolean closed;
 
-    private LatencyMount(LatencyFs fs, Path mountPoint) {
+    private LatencyMount(LatencyFs fs, FuseLoop loop, Path mountPoint) {
         this.fs = fs;
+        this.loop = loop;
         this.mountPoint = mountPoint;
     }
 
@@ -35,17 +41,24 @@ public final class LatencyMount implements AutoCloseable {
         String options = String.format(Locale.ROOT, "use_ino,hard_remove,big_writes,max_write=131072,fsname=latencyfs,"
                 + "entry_timeout=%s,attr_timeout=%s,negative_timeout=%s", profile.entryTimeoutSeconds(),
                 profile.attrTimeoutSeconds(), profile.entryTimeoutSeconds());
-        fs.mount(mp, false, false, new String[] {"-o", options});
+        FuseLoop loop;
+        try {
+            loop = FuseLoop.start(fs.operations(), new String[] {"latencyfs", "-f", mp.toString(), "-o", options}, WORKERS);
+        } catch (RuntimeException e) {
+            fs.closeBacking();
+            throw e;
+        }
         long deadline = System.nanoTime() + MOUNT_WAIT_NANOS;
         while (!isMounted(mp)) {
             if (System.nanoTime() > deadline) {
-                fs.umount();
+                unmount(mp);
+                loop.finish(FINISH_WAIT_MILLIS);
                 fs.closeBacking();
                 throw new IllegalStateException("FUSE mount on " + mp + " did not appear (is libfuse2 installed, /dev/fuse there?)");
             }
             sleepMillis(20);
         }
-        return new LatencyMount(fs, mp);
+        return new LatencyMount(fs, loop, mp);
     }
 
     public Path dir() { return mountPoint; }
@@ -56,9 +69,14 @@ public final class LatencyMount implements AutoCloseable {
     public synchronized void close() {
         if (closed) return;
         closed = true;
-        fs.umount();
-        if (isMounted(mountPoint)) run(List.of("umount", "-l", mountPoint.toString()));
+        unmount(mountPoint);
+        loop.finish(FINISH_WAIT_MILLIS);
         fs.closeBacking();
+    }
+
+    private static void unmount(Path mountPoint) {
+        run(List.of("fusermount", "-u", "-z", mountPoint.toString()));
+        if (isMounted(mountPoint)) run(List.of("umount", "-l", mountPoint.toString()));
     }
 
     static boolean isMounted(Path mountPoint) {

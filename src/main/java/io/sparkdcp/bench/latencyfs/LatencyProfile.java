@@ -27,13 +27,16 @@ public record LatencyProfile(String name, long latencyNanos, Set<MetadataOp> del
      */
     public static LatencyProfile lustre(long latencyNanos) {
         Set<MetadataOp> ops = EnumSet.allOf(MetadataOp.class);
-        ops.removeAll(EnumSet.of(MetadataOp.IOCTL_GET, MetadataOp.OPEN_INTERNAL, MetadataOp.RELEASE_INTERNAL));
+        ops.removeAll(EnumSet.of(MetadataOp.IOCTL_GET, MetadataOp.OPEN_INTERNAL, MetadataOp.RELEASE_INTERNAL,
+                MetadataOp.GETATTR_REPLY));
         return new LatencyProfile("lustre", latencyNanos, ops, 1.0, 1.0);
     }
 
     /** Pessimistic: every request waits, the project-ID ioctl's internal open and release included. */
     public static LatencyProfile all(long latencyNanos) {
-        return new LatencyProfile("all", latencyNanos, EnumSet.allOf(MetadataOp.class), 1.0, 1.0);
+        Set<MetadataOp> ops = EnumSet.allOf(MetadataOp.class);
+        ops.remove(MetadataOp.GETATTR_REPLY);
+        return new LatencyProfile("all", latencyNanos, ops, 1.0, 1.0);
     }
 
     public static LatencyProfile named(String name, long latencyNanos) {

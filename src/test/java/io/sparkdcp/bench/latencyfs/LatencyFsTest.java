@@ -83,6 +83,21 @@ class LatencyFsTest {
     }
 
     @Test
+    void theGetattrThatFillsTheReplyOfACreateOrSetattrIsPartOfThatRoundTrip() throws IOException {
+        long creates = fuse.fs().count(MetadataOp.CREATE);
+        long chmods = fuse.fs().count(MetadataOp.CHMOD);
+        long replies = fuse.fs().count(MetadataOp.GETATTR_REPLY);
+        Path file = Files.createFile(fuse.dir().resolve("replied"));
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+        assertEquals(creates + 1, fuse.fs().count(MetadataOp.CREATE));
+        assertEquals(chmods + 1, fuse.fs().count(MetadataOp.CHMOD));
+        assertEquals(replies + 2, fuse.fs().count(MetadataOp.GETATTR_REPLY), "one reply getattr each, not a request of their own");
+        assertEquals(0, LatencyProfile.all(200_000).delayOf(MetadataOp.GETATTR_REPLY));
+        assertEquals(0, LatencyProfile.lustre(200_000).delayOf(MetadataOp.GETATTR_REPLY));
+        assertEquals(200_000, LatencyProfile.lustre(200_000).delayOf(MetadataOp.GETATTR));
+    }
+
+    @Test
     void xattrsAndProjectIdsSetThroughTheMountReachTheXfsBelow() throws IOException {
         Path dir = Files.createDirectory(fuse.dir().resolve("projects"));
         Files.writeString(dir.resolve("file"), "data");
@@ -106,6 +121,30 @@ class LatencyFsTest {
         }
         assertTrue(fuse.fs().count(MetadataOp.IOCTL_SET) >= 2);
         assertTrue(fuse.fs().count(MetadataOp.OPEN_INTERNAL) >= 2, "the kernel opens the file itself for each project ioctl");
+    }
+
+    @Test
+    void theKernelsOwnOpenOfADirectoryForAProjectIoctlIsInternalToo() throws IOException {
+        Path dir = Files.createDirectory(fuse.dir().resolve("internal-dir"));
+        try (Fd d = Posix.open(PathBytes.of(dir.toString()), Linux.O_RDONLY | Linux.O_DIRECTORY)) {
+            long opendirs = fuse.fs().count(MetadataOp.OPENDIR);
+            long releasedirs = fuse.fs().count(MetadataOp.RELEASEDIR);
+            long internalOpens = fuse.fs().count(MetadataOp.OPEN_INTERNAL);
+            long internalReleases = fuse.fs().count(MetadataOp.RELEASE_INTERNAL);
+            Posix.getFsXattr(d);
+            assertEquals(internalOpens + 1, fuse.fs().count(MetadataOp.OPEN_INTERNAL));
+            // The kernel sends a release without waiting for it: it may arrive after the ioctl returned.
+            awaitCount(MetadataOp.RELEASE_INTERNAL, internalReleases + 1);
+            assertEquals(opendirs, fuse.fs().count(MetadataOp.OPENDIR), "no opendir of the user's");
+            assertEquals(releasedirs, fuse.fs().count(MetadataOp.RELEASEDIR));
+        }
+    }
+
+    /** Waits (up to a minute, so only a real miss fails) until requests of that kind reach the count. */
+    private static void awaitCount(MetadataOp op, long count) {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (fuse.fs().count(op) < count && System.nanoTime() < deadline) java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        assertEquals(count, fuse.fs().count(op), op + " requests");
     }
 
     @Test
