@@ -74,7 +74,8 @@ public final class CopyJob {
         List<List<Entry>> levels = plan.directoryLevels();
         Set<ByteBuffer> created = new HashSet<>();
         for (List<List<Entry>> wave : Planner.directoryWaves(levels, options.batchFiles(), false)) {
-            for (BatchResult r : runner.run("make directories" + depths(wave), wave, copy, CopyEngine::makeDirectories)) {
+            for (BatchResult r : runner.run("make directories" + depths(wave), wave, copy,
+                    new DirectoriesInFlight(copy, options.filesInFlight(), false))) {
                 counts.merge(r.counts());
                 for (byte[] p : r.directoriesCreated()) created.add(ByteBuffer.wrap(p));
             }
@@ -84,7 +85,7 @@ public final class CopyJob {
         for (List<List<Entry>> wave : Planner.directoryWaves(levels, options.batchFiles(), true)) {
             String phase = "finish directories" + depths(wave);
             if (copy.modes().sync()) merge(counts, runner.run(phase, markCreated(wave, created), copy, CopyEngine::finishDirectories));
-            else merge(counts, runner.run(phase, wave, copy, CopyEngine::finishDirectories));
+            else merge(counts, runner.run(phase, wave, copy, new DirectoriesInFlight(copy, options.filesInFlight(), true)));
         }
         return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
                 copy.xattrs().word(), copy.access().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),

@@ -5,11 +5,10 @@ import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.plan.FileBatch;
+import io.sparkdcp.plan.HardLink;
 import io.sparkdcp.walk.Entry;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /**
  * Copies one task's batch with several files in flight: the entries are cut into contiguous
@@ -28,34 +27,15 @@ public record FilesInFlight(CopyOptions options, int threads) implements TaskWor
     @Override
     public BatchResult run(CopyEngine engine, FileBatch batch) {
         List<Entry> entries = batch.entries();
-        List<List<Entry>> slices = slices(entries, threads);
+        List<List<Entry>> slices = SlicesInFlight.slices(entries, threads);
         if (slices.size() <= 1) return engine.copyFiles(entries, batch.links());
-        LockedRecorder shared = new LockedRecorder(engine.steps(), engine.progress());
         CopyCounts counts = new CopyCounts();
-        List<Callable<BatchResult>> calls = new ArrayList<>();
-        for (List<Entry> slice : slices) {
-            calls.add(() -> {
-                try (CopyEngine own = new CopyEngine(options, shared, shared)) {
-                    return own.copyFiles(slice, List.of());
-                }
-            });
-        }
-        for (BatchResult r : ParallelCalls.run("batch " + batch.id(), slices.size(), calls)) counts.merge(r.counts());
+        TaskWork<List<Entry>> copy = (own, slice) -> own.copyFiles(slice, List.of());
+        for (BatchResult r : SlicesInFlight.run("batch " + batch.id(), options, engine, slices, copy)) counts.merge(r.counts());
         if (!batch.links().isEmpty()) {
-            try (CopyEngine own = new CopyEngine(options, shared, shared)) {
-                counts.merge(own.copyFiles(List.of(), batch.links()).counts());
-            }
+            TaskWork<List<HardLink>> link = (own, links) -> own.copyFiles(List.of(), links);
+            counts.merge(SlicesInFlight.run("links of batch " + batch.id(), options, engine, List.of(batch.links()), link).get(0).counts());
         }
         return BatchResult.of(counts);
-    }
-
-    /** At most n contiguous slices of nearly equal size, none empty. */
-    static <T> List<List<T>> slices(List<T> items, int n) {
-        int count = Math.min(n, items.size());
-        List<List<T>> out = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            out.add(items.subList(items.size() * i / count, items.size() * (i + 1) / count));
-        }
-        return out;
     }
 }

@@ -14,6 +14,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -27,9 +29,9 @@ class FilesInFlightTest {
     @Test
     void slicesAreContiguousNearlyEqualAndNeverEmpty() {
         List<Integer> items = List.of(1, 2, 3, 4, 5, 6, 7);
-        assertEquals(List.of(List.of(1, 2), List.of(3, 4), List.of(5, 6, 7)), FilesInFlight.slices(items, 3));
-        assertEquals(2, FilesInFlight.slices(List.of(1, 2), 16).size());
-        assertEquals(List.of(), FilesInFlight.slices(List.of(), 4));
+        assertEquals(List.of(List.of(1, 2), List.of(3, 4), List.of(5, 6, 7)), SlicesInFlight.slices(items, 3));
+        assertEquals(2, SlicesInFlight.slices(List.of(1, 2), 16).size());
+        assertEquals(List.of(), SlicesInFlight.slices(List.of(), 4));
     }
 
     @Test
@@ -43,6 +45,42 @@ class FilesInFlightTest {
         assertTrue(report.counts().links() >= 3, "hard links made: " + report.counts().links());
         assertTrue(report.steps().count(Step.OPEN_SRC) > 0, "the slices' steps reach the task's recorder");
         TreeComparator.assertSameTree(source.tree().root(), dst);
+    }
+
+    @Test
+    void directoriesAreMadeAndFinishedSeveralAtATimeLevelByLevel() throws IOException {
+        Path dst = Files.createDirectory(source.newDestinationPath());
+        JobOptions options = LocalCopy.defaults().jobOptions(source.tree().root(), dst);
+        List<io.sparkdcp.walk.Entry> directories = new io.sparkdcp.walk.TreeWalker(2, true).walk(
+                io.sparkdcp.posix.PathBytes.of(source.tree().root().toString())).entries().stream()
+                .filter(e -> e.type() == io.sparkdcp.posix.FileType.DIRECTORY)
+                .sorted(java.util.Comparator.comparingInt(e -> io.sparkdcp.posix.PathBytes.depth(e.path()))).toList();
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+        io.sparkdcp.copy.StepRecorder watching = (step, nanos) -> {
+            if (step == Step.MKDIR || step == Step.TIMES) threads.add(Thread.currentThread().getName());
+        };
+        try (io.sparkdcp.copy.CopyEngine engine = new io.sparkdcp.copy.CopyEngine(options.copy(), watching)) {
+            var made = new DirectoriesInFlight(options.copy(), 4, false).run(engine, directories);
+            assertEquals(directories.size() - 1, made.directoriesCreated().size(), "all but the root are new");
+            List<io.sparkdcp.walk.Entry> deepestFirst = new java.util.ArrayList<>(directories);
+            java.util.Collections.reverse(deepestFirst);
+            assertEquals(List.of(), new DirectoriesInFlight(options.copy(), 4, true).run(engine, deepestFirst).counts().failures());
+        }
+        assertTrue(threads.size() > 1, "directories in flight on several threads: " + threads);
+        byte[] root = io.sparkdcp.posix.PathBytes.of(dst.toString());
+        for (io.sparkdcp.walk.Entry d : directories) {
+            io.sparkdcp.posix.Stat made = io.sparkdcp.posix.Posix.lstat(d.isRoot() ? root : io.sparkdcp.posix.PathBytes.join(root, d.path()));
+            assertTrue(d.stat().sameMtime(made) && d.stat().permissions() == made.permissions(), d.display());
+        }
+    }
+
+    @Test
+    void levelsAreRunsOfOneDepthInOrder() {
+        var s = new io.sparkdcp.posix.Stat(io.sparkdcp.posix.FileType.DIRECTORY, 0755, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0);
+        List<io.sparkdcp.walk.Entry> dirs = java.util.stream.Stream.of("a/b", "c/d", "a", "c", "")
+                .map(p -> new io.sparkdcp.walk.Entry(io.sparkdcp.posix.PathBytes.of(p), s, null)).toList();
+        assertEquals(List.of(List.of("a/b", "c/d"), List.of("a", "c"), List.of(".")),
+                DirectoriesInFlight.levels(dirs).stream().map(l -> l.stream().map(io.sparkdcp.walk.Entry::display).toList()).toList());
     }
 
     @Test

@@ -1,0 +1,41 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.copy.BatchResult;
+import io.sparkdcp.copy.CopyEngine;
+import io.sparkdcp.copy.CopyOptions;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * Runs a task's work in slices at once, each slice on its own engine in its own thread, all
+ * recording into the task's steps and progress under one lock. On a file system where each
+ * metadata call is a round trip, this is what lets a few cores keep many calls outstanding.
+ */
+final class SlicesInFlight {
+    private SlicesInFlight() {}
+
+    static <T> List<BatchResult> run(String what, CopyOptions options, CopyEngine task, List<T> slices, TaskWork<T> work) {
+        LockedRecorder shared = new LockedRecorder(task.steps(), task.progress());
+        List<Callable<BatchResult>> calls = new ArrayList<>();
+        for (T slice : slices) {
+            calls.add(() -> {
+                try (CopyEngine own = new CopyEngine(options, shared, shared)) {
+                    return work.run(own, slice);
+                }
+            });
+        }
+        return ParallelCalls.run(what, slices.size(), calls);
+    }
+
+    /** At most n contiguous slices of nearly equal size, none empty. */
+    static <T> List<List<T>> slices(List<T> items, int n) {
+        int count = Math.min(n, items.size());
+        List<List<T>> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(items.subList(items.size() * i / count, items.size() * (i + 1) / count));
+        }
+        return out;
+    }
+}
