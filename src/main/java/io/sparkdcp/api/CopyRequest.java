@@ -13,7 +13,7 @@ import java.util.function.Consumer;
 /**
  * How to copy: the CLI's options as a value, built with {@link #builder()}. Defaults are the CLI's.
  *
- * @param walkThreads      threads listing the source on the driver; 0 for the default (twice the CPUs, 4 to 32)
+ * @param walkThreads      threads listing the source; 0 for the default (twice the CPUs, 4 to 32, or CPUs × threadsPerTask up to 64 if more)
  * @param threadsPerTask   files each task copies at once, each by its own thread (hides per-call latency)
  * @param listing          where the source is walked, and whether its listing is saved or a saved one reused
  * @param modes            how carefully files are written (atomic, verify, fsync) and, for a sync, how data is compared
@@ -42,7 +42,8 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean pro
     }
 
     int walkThreadsOrDefault() {
-        return walkThreads > 0 ? walkThreads : JobOptions.defaultWalkThreads();
+        return walkThreads > 0 ? walkThreads
+                : JobOptions.defaultWalkThreads(Runtime.getRuntime().availableProcessors() * threadsPerTask);
     }
 
     /** Every setter returns the builder; strings take the CLI's words ({@code "non-lustre"}, {@code "1G"}). */

@@ -58,7 +58,7 @@ public record EngineContender(String name, boolean projectIds, MetadataAccess ac
         CopyOptions copy = new CopyOptions(PathBytes.of(source.toString()), PathBytes.of(destination.toString()),
                 XattrPolicy.all(), access, projectIds, JobOptions.DEFAULT_CHUNK_SIZE);
         JobOptions job = new JobOptions(copy, settings.batchFiles(), JobOptions.DEFAULT_BATCH_BYTES,
-                JobOptions.defaultWalkThreads(), settings.filesInFlight());
+                JobOptions.defaultWalkThreads(settings.tasks() * settings.filesInFlight()), settings.filesInFlight());
         CopyReport report = new CopyJob(job, runners.get(), line -> {}).run();
         return new RoundResult(report.wallNanos(), report.counts().failed(), report.steps());
     }

@@ -89,7 +89,8 @@ class CopyCommand implements Callable<Integer> {
     long chunkSize;
 
     @Option(names = "--walk-threads", paramLabel = "N",
-            description = "Threads listing the source on the driver (default: twice the CPUs, from 4 to 32).")
+            description = "Threads listing the source, on the driver or in each walk task (default: twice the CPUs, from 4 to 32, "
+                    + "or the CPUs times --threads-per-task, up to 64, when that is more).")
     Integer walkThreads;
 
     @Option(names = "--walk", paramLabel = "auto|driver|distributed", defaultValue = "auto", converter = WalkModeConverter.class,

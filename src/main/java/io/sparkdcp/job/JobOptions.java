@@ -45,7 +45,12 @@ public record JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int 
     public static final long DEFAULT_BATCH_BYTES = 1L << 30;
     public static final long DEFAULT_CHUNK_SIZE = 256L << 20;
 
-    public static int defaultWalkThreads() {
-        return Math.min(32, Math.max(4, 2 * java.lang.Runtime.getRuntime().availableProcessors()));
+    /**
+     * Twice the CPUs, from 4 to 32, or as many as the copy keeps calls in flight (up to 64): on a
+     * file system where each call is a round trip the walk needs the same concurrency as the copy.
+     */
+    public static int defaultWalkThreads(int callsInFlight) {
+        int cpus = java.lang.Runtime.getRuntime().availableProcessors();
+        return Math.max(Math.min(32, Math.max(4, 2 * cpus)), Math.min(64, callsInFlight));
     }
 }

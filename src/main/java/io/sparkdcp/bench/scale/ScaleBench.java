@@ -41,7 +41,7 @@ public final class ScaleBench {
         this.scratch = scratch;
         this.big = big;
         this.small = small;
-        this.walkThreads = JobOptions.defaultWalkThreads();
+        this.walkThreads = JobOptions.defaultWalkThreads(1);
         this.log = log;
     }
 
