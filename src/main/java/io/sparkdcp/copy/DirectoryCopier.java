@@ -46,25 +46,19 @@ final class DirectoryCopier {
             // made in it meanwhile get their own project set explicitly, so the order does not matter.
             // The root (always "existing", often new) keeps the early set, so a fresh tree inherits.
             boolean projectLater = !created && !e.isRoot() && ctx.options.modes().sync();
-            if (ctx.options.projectIds() && e.project() != null && !projectLater && !(created && inheritsProject(e))) {
-                Fd dir = ctx.destination.get(e.path());
-                ctx.metadata.writeProject(dir, e.path(), e.project(), null);
-                ctx.forgetParentState(e.path());
+            if (ctx.options.projectIds() && e.project() != null && !projectLater) {
+                // A directory just made got its parent's project (and PROJINHERIT) if the parent has PROJINHERIT.
+                FsXattr inherited = created ? ctx.parentState(e.parent()).projectOfNewDirectory() : null;
+                if (ctx.metadata.needsProjectWrite(e.project(), inherited)) {
+                    Fd dir = ctx.destination.get(e.path());
+                    ctx.metadata.writeProject(dir, e.path(), e.project(), inherited);
+                    ctx.forgetParentState(e.path());
+                }
             }
         } catch (PosixException ex) {
             counts.addFailure(Failure.of(e.path(), ex));
         }
         return created;
-    }
-
-    /**
-     * A directory just made under a PROJINHERIT parent of its own project got that project and
-     * PROJINHERIT at creation: no need to open it for the ioctls.
-     */
-    private boolean inheritsProject(Entry e) {
-        if (e.isRoot() || !e.project().projInherit()) return false;
-        FsXattr parent = ctx.parentState(e.parent()).project();
-        return parent != null && parent.projInherit() && parent.projid() == e.project().projid();
     }
 
     /**

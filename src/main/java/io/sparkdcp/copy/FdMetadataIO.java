@@ -43,10 +43,13 @@ final class FdMetadataIO implements MetadataIO {
     }
 
     @Override
+    public boolean needsProjectWrite(FsXattr source, FsXattr inherited) {
+        return alwaysSet || inherited == null || inherited.projid() != source.projid() || inherited.projInherit() != source.projInherit();
+    }
+
+    @Override
     public void writeProject(Fd dst, byte[] relPath, FsXattr source, FsXattr inherited) {
-        if (source == null) return;
-        if (!alwaysSet && inherited != null && inherited.projid() == source.projid()
-                && inherited.projInherit() == source.projInherit()) return;
+        if (source == null || !needsProjectWrite(source, inherited)) return;
         // Read dst's struct first so the flags it inherited (extent size, nodump...) stay as they are.
         long t = System.nanoTime();
         FsXattr current = readDestinationProject(dst, relPath, source);

@@ -120,7 +120,7 @@ final class FileCopier {
 
             // A metadata step that fails leaves the data in place but no final times, so a re-run redoes the file.
             if (where.defaultAcl()) dropInheritedXattrs(dst, xattrs);
-            ctx.writer.applyAfterOwner(dst, e.path(), e.stat(), xattrs, project, inheritedProject(where),
+            ctx.writer.applyAfterOwner(dst, e.path(), e.stat(), xattrs, project, where.projectOfNewFile(),
                     CreationMode.isFinal(e.stat(), where));
             if (!inPlace) {
                 renameIntoPlace(dstDir, name, dst, finalName, where);
@@ -159,12 +159,6 @@ final class FileCopier {
         } finally {
             ctx.steps.record(Step.RENAME, System.nanoTime() - t);
         }
-    }
-
-    /** What a new file got from its parent at create time: PROJINHERIT gives the parent's ID, never the flag. */
-    private static FsXattr inheritedProject(ParentState where) {
-        if (where.project() == null) return null;
-        return new FsXattr(0, 0, 0, where.projectOfNewEntry(), 0);
     }
 
     private Fd createExclusive(Fd dir, byte[] name, int mode) {

@@ -16,6 +16,9 @@ interface MetadataIO {
      */
     void writeProject(Fd dst, byte[] relPath, FsXattr source, FsXattr inherited);
 
+    /** False when {@link #writeProject} would skip dst for what it inherited: then dst need not even be opened. */
+    boolean needsProjectWrite(FsXattr source, FsXattr inherited);
+
     /** The source's xattrs that the policy keeps. */
     List<Xattr> readXattrs(Fd src, byte[] relPath);
 

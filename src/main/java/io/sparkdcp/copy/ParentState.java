@@ -1,6 +1,7 @@
 package io.sparkdcp.copy;
 
 import io.sparkdcp.posix.FsXattr;
+import io.sparkdcp.posix.Linux;
 
 /**
  * What a destination directory gives the entries created in it, read once per directory per task,
@@ -18,4 +19,15 @@ record ParentState(int gid, boolean setgid, FsXattr project, boolean defaultAcl)
 
     /** Project ID a new entry gets here: the parent's when it has PROJINHERIT, else 0. */
     int projectOfNewEntry() { return project != null && project.projInherit() ? project.projid() : 0; }
+
+    /** What a new file gets at create time: PROJINHERIT gives the parent's ID, never the flag. Null: no project IDs here. */
+    FsXattr projectOfNewFile() {
+        return project == null ? null : new FsXattr(0, 0, 0, projectOfNewEntry(), 0);
+    }
+
+    /** What a new directory gets at mkdir time: under PROJINHERIT, the parent's ID and the flag too. */
+    FsXattr projectOfNewDirectory() {
+        if (project == null) return null;
+        return new FsXattr(project.projInherit() ? Linux.FS_XFLAG_PROJINHERIT : 0, 0, 0, projectOfNewEntry(), 0);
+    }
 }

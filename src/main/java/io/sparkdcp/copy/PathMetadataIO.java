@@ -38,6 +38,12 @@ final class PathMetadataIO implements MetadataIO {
         }
     }
 
+    /** The path way as the rejected patch had it: always a second open and the ioctls. */
+    @Override
+    public boolean needsProjectWrite(FsXattr source, FsXattr inherited) {
+        return true;
+    }
+
     @Override
     public void writeProject(Fd dst, byte[] relPath, FsXattr source, FsXattr inherited) {
         if (source == null) return;
