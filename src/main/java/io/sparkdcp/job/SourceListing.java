@@ -11,6 +11,11 @@ import java.util.function.Consumer;
 
 /** The one way a job gets its listing of the source: a saved listing, or a walk on the driver or the executors, saved if asked. */
 public final class SourceListing {
+    /** Who listed the source, as the report says it. */
+    public static final String DRIVER = "driver";
+    public static final String EXECUTORS = "executors";
+    public static final String SAVED = "saved";
+
     private SourceListing() {}
 
     /**
@@ -34,10 +39,6 @@ public final class SourceListing {
             throw new UsageException(e.getMessage());
         }
     }
-
-    public static final String DRIVER = "driver";
-    public static final String EXECUTORS = "executors";
-    public static final String SAVED = "saved";
 
     /** Who lists the source: the driver, the executors (a distributed walk), or nobody (a saved listing). */
     public static String listedBy(JobOptions options, PhaseRunner runner) {

@@ -27,6 +27,7 @@ public final class DirectoryBlock implements Serializable {
     private transient boolean headerRead; // transient fields start false after deserialization too
     private transient int filesOffset;
     private transient int fileCount;
+    private transient boolean hasDirectory;
 
     private DirectoryBlock(byte[] bytes) {
         this.bytes = bytes;
@@ -51,7 +52,8 @@ public final class DirectoryBlock implements Serializable {
             throw new IllegalArgumentException("a block's own entry must be its directory: " + PathBytes.display(path));
         List<Child> sorted = new ArrayList<>(files);
         sorted.sort(BY_NAME);
-        EntryCodec.Writer w = new EntryCodec.Writer(path.length + 100 + sorted.size() * (EntryCodec.FIXED + 24)).putName(path).putVarint(directory != null ? 1 : 0);
+        int expectedBytes = path.length + 100 + sorted.size() * (EntryCodec.FIXED + 24);
+        EntryCodec.Writer w = new EntryCodec.Writer(expectedBytes).putName(path).putVarint(directory != null ? 1 : 0);
         if (directory != null) w.putRecord(directory.stat(), directory.project());
         w.putVarint(sorted.size());
         for (Child f : sorted) w.putEntry(f.name(), f.stat(), f.project());
@@ -127,7 +129,7 @@ public final class DirectoryBlock implements Serializable {
     /** Entries this block holds: its directory (if any) and its files. */
     public int entryCount() {
         header();
-        return fileCount + (directory() != null ? 1 : 0);
+        return fileCount + (hasDirectory ? 1 : 0);
     }
 
     /** Bytes held: the array and the object, for the driver's memory estimate. */
@@ -144,9 +146,9 @@ public final class DirectoryBlock implements Serializable {
         if (headerRead) return;
         EntryCodec.Reader r = reader(0);
         r.name();
-        if (r.varint() == 1) r.record(PathBytes.EMPTY);
-        int count = r.varint();
-        fileCount = count;
+        hasDirectory = r.varint() == 1;
+        if (hasDirectory) r.record(PathBytes.EMPTY);
+        fileCount = r.varint();
         filesOffset = r.position();
         headerRead = true;
     }
