@@ -57,7 +57,8 @@ public final class TreeWalker {
         ForkJoinPool pool = new ForkJoinPool(threads);
         try {
             List<DirectoryTask> tasks = new ArrayList<>();
-            for (Subdirectory s : starts) tasks.add(new DirectoryTask(s, shared));
+            // The first start is listed whatever the budget says, so every walk makes progress.
+            for (int i = 0; i < starts.size(); i++) tasks.add(new DirectoryTask(starts.get(i), shared, i == 0));
             pool.invoke(new RecursiveAction() {
                 @Override
                 protected void compute() {
@@ -91,15 +92,17 @@ public final class TreeWalker {
     private static final class DirectoryTask extends RecursiveAction {
         private final Subdirectory dir;
         private final Shared shared;
+        private final boolean first;
 
-        DirectoryTask(Subdirectory dir, Shared shared) {
+        DirectoryTask(Subdirectory dir, Shared shared, boolean first) {
             this.dir = dir;
             this.shared = shared;
+            this.first = first;
         }
 
         @Override
         protected void compute() {
-            if (shared.spent()) {
+            if (!first && shared.spent()) {
                 shared.frontier.add(dir);
                 return;
             }
@@ -109,7 +112,7 @@ public final class TreeWalker {
             shared.blocks.add(listed.block());
             shared.listed.addAndGet(listed.block().entryCount());
             List<DirectoryTask> children = new ArrayList<>();
-            for (Subdirectory s : listed.subdirectories()) children.add(new DirectoryTask(s, shared));
+            for (Subdirectory s : listed.subdirectories()) children.add(new DirectoryTask(s, shared, false));
             invokeAll(children);
         }
     }

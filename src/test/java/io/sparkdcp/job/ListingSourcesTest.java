@@ -48,6 +48,16 @@ class ListingSourcesTest {
     }
 
     @Test
+    void aWalkWhoseBudgetIsSpentStillListsItsFirstDirectory() {
+        try (io.sparkdcp.posix.Fd root = TreeWalker.openRoot(root())) {
+            var top = new io.sparkdcp.walk.Subdirectory(PathBytes.EMPTY, io.sparkdcp.posix.Posix.fstat(root));
+            TreeWalker.Part part = new TreeWalker(2, true).walk(root, List.of(top), new TreeWalker.Budget(0, 0));
+            assertEquals(1, part.blocks().size(), "the root, listed");
+            assertTrue(part.frontier().size() > 1, "its subdirectories handed back: " + part.frontier().size());
+        }
+    }
+
+    @Test
     void aCopyFromTheDistributedWalkIsExact() throws Exception {
         Path dst = Files.createDirectory(SOURCE.newDestinationPath());
         CopyReport r = LocalCopy.defaults().withListing(new ListingOptions(WalkMode.DISTRIBUTED, null, null)).run(SOURCE.source(), dst);
