@@ -110,6 +110,9 @@ public final class ScaleBench {
 
     /** Heap after GC held by the packed listing and its plan, then by the same entries as objects. */
     private double[] heapPerEntry(byte[] root) {
+        // A walk and plan first, untimed and dropped: classes and pools they load are not the listing's.
+        new Planner(JobOptions.DEFAULT_BATCH_FILES, JobOptions.DEFAULT_BATCH_BYTES, JobOptions.DEFAULT_CHUNK_SIZE)
+                .plan(new TreeWalker(walkThreads, true).walk(root));
         long base = usedHeapAfterGc();
         Listing listing = new TreeWalker(walkThreads, true).walk(root);
         Plan plan = new Planner(JobOptions.DEFAULT_BATCH_FILES, JobOptions.DEFAULT_BATCH_BYTES, JobOptions.DEFAULT_CHUNK_SIZE).plan(listing);
