@@ -61,7 +61,8 @@ final class FileCopier {
         byte[] parent = e.parent();
         byte[] name = e.name();
         Fd dstDir = ctx.destination.get(parent);
-        int mode = createMode(e);
+        boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(parent));
+        int mode = createMode(e, finalMode);
         Fd dst = createExclusive(dstDir, name, mode);
         if (dst == null) {
             Stat existing = ctx.statDestination(dstDir, name);
@@ -70,7 +71,7 @@ final class FileCopier {
             dst = createExclusive(dstDir, name, mode);
             if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
         }
-        writeNew(e, dstDir, name, dst, null, counts);
+        writeNew(e, dstDir, name, dst, null, finalMode, counts);
     }
 
     /**
@@ -83,14 +84,15 @@ final class FileCopier {
         if (existing != null && sync.keptInPlace(e, dstDir, e.name(), existing, counts)) return;
         if (existing != null && existing.type() == FileType.DIRECTORY) ctx.removeForReplacement(e, dstDir, e.name(), existing);
         byte[] temporary = TemporaryNames.next(e.name());
-        Fd dst = createExclusive(dstDir, temporary, createMode(e));
+        boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
+        Fd dst = createExclusive(dstDir, temporary, createMode(e, finalMode));
         if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
-        writeNew(e, dstDir, temporary, dst, e.name(), counts);
+        writeNew(e, dstDir, temporary, dst, e.name(), finalMode, counts);
     }
 
     /** Its rwx bits where that makes the final mode ({@link CreationMode}); owner-only where an fchmod follows anyway. */
-    private int createMode(Entry e) {
-        return CreationMode.isFinal(e.stat(), ctx.parentState(e.parent())) ? CreationMode.of(e.stat()) : NEW_FILE_MODE;
+    private static int createMode(Entry e, boolean finalMode) {
+        return finalMode ? CreationMode.of(e.stat()) : NEW_FILE_MODE;
     }
 
     /**
@@ -98,7 +100,7 @@ final class FileCopier {
      * while it is empty, then data and the rest of its metadata and, when finalName is given, the
      * rename there; closes dst.
      */
-    private void writeNew(Entry e, Fd dstDir, byte[] name, Fd dst, byte[] finalName, CopyCounts counts) {
+    private void writeNew(Entry e, Fd dstDir, byte[] name, Fd dst, byte[] finalName, boolean finalMode, CopyCounts counts) {
         byte[] parent = e.parent();
         boolean dataComplete = false;
         boolean inPlace = finalName == null;
@@ -121,7 +123,7 @@ final class FileCopier {
             // A metadata step that fails leaves the data in place but no final times, so a re-run redoes the file.
             if (where.defaultAcl()) dropInheritedXattrs(dst, xattrs);
             ctx.writer.applyAfterOwner(dst, e.path(), e.stat(), xattrs, project, where.projectOfNewFile(),
-                    CreationMode.isFinal(e.stat(), where));
+                    finalMode);
             if (!inPlace) {
                 renameIntoPlace(dstDir, name, dst, finalName, where);
                 inPlace = true;

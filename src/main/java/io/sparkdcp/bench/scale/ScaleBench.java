@@ -110,12 +110,12 @@ public final class ScaleBench {
 
     /** Heap after GC held by the packed listing and its plan, then by the same entries as objects. */
     private double[] heapPerEntry(byte[] root) {
+        Planner planner = new Planner(JobOptions.DEFAULT_BATCH_FILES, JobOptions.DEFAULT_BATCH_BYTES, JobOptions.DEFAULT_CHUNK_SIZE);
         // A walk and plan first, untimed and dropped: classes and pools they load are not the listing's.
-        new Planner(JobOptions.DEFAULT_BATCH_FILES, JobOptions.DEFAULT_BATCH_BYTES, JobOptions.DEFAULT_CHUNK_SIZE)
-                .plan(new TreeWalker(walkThreads, true).walk(root));
+        planner.plan(new TreeWalker(walkThreads, true).walk(root));
         long base = usedHeapAfterGc();
         Listing listing = new TreeWalker(walkThreads, true).walk(root);
-        Plan plan = new Planner(JobOptions.DEFAULT_BATCH_FILES, JobOptions.DEFAULT_BATCH_BYTES, JobOptions.DEFAULT_CHUNK_SIZE).plan(listing);
+        Plan plan = planner.plan(listing);
         long packed = usedHeapAfterGc() - base;
         long entries = listing.entryCount();
         List<Entry> objects = listing.entries();
