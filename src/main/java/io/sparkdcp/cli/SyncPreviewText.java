@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import io.sparkdcp.copy.Failure;
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.walk.Entry;
 
@@ -15,8 +16,10 @@ final class SyncPreviewText {
         lines(out, "copy", p.copy());
         lines(out, "fix metadata", p.fixMetadata());
         lines(out, "delete", p.delete());
-        out.append(String.format(Locale.ROOT, "dry run: would copy %,d, fix metadata of %,d, delete %,d; %,d unchanged%s; "
+        for (Failure f : p.refused()) out.append("refuse: ").append(f.path()).append(": ").append(f.message()).append('\n');
+        out.append(String.format(Locale.ROOT, "dry run: would copy %,d, fix metadata of %,d, delete %,d; %,d unchanged%s%s; "
                         + "nothing was changed%n", p.copy().size(), p.fixMetadata().size(), p.delete().size(), p.unchanged(),
+                p.refused().isEmpty() ? "" : String.format(Locale.ROOT, "; %,d refused", p.refused().size()),
                 p.deletionRefused() == null ? "" : "; deletion refused: " + p.deletionRefused()));
         return out.toString();
     }

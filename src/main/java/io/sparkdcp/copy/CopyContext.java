@@ -67,25 +67,22 @@ final class CopyContext implements AutoCloseable {
         ParentState state = parentStates.get(key);
         if (state != null) return state;
         Fd dir = destination.get(relPath);
-        long t = System.nanoTime();
-        Stat s = Posix.fstat(dir);
-        steps.record(Step.STAT_DST, System.nanoTime() - t);
+        Stat s = steps.time(Step.STAT_DST, () -> Posix.fstat(dir));
         FsXattr project = options.projectIds() ? FdMetadataIO.projectOrNull(dir, steps) : null;
-        boolean defaultAcl = false;
-        if (!options.xattrs().copiesNothing()) {
-            t = System.nanoTime();
-            try {
-                defaultAcl = Posix.fgetxattr(dir, DEFAULT_ACL, probe) != null;
-            } catch (PosixException e) {
-                if (e.errno() != Errno.EOPNOTSUPP) throw e;
-            } finally {
-                steps.record(Step.XATTR_GET, System.nanoTime() - t);
-            }
-        }
+        boolean defaultAcl = !options.xattrs().copiesNothing() && steps.time(Step.XATTR_GET, () -> hasDefaultAcl(dir));
         state = new ParentState(s.gid(), (s.permissions() & Linux.S_ISGID) != 0, project, defaultAcl);
         if (parentStates.size() > 1024) parentStates.clear();
         parentStates.put(key, state);
         return state;
+    }
+
+    private boolean hasDefaultAcl(Fd dir) {
+        try {
+            return Posix.fgetxattr(dir, DEFAULT_ACL, probe) != null;
+        } catch (PosixException e) {
+            if (e.errno() != Errno.EOPNOTSUPP) throw e;
+            return false;
+        }
     }
 
     /** A directory changed under us (made or given metadata): forget what we knew of it. */
@@ -93,68 +90,37 @@ final class CopyContext implements AutoCloseable {
         parentStates.remove(ByteBuffer.wrap(relPath));
     }
 
-    /** True when dst already holds what a copy of e would give it: same type, size, mtime, mode, owner. */
-    boolean unchanged(Entry e, Stat dst) {
-        Stat src = e.stat();
-        if (src.type() != dst.type() || !src.sameMtime(dst)) return false;
-        if (src.type() != FileType.DIRECTORY && src.size() != dst.size()) return false;
-        if (src.type() != FileType.SYMLINK && src.permissions() != dst.permissions()) return false;
-        if (src.type().isSpecial() && src.rdev() != dst.rdev()) return false;
-        return !writer.ownerDiffers(src, dst.uid(), dst.gid());
+    /** What the copy does with e, given what the destination has at its path (null: nothing). */
+    Decision decide(Entry e, Stat existing) {
+        return Decision.of(e.stat(), existing, options.modes(), euid);
     }
 
     /** lstat of name in an open destination directory, or null when nothing has that name (timed as stat_dst). */
     Stat statDestination(Fd dir, byte[] name) {
-        long t = System.nanoTime();
-        try {
-            return Posix.statAtIfExists(dir, name);
-        } finally {
-            steps.record(Step.STAT_DST, System.nanoTime() - t);
-        }
-    }
-
-    /** The destination has a different entry of that name: the copy replaces it, unless it is a directory. */
-    void removeForReplacement(Entry e, Fd dir, byte[] name, Stat existing) {
-        if (existing.type() == FileType.DIRECTORY)
-            throw new PosixException("replace", Errno.EISDIR, e.path(),
-                    "the destination has a directory where the source has a " + e.type().name().toLowerCase());
-        long t = System.nanoTime();
-        Posix.unlinkat(dir, name, false);
-        steps.record(Step.UNLINK, System.nanoTime() - t);
+        return steps.time(Step.STAT_DST, () -> Posix.statAtIfExists(dir, name));
     }
 
     /** Opens the source file of e (timed as open_src). */
     Fd openSource(Entry e) {
-        long t = System.nanoTime();
-        try {
-            return Posix.openat(source.get(e.parent()), e.name(), sourceOpenFlags(e.stat()), 0);
-        } finally {
-            steps.record(Step.OPEN_SRC, System.nanoTime() - t);
-        }
+        Fd dir = source.get(e.parent());
+        return steps.time(Step.OPEN_SRC, () -> Posix.openat(dir, e.name(), sourceOpenFlags(e.stat()), 0));
     }
 
     /** Opens e's existing destination file for writing, and reading too when asked (timed as open_dst). */
     Fd openDestination(Entry e, boolean readable) {
-        long t = System.nanoTime();
-        try {
-            return Posix.openat(destination.get(e.parent()), e.name(), (readable ? Linux.O_RDWR : Linux.O_WRONLY) | Linux.O_NOFOLLOW, 0);
-        } finally {
-            steps.record(Step.OPEN_DST, System.nanoTime() - t);
-        }
+        Fd dir = destination.get(e.parent());
+        int flags = (readable ? Linux.O_RDWR : Linux.O_WRONLY) | Linux.O_NOFOLLOW;
+        return steps.time(Step.OPEN_DST, () -> Posix.openat(dir, e.name(), flags, 0));
     }
 
     /** --fsync: the data durable before the times that mark the file complete (timed as fsync). */
     void fsync(Fd dst) {
-        long t = System.nanoTime();
-        Posix.fsync(dst);
-        steps.record(Step.FSYNC, System.nanoTime() - t);
+        steps.time(Step.FSYNC, () -> Posix.fsync(dst));
     }
 
     void timedClose(Fd fd) {
         if (fd == null) return;
-        long t = System.nanoTime();
-        fd.close();
-        steps.record(Step.CLOSE, System.nanoTime() - t);
+        steps.time(Step.CLOSE, fd::close);
     }
 
     @Override

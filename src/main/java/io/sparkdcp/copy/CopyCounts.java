@@ -1,6 +1,8 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.ItemLog.Action;
 import io.sparkdcp.posix.FileType;
+import io.sparkdcp.walk.Entry;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -12,7 +14,9 @@ import java.util.Map;
 /**
  * Per-entry outcomes of a batch or a whole job: copied and skipped by type, failures with their
  * reasons, bytes written; for sync, entries whose metadata alone was fixed and entries deleted; files
- * verified. Mergeable. Hard links made with linkat count as {@code links}.
+ * verified. Mergeable. Hard links made with linkat count as {@code links}. The engine counts each
+ * entry by the entry, which also tells its {@link ItemLog}; the driver adds only failures of the
+ * job as a whole (walk errors, a refused deletion, failed chunks).
  */
 public final class CopyCounts implements Serializable {
     /** Failures kept in full; beyond this only counted, so a job where everything fails stays in memory. */
@@ -29,32 +33,64 @@ public final class CopyCounts implements Serializable {
     private long bytesCopied;
     private final List<Failure> failures = new ArrayList<>();
     private final List<Failure> notices = new ArrayList<>();
+    /** The engine's side only: not shipped with the counts. */
+    private final transient ItemLog items;
 
-    public void addCopied(FileType type) { copied.merge(type, 1L, Long::sum); }
+    public CopyCounts() { this(ItemLog.NONE); }
 
-    public void addSkipped(FileType type) { skipped.merge(type, 1L, Long::sum); }
+    public CopyCounts(ItemLog items) { this.items = items; }
+
+    public void addCopied(Entry e) {
+        copied.merge(e.type(), 1L, Long::sum);
+        items.record(Action.COPIED, e.type(), e.path());
+    }
+
+    public void addSkipped(Entry e) {
+        skipped.merge(e.type(), 1L, Long::sum);
+        items.record(Action.SKIPPED, e.type(), e.path());
+    }
 
     /** Skipped for a reason the user should see, without failing the job (a device as non-root). */
-    public void addSkipped(FileType type, Failure notice) {
-        addSkipped(type);
+    public void addSkipped(Entry e, Failure notice) {
+        addSkipped(e);
         if (notices.size() < MAX_FAILURES_KEPT) notices.add(notice);
     }
 
     /** The data was already there; only owner, mode, times, xattrs or project ID were set. */
-    public void addMetadataFixed(FileType type) { metadataFixed.merge(type, 1L, Long::sum); }
+    public void addMetadataFixed(Entry e) {
+        metadataFixed.merge(e.type(), 1L, Long::sum);
+        items.record(Action.FIXED, e.type(), e.path());
+    }
 
     /** Removed from the destination because the source no longer has it. */
-    public void addDeleted(FileType type) { deleted.merge(type, 1L, Long::sum); }
+    public void addDeleted(Entry e) {
+        deleted.merge(e.type(), 1L, Long::sum);
+        items.record(Action.DELETED, e.type(), e.path());
+    }
 
     /** A file whose destination was re-read and matched the source's CRC32C. */
     public void addVerified() { verified++; }
 
-    public void addLink() { links++; }
+    /** e's name made with linkat to the copy of its first name. */
+    public void addLink(Entry e) {
+        links++;
+        items.record(Action.LINKED, e.type(), e.path());
+    }
 
-    public void addLinkSkipped() { linksSkipped++; }
+    public void addLinkSkipped(Entry e) {
+        linksSkipped++;
+        items.record(Action.SKIPPED, e.type(), e.path());
+    }
 
     public void addBytes(long n) { bytesCopied += n; }
 
+    /** The engine's failure of one entry. */
+    public void addFailure(Entry e, Failure f) {
+        addFailure(f);
+        items.record(Action.FAILED, e.type(), e.path());
+    }
+
+    /** A failure of the job rather than of an entry the engine handled. */
     public void addFailure(Failure f) {
         failed++;
         if (failures.size() < MAX_FAILURES_KEPT) failures.add(f);

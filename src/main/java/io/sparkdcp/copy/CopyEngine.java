@@ -23,25 +23,33 @@ public final class CopyEngine implements AutoCloseable {
     private final LargeFileCopier largeFiles;
     private final ProgressRecorder progress;
     private final Deleter deleter;
+    private final ItemLog items;
 
     public CopyEngine(CopyOptions options, StepRecorder steps) {
         this(options, steps, ProgressRecorder.NONE);
     }
 
     public CopyEngine(CopyOptions options, StepRecorder steps, ProgressRecorder progress) {
+        this(options, steps, progress, ItemLog.NONE);
+    }
+
+    /** @param items told what was done with each entry (thread-safe when slices share the task's engine) */
+    public CopyEngine(CopyOptions options, StepRecorder steps, ProgressRecorder progress, ItemLog items) {
         this.progress = progress;
+        this.items = items;
         this.ctx = new CopyContext(options, steps);
         this.steps = steps;
         MetadataSync sync = new MetadataSync(ctx);
-        this.files = new FileCopier(ctx, sync);
+        CreateOrReplace createOrReplace = new CreateOrReplace(ctx);
+        this.files = new FileCopier(ctx, sync, createOrReplace);
         this.directories = new DirectoryCopier(ctx, sync);
         this.deleter = new Deleter(ctx);
-        this.largeFiles = new LargeFileCopier(ctx, sync);
+        this.largeFiles = new LargeFileCopier(ctx, sync, createOrReplace);
     }
 
     /** Creates directories of one depth (parents exist) with their project IDs; the result names those it created. */
     public BatchResult makeDirectories(List<Entry> level) {
-        CopyCounts counts = new CopyCounts();
+        CopyCounts counts = new CopyCounts(items);
         List<byte[]> created = new ArrayList<>();
         for (Entry e : level) {
             if (directories.make(e, counts)) created.add(e.path());
@@ -57,7 +65,7 @@ public final class CopyEngine implements AutoCloseable {
 
     /** Copies files, symlinks and special files, then hard links to files already copied. */
     public BatchResult copyFiles(List<Entry> entries, List<HardLink> links) {
-        CopyCounts counts = new CopyCounts();
+        CopyCounts counts = new CopyCounts(items);
         for (Entry e : entries) {
             files.copy(e, counts);
             progress.done(1, fileBytes(e));
@@ -71,7 +79,7 @@ public final class CopyEngine implements AutoCloseable {
 
     /** Creates large files at their size; the result names those whose chunks must be copied. */
     public BatchResult prepareLargeFiles(List<Entry> batch) {
-        CopyCounts counts = new CopyCounts();
+        CopyCounts counts = new CopyCounts(items);
         List<byte[]> needChunks = new ArrayList<>();
         for (Entry e : batch) {
             boolean chunksToCopy = largeFiles.prepare(e, counts);
@@ -83,7 +91,7 @@ public final class CopyEngine implements AutoCloseable {
 
     /** Copies chunks; a failed chunk is returned as a failure for the driver to count once per file. */
     public BatchResult copyChunks(List<Chunk> chunks) {
-        CopyCounts counts = new CopyCounts();
+        CopyCounts counts = new CopyCounts(items);
         List<Failure> failures = new ArrayList<>();
         for (Chunk c : chunks) {
             try {
@@ -98,14 +106,14 @@ public final class CopyEngine implements AutoCloseable {
 
     /** Gives large files whose chunks all arrived their metadata. */
     public BatchResult finishLargeFiles(List<Entry> batch) {
-        CopyCounts counts = new CopyCounts();
+        CopyCounts counts = new CopyCounts(items);
         for (Entry e : batch) largeFiles.finish(e, counts);
         return BatchResult.of(counts);
     }
 
     /** Gives directories of one depth their metadata; call deepest level first. */
     public BatchResult finishDirectories(List<Entry> level) {
-        CopyCounts counts = new CopyCounts();
+        CopyCounts counts = new CopyCounts(items);
         for (Entry e : level) directories.finish(e, counts);
         return BatchResult.of(counts);
     }
@@ -122,14 +130,14 @@ public final class CopyEngine implements AutoCloseable {
 
     /** Sync's finish: new directories count as copied, existing ones as metadata fixed or skipped. */
     public BatchResult finishDirectories(DirectoryBatch batch) {
-        CopyCounts counts = new CopyCounts();
+        CopyCounts counts = new CopyCounts(items);
         for (int i = 0; i < batch.entries().size(); i++) directories.finishSync(batch.entries().get(i), counts, batch.created()[i]);
         return BatchResult.of(counts);
     }
 
     /** Removes destination entries (relative to the destination root) of one depth; call deepest first. */
     public BatchResult deleteEntries(List<Entry> level) {
-        CopyCounts counts = new CopyCounts();
+        CopyCounts counts = new CopyCounts(items);
         for (Entry e : level) deleter.delete(e, counts);
         return BatchResult.of(counts);
     }

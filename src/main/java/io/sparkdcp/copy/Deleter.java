@@ -24,16 +24,11 @@ final class Deleter {
             Fd parent = ctx.destination.get(e.parent());
             boolean directory = e.type() == FileType.DIRECTORY;
             if (directory) ctx.destination.evict(e.path());
-            long t = System.nanoTime();
-            try {
-                Posix.unlinkat(parent, e.name(), directory);
-            } finally {
-                ctx.steps.record(Step.UNLINK, System.nanoTime() - t);
-            }
-            counts.addDeleted(e.type());
+            ctx.steps.time(Step.UNLINK, () -> Posix.unlinkat(parent, e.name(), directory));
+            counts.addDeleted(e);
         } catch (PosixException ex) {
             if (ex.errno() == Errno.ENOENT) return; // gone already: a retried task, or someone else
-            counts.addFailure(Failure.of(e.path(), ex));
+            counts.addFailure(e, Failure.of(e.path(), ex));
         }
     }
 }

@@ -36,9 +36,7 @@ final class DirectoryCopier {
         try {
             if (!e.isRoot()) {
                 Fd parent = ctx.destination.get(e.parent());
-                long t = System.nanoTime();
-                created = Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE);
-                ctx.steps.record(Step.MKDIR, System.nanoTime() - t);
+                created = ctx.steps.time(Step.MKDIR, () -> Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE));
                 if (!created) requireDirectory(parent, e);
             }
             if (!created && ctx.options.modes().atomic()) removeLeftoverTemporaries(e);
@@ -56,7 +54,7 @@ final class DirectoryCopier {
                 }
             }
         } catch (PosixException ex) {
-            counts.addFailure(Failure.of(e.path(), ex));
+            counts.addFailure(e, Failure.of(e.path(), ex));
         }
         return created;
     }
@@ -69,39 +67,35 @@ final class DirectoryCopier {
         Fd dir = ctx.destination.get(e.path());
         for (Posix.DirEntry d : Posix.readDirectory(dir, listing)) {
             if (!TemporaryNames.isTemporary(d.name())) continue;
-            long t = System.nanoTime();
-            try {
-                Posix.unlinkat(dir, d.name(), false);
-            } catch (PosixException ex) {
-                if (ex.errno() != Errno.ENOENT) throw ex;
-            } finally {
-                ctx.steps.record(Step.UNLINK, System.nanoTime() - t);
-            }
+            ctx.steps.time(Step.UNLINK, () -> {
+                try {
+                    Posix.unlinkat(dir, d.name(), false);
+                } catch (PosixException ex) {
+                    if (ex.errno() != Errno.ENOENT) throw ex;
+                }
+            });
         }
     }
 
-    /** An existing name is fine if it is a directory; anything else is the user's and stays. */
+    /** An existing name is fine if it is a directory; anything else is the user's and stays (refused). */
     private void requireDirectory(Fd parent, Entry e) {
-        long t = System.nanoTime();
-        Stat existing = Posix.statAt(parent, e.name());
-        ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
-        if (existing.type() != FileType.DIRECTORY)
-            throw new PosixException("mkdirat", Errno.EEXIST, e.path(),
-                    "the destination has a " + existing.type().name().toLowerCase().replace('_', ' ')
-                            + " where the source has a directory; left as it is");
+        Stat existing = ctx.steps.time(Step.STAT_DST, () -> Posix.statAt(parent, e.name()));
+        Decision d = ctx.decide(e, existing);
+        if (d.kind() == Decision.Kind.REFUSE) throw d.refusal(e.stat(), e.path());
     }
 
+    /** A copy's finish: a directory whose metadata differs gets all of it, and counts as copied. */
     void finish(Entry e, CopyCounts counts) {
         finishWith(e, counts, (dst, current) -> {
-            if (ctx.unchanged(e, current)) {
-                counts.addSkipped(FileType.DIRECTORY);
+            if (ctx.decide(e, current).kind() == Decision.Kind.SKIP) {
+                counts.addSkipped(e);
                 return;
             }
             Fd src = ctx.source.get(e.path());
             List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
             ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, null, null);
             ctx.forgetParentState(e.path());
-            counts.addCopied(FileType.DIRECTORY);
+            counts.addCopied(e);
         });
     }
 
@@ -115,12 +109,10 @@ final class DirectoryCopier {
         Fd dst = openMade(e, counts);
         if (dst == null) return;
         try {
-            long t = System.nanoTime();
-            Stat current = Posix.fstat(dst);
-            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+            Stat current = ctx.steps.time(Step.STAT_DST, () -> Posix.fstat(dst));
             step.accept(dst, current);
         } catch (PosixException ex) {
-            counts.addFailure(Failure.of(e.path(), ex));
+            counts.addFailure(e, Failure.of(e.path(), ex));
         }
     }
 
@@ -129,7 +121,7 @@ final class DirectoryCopier {
         try {
             return ctx.destination.get(e.path());
         } catch (PosixException ex) {
-            if (ex.errno() != Errno.ENOENT && ex.errno() != Errno.ENOTDIR) counts.addFailure(Failure.of(e.path(), ex));
+            if (ex.errno() != Errno.ENOENT && ex.errno() != Errno.ENOTDIR) counts.addFailure(e, Failure.of(e.path(), ex));
             return null;
         }
     }

@@ -30,12 +30,14 @@ final class FileCopier {
 
     private final CopyContext ctx;
     private final MetadataSync sync;
+    private final CreateOrReplace createOrReplace;
     private final ContentComparer checksums = new ContentComparer();
     private final NativeBuffer inherited = new NativeBuffer(4096);
 
-    FileCopier(CopyContext ctx, MetadataSync sync) {
+    FileCopier(CopyContext ctx, MetadataSync sync, CreateOrReplace createOrReplace) {
         this.ctx = ctx;
         this.sync = sync;
+        this.createOrReplace = createOrReplace;
     }
 
     void copy(Entry e, CopyCounts counts) {
@@ -47,7 +49,7 @@ final class FileCopier {
                 case DIRECTORY -> throw new IllegalArgumentException("directories are made by DirectoryCopier: " + e.display());
             }
         } catch (PosixException ex) {
-            counts.addFailure(Failure.of(e.path(), ex));
+            counts.addFailure(e, Failure.of(e.path(), ex));
         }
     }
 
@@ -58,20 +60,11 @@ final class FileCopier {
             copyAtomically(e, counts);
             return;
         }
-        byte[] parent = e.parent();
-        byte[] name = e.name();
-        Fd dstDir = ctx.destination.get(parent);
-        boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(parent));
+        Fd dstDir = ctx.destination.get(e.parent());
+        boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
         int mode = createMode(e, finalMode);
-        Fd dst = createExclusive(dstDir, name, mode);
-        if (dst == null) {
-            Stat existing = ctx.statDestination(dstDir, name);
-            if (existing != null && sync.keptInPlace(e, dstDir, name, existing, counts)) return;
-            if (existing != null) ctx.removeForReplacement(e, dstDir, name, existing);
-            dst = createExclusive(dstDir, name, mode);
-            if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
-        }
-        writeNew(e, dstDir, name, dst, null, finalMode, counts);
+        Fd dst = createOrReplace.run(e, dstDir, "openat", () -> createExclusive(dstDir, e.name(), mode), sync::keepFile, counts);
+        if (dst != null) writeNew(e, dstDir, e.name(), dst, null, finalMode, counts);
     }
 
     /**
@@ -81,8 +74,9 @@ final class FileCopier {
     private void copyAtomically(Entry e, CopyCounts counts) {
         Fd dstDir = ctx.destination.get(e.parent());
         Stat existing = ctx.statDestination(dstDir, e.name());
-        if (existing != null && sync.keptInPlace(e, dstDir, e.name(), existing, counts)) return;
-        if (existing != null && existing.type() == FileType.DIRECTORY) ctx.removeForReplacement(e, dstDir, e.name(), existing);
+        // Anything else there is replaced by the rename.
+        if (existing != null && createOrReplace.settle(e, dstDir, existing, ctx.decide(e, existing), sync::keepFile, counts).keeps())
+            return;
         byte[] temporary = TemporaryNames.next(e.name());
         boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
         Fd dst = createExclusive(dstDir, temporary, createMode(e, finalMode));
@@ -112,10 +106,12 @@ final class FileCopier {
             FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
             List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
 
-            long t = System.nanoTime();
-            long bytes = ctx.data.copyWhole(src, dst, e.stat().size(), e.stat().maybeSparse());
-            if (e.stat().maybeSparse()) Posix.ftruncate(dst, e.stat().size());
-            ctx.steps.record(Step.DATA, System.nanoTime() - t);
+            Fd from = src;
+            long bytes = ctx.steps.time(Step.DATA, () -> {
+                long n = ctx.data.copyWhole(from, dst, e.stat().size(), e.stat().maybeSparse());
+                if (e.stat().maybeSparse()) Posix.ftruncate(dst, e.stat().size());
+                return n;
+            });
             if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
             if (ctx.options.modes().fsync()) ctx.fsync(dst); // durable before times say "complete"
             dataComplete = true;
@@ -128,7 +124,7 @@ final class FileCopier {
                 renameIntoPlace(dstDir, name, dst, finalName, where);
                 inPlace = true;
             }
-            counts.addCopied(FileType.FILE);
+            counts.addCopied(e);
             counts.addBytes(bytes);
             if (ctx.options.modes().verify()) counts.addVerified(); // verify() threw otherwise
         } finally {
@@ -145,31 +141,27 @@ final class FileCopier {
      * rename and gets its own back at once, on the descriptor still open.
      */
     private void renameIntoPlace(Fd dir, byte[] temporary, Fd file, byte[] finalName, ParentState where) {
-        long t = System.nanoTime();
-        try {
-            Posix.renameat(dir, temporary, dir, finalName);
-        } catch (PosixException ex) {
-            FsXattr dirProject = where.project();
-            if (ex.errno() != Errno.EXDEV || dirProject == null || !dirProject.projInherit()) throw ex;
-            FsXattr own = Posix.getFsXattr(file);
-            Posix.setFsXattr(file, own.withProject(dirProject.projid(), own.projInherit()));
+        ctx.steps.time(Step.RENAME, () -> {
             try {
                 Posix.renameat(dir, temporary, dir, finalName);
-            } finally {
-                Posix.setFsXattr(file, own);
+            } catch (PosixException ex) {
+                FsXattr dirProject = where.project();
+                if (ex.errno() != Errno.EXDEV || dirProject == null || !dirProject.projInherit()) throw ex;
+                FsXattr own = Posix.getFsXattr(file);
+                Posix.setFsXattr(file, own.withProject(dirProject.projid(), own.projInherit()));
+                try {
+                    Posix.renameat(dir, temporary, dir, finalName);
+                } finally {
+                    Posix.setFsXattr(file, own);
+                }
             }
-        } finally {
-            ctx.steps.record(Step.RENAME, System.nanoTime() - t);
-        }
+        });
     }
 
+    /** The new file, or null when the name is taken. */
     private Fd createExclusive(Fd dir, byte[] name, int mode) {
-        long t = System.nanoTime();
-        try {
-            return Posix.openatUnless(Errno.EEXIST, dir, name, ctx.options.modes().verify() ? CREATE_READABLE : CREATE, mode);
-        } finally {
-            ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
-        }
+        int flags = ctx.options.modes().verify() ? CREATE_READABLE : CREATE;
+        return ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, dir, name, flags, mode));
     }
 
     /** A file this task created but could not fill must not look like a copy. */
@@ -197,34 +189,30 @@ final class FileCopier {
             Fd targetDir = ctx.destination.get(PathBytes.parent(link.target()));
             Fd dir = ctx.destination.get(e.parent());
             byte[] targetName = PathBytes.name(link.target());
-            if (!linkOnce(targetDir, targetName, dir, e.name(), e.parent())) {
-                Stat existing = ctx.statDestination(dir, e.name());
-                Stat target = ctx.statDestination(targetDir, targetName);
-                if (existing != null && target != null && existing.ino() == target.ino() && existing.dev() == target.dev()) {
-                    counts.addLinkSkipped();
-                    return;
-                }
-                if (existing != null) ctx.removeForReplacement(e, dir, e.name(), existing);
-                if (!linkOnce(targetDir, targetName, dir, e.name(), e.parent())) throw Posix.failure("linkat", Errno.EEXIST, e.path());
-            }
-            counts.addLink();
+            Boolean made = createOrReplace.run(e, dir, "linkat",
+                    () -> linkOnce(targetDir, targetName, dir, e.name(), e.parent()) ? Boolean.TRUE : null,
+                    existing -> Decision.ofLink(existing, ctx.statDestination(targetDir, targetName)),
+                    (entry, where, existing, d, c) -> {
+                        c.addLinkSkipped(entry);
+                        return d;
+                    }, counts);
+            if (made != null) counts.addLink(e);
         } catch (PosixException ex) {
-            counts.addFailure(Failure.of(e.path(), ex));
+            counts.addFailure(e, Failure.of(e.path(), ex));
         }
     }
 
     private boolean linkOnce(Fd targetDir, byte[] targetName, Fd dir, byte[] name, byte[] dirPath) {
-        long t = System.nanoTime();
-        try {
-            Posix.linkat(targetDir, targetName, dir, name);
-            return true;
-        } catch (PosixException ex) {
-            if (ex.errno() == Errno.EEXIST) return false;
-            if (ex.errno() == Errno.EXDEV && ctx.options.projectIds()) return linkAcrossProjects(targetDir, targetName, dir, name, dirPath);
-            throw ex;
-        } finally {
-            ctx.steps.record(Step.LINK, System.nanoTime() - t);
-        }
+        return ctx.steps.time(Step.LINK, () -> {
+            try {
+                Posix.linkat(targetDir, targetName, dir, name);
+                return true;
+            } catch (PosixException ex) {
+                if (ex.errno() == Errno.EEXIST) return false;
+                if (ex.errno() == Errno.EXDEV && ctx.options.projectIds()) return linkAcrossProjects(targetDir, targetName, dir, name, dirPath);
+                throw ex;
+            }
+        });
     }
 
     /**
@@ -256,43 +244,15 @@ final class FileCopier {
         Fd srcDir = ctx.source.get(e.parent());
         Fd dstDir = ctx.destination.get(e.parent());
         byte[] name = e.name();
-        long t = System.nanoTime();
-        byte[] target = Posix.readlinkat(srcDir, name);
-        ctx.steps.record(Step.READLINK, System.nanoTime() - t);
-        if (!createSymlink(target, dstDir, name)) {
-            Stat existing = ctx.statDestination(dstDir, name);
-            if (existing != null && keptSymlink(e, dstDir, existing, target, counts)) return;
-            if (existing != null) ctx.removeForReplacement(e, dstDir, name, existing);
-            if (!createSymlink(target, dstDir, name)) throw Posix.failure("symlinkat", Errno.EEXIST, e.path());
-        }
+        byte[] target = ctx.steps.time(Step.READLINK, () -> Posix.readlinkat(srcDir, name));
+        CreateOrReplace.Keeper sameTarget = (entry, dir, existing, d, c) ->
+                sync.byName(entry, dir, existing, d.afterComparingData(Arrays.equals(Posix.readlinkat(dir, name), target)), c);
+        if (createOrReplace.run(e, dstDir, "symlinkat", () -> createSymlink(target, dstDir, name) ? Boolean.TRUE : null,
+                sameTarget, counts) == null) return;
         ParentState where = ctx.parentState(e.parent());
         ctx.writer.applyOwnerAt(dstDir, name, e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
         ctx.writer.applyTimesAt(dstDir, name, e.stat());
-        counts.addCopied(FileType.SYMLINK);
-    }
-
-    /** True when the existing symlink points the same way: skipped, or in sync given its owner and times. */
-    private boolean keptSymlink(Entry e, Fd dir, Stat existing, byte[] target, CopyCounts counts) {
-        if (ctx.options.modes().sync()) {
-            if (existing.type() != FileType.SYMLINK || !Arrays.equals(Posix.readlinkat(dir, e.name()), target)) return false;
-            sync.byName(e, dir, e.name(), existing, counts);
-            return true;
-        }
-        if (!ctx.unchanged(e, existing) || !Arrays.equals(Posix.readlinkat(dir, e.name()), target)) return false;
-        counts.addSkipped(FileType.SYMLINK);
-        return true;
-    }
-
-    /** True when the existing FIFO, socket or device is the same kind: skipped, or in sync given its owner, mode and times. */
-    private boolean keptSpecial(Entry e, Fd dir, Stat existing, CopyCounts counts) {
-        if (ctx.options.modes().sync()) {
-            if (existing.type() != e.type() || existing.rdev() != e.stat().rdev()) return false;
-            sync.byName(e, dir, e.name(), existing, counts);
-            return true;
-        }
-        if (!ctx.unchanged(e, existing)) return false;
-        counts.addSkipped(e.type());
-        return true;
+        counts.addCopied(e);
     }
 
     private boolean createSymlink(byte[] target, Fd dir, byte[] name) {
@@ -301,40 +261,33 @@ final class FileCopier {
 
     /** Runs a create call (timed as step); false when the name is taken. */
     private boolean createUnlessExists(Step step, Runnable create) {
-        long t = System.nanoTime();
-        try {
-            create.run();
-            return true;
-        } catch (PosixException ex) {
-            if (ex.errno() == Errno.EEXIST) return false;
-            throw ex;
-        } finally {
-            ctx.steps.record(step, System.nanoTime() - t);
-        }
+        return ctx.steps.time(step, () -> {
+            try {
+                create.run();
+                return true;
+            } catch (PosixException ex) {
+                if (ex.errno() == Errno.EEXIST) return false;
+                throw ex;
+            }
+        });
     }
 
     private void copySpecial(Entry e, CopyCounts counts) {
         Fd dstDir = ctx.destination.get(e.parent());
         byte[] name = e.name();
         Stat s = e.stat();
-        boolean device = e.type() == FileType.CHAR_DEVICE || e.type() == FileType.BLOCK_DEVICE;
-        if (device && !ctx.privileged()) {
-            counts.addSkipped(e.type(), Failure.of(e.path(), "mknodat", "a device file can only be created by root; skipped"));
+        Decision fresh = ctx.decide(e, null); // a device as non-root is skipped whatever is there
+        if (fresh.kind() == Decision.Kind.SKIP) {
+            counts.addSkipped(e, Failure.of(e.path(), "mknodat", fresh.reason()));
             return;
         }
-        if (!createSpecial(e, dstDir, name)) {
-            Stat existing = ctx.statDestination(dstDir, name);
-            if (existing != null && keptSpecial(e, dstDir, existing, counts)) return;
-            if (existing != null) ctx.removeForReplacement(e, dstDir, name, existing);
-            if (!createSpecial(e, dstDir, name)) throw Posix.failure("mknodat", Errno.EEXIST, e.path());
-        }
+        if (createOrReplace.run(e, dstDir, "mknodat", () -> createSpecial(e, dstDir, name) ? Boolean.TRUE : null,
+                sync::byName, counts) == null) return;
         ParentState where = ctx.parentState(e.parent());
         ctx.writer.applyOwnerAt(dstDir, name, s, ctx.euid, where.groupOfNewEntry(ctx.egid));
-        long t = System.nanoTime();
-        Posix.chmodAt(dstDir, name, s.permissions());
-        ctx.steps.record(Step.MODE, System.nanoTime() - t);
+        ctx.steps.time(Step.MODE, () -> Posix.chmodAt(dstDir, name, s.permissions()));
         ctx.writer.applyTimesAt(dstDir, name, s);
-        counts.addCopied(e.type());
+        counts.addCopied(e);
     }
 
     private boolean createSpecial(Entry e, Fd dir, byte[] name) {

@@ -20,25 +20,27 @@ import java.util.List;
  * did not all arrive never looks complete.
  */
 final class LargeFileCopier {
+    private static final int CREATE = Linux.O_WRONLY | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
+
     private final CopyContext ctx;
     private final MetadataSync sync;
+    private final CreateOrReplace createOrReplace;
     private final ContentComparer checksums = new ContentComparer();
 
-    LargeFileCopier(CopyContext ctx, MetadataSync sync) {
+    LargeFileCopier(CopyContext ctx, MetadataSync sync, CreateOrReplace createOrReplace) {
         this.ctx = ctx;
         this.sync = sync;
+        this.createOrReplace = createOrReplace;
     }
 
     /** True when the file's chunks must be copied. */
     boolean prepare(Entry e, CopyCounts counts) {
         try {
             Fd dir = ctx.destination.get(e.parent());
-            Stat existing = ctx.statDestination(dir, e.name());
-            if (existing != null && sync.keptInPlace(e, dir, e.name(), existing, counts)) return false;
-            if (existing != null) ctx.removeForReplacement(e, dir, e.name(), existing);
-            long t = System.nanoTime();
-            Fd dst = Posix.openat(dir, e.name(), Linux.O_WRONLY | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW, 0600);
-            ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
+            Fd dst = createOrReplace.run(e, dir, "openat",
+                    () -> ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, dir, e.name(), CREATE, 0600)),
+                    sync::keepFile, counts);
+            if (dst == null) return false;
             try {
                 Posix.ftruncate(dst, e.stat().size());
             } finally {
@@ -46,7 +48,7 @@ final class LargeFileCopier {
             }
             return true;
         } catch (PosixException ex) {
-            counts.addFailure(Failure.of(e.path(), ex));
+            counts.addFailure(e, Failure.of(e.path(), ex));
             return false;
         }
     }
@@ -59,10 +61,9 @@ final class LargeFileCopier {
         try {
             src = ctx.openSource(e);
             dst = ctx.openDestination(e, false);
-            long t = System.nanoTime();
-            long bytes = ctx.data.copyRange(src, dst, c.offset(), c.length(), e.stat().maybeSparse());
-            ctx.steps.record(Step.DATA, System.nanoTime() - t);
-            return bytes;
+            Fd from = src;
+            Fd to = dst;
+            return ctx.steps.time(Step.DATA, () -> ctx.data.copyRange(from, to, c.offset(), c.length(), e.stat().maybeSparse()));
         } finally {
             ctx.timedClose(src);
             ctx.timedClose(dst);
@@ -75,9 +76,8 @@ final class LargeFileCopier {
         try {
             src = ctx.openSource(e);
             dst = ctx.openDestination(e, ctx.options.modes().verify());
-            long t = System.nanoTime();
-            Stat current = Posix.fstat(dst);
-            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+            Fd opened = dst;
+            Stat current = ctx.steps.time(Step.STAT_DST, () -> Posix.fstat(opened));
             if (current.size() != e.stat().size())
                 throw new PosixException("copy", Errno.EIO, e.path(), "destination has " + current.size()
                         + " bytes after all chunks, expected " + e.stat().size());
@@ -87,10 +87,10 @@ final class LargeFileCopier {
             FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
             List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
             ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, project, null);
-            counts.addCopied(FileType.FILE);
+            counts.addCopied(e);
             if (ctx.options.modes().verify()) counts.addVerified();
         } catch (PosixException ex) {
-            counts.addFailure(Failure.of(e.path(), ex));
+            counts.addFailure(e, Failure.of(e.path(), ex));
         } finally {
             ctx.timedClose(src);
             ctx.timedClose(dst);

@@ -14,9 +14,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Sync's way with an existing destination entry whose data is already right: compare owner, mode,
- * times, kept xattrs and project ID, and set only what differs, on the open descriptors, in the
- * writer's order. The data is never rewritten here.
+ * What happens to an existing destination entry the {@link Decision} keeps: in sync, its owner, mode,
+ * times, kept xattrs and project ID are compared and only what differs is set, on the open
+ * descriptors, in the writer's order; a copy keeps only what is identical. The data is never
+ * rewritten here.
  */
 final class MetadataSync {
     private static final int OPEN_EXISTING = Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK;
@@ -27,40 +28,24 @@ final class MetadataSync {
 
     MetadataSync(CopyContext ctx) { this.ctx = ctx; }
 
-    /** Whether the existing file may keep its data: same size, and same mtime (or, with --contents, same bytes). */
-    private boolean sameDataByStat(Entry e, Stat existing) {
-        if (existing.type() != FileType.FILE || existing.size() != e.stat().size()) return false;
-        return ctx.options.modes().compareContents() || e.stat().sameMtime(existing);
-    }
-
     /**
-     * An existing regular file where the source's goes: true when it stays — identical (skipped), or
-     * in sync with the same data (its metadata fixed) — false when the data must be written anew.
+     * The keeper of regular files ({@link CreateOrReplace.Keeper}): an existing file the decision keeps
+     * is compared further (with --contents, its bytes; in sync, xattrs and project ID), given the
+     * metadata that differs and counted. Returns REPLACE when its bytes differ after all.
      */
-    boolean keptInPlace(Entry e, Fd dir, byte[] name, Stat existing, CopyCounts counts) {
-        if (ctx.options.modes().sync()) return keepFile(e, dir, name, existing, counts);
-        if (!ctx.unchanged(e, existing)) return false;
-        counts.addSkipped(FileType.FILE);
-        return true;
-    }
-
-    /**
-     * Handles an existing regular file: true when it keeps its data (counted as skipped or
-     * metadata fixed), false when the caller must copy the data again.
-     */
-    private boolean keepFile(Entry e, Fd dir, byte[] name, Stat existing, CopyCounts counts) {
-        if (!sameDataByStat(e, existing)) return false;
+    Decision keepFile(Entry e, Fd dir, Stat existing, Decision d, CopyCounts counts) {
+        if (!ctx.options.modes().sync()) return counted(e, d, counts); // a copy keeps only what is identical
         Fd dst = null;
         Fd src = null;
         try {
-            dst = openExisting(dir, name);
+            dst = openExisting(dir, e.name());
             src = ctx.openSource(e);
-            if (ctx.options.modes().compareContents() && !contents.equal(src, dst, e.stat().size(), ctx.steps)) return false;
+            if (Decision.comparesData(e.stat(), ctx.options.modes()))
+                d = d.afterComparingData(contents.equal(src, dst, e.stat().size(), ctx.steps));
+            if (!d.keeps()) return d;
             FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
             List<Xattr> wanted = ctx.metadata.readXattrs(src, e.path());
-            if (fix(dst, e, existing, wanted, project)) counts.addMetadataFixed(FileType.FILE);
-            else counts.addSkipped(FileType.FILE);
-            return true;
+            return counted(e, fix(dst, e, existing, d, wanted, project), counts);
         } finally {
             ctx.timedClose(src);
             ctx.timedClose(dst);
@@ -70,29 +55,37 @@ final class MetadataSync {
     /** An existing directory after its children: fix what differs. */
     void directory(Entry e, Fd dst, Stat existing, CopyCounts counts, boolean created) {
         List<Xattr> wanted = ctx.metadata.readXattrs(ctx.source.get(e.path()), e.path());
-        boolean changed = fix(dst, e, existing, wanted, ctx.options.projectIds() ? e.project() : null);
+        Decision d = fix(dst, e, existing, ctx.decide(e, existing), wanted, ctx.options.projectIds() ? e.project() : null);
         ctx.forgetParentState(e.path());
-        if (created) counts.addCopied(FileType.DIRECTORY);
-        else if (changed) counts.addMetadataFixed(FileType.DIRECTORY);
-        else counts.addSkipped(FileType.DIRECTORY);
+        if (created) counts.addCopied(e);
+        else counted(e, d, counts);
     }
 
-    /** A symlink or special file that is already the right thing: owner, mode and times by name. */
-    void byName(Entry e, Fd dir, byte[] name, Stat existing, CopyCounts counts) {
-        boolean ownerDiffers = ctx.writer.ownerDiffers(e.stat(), existing.uid(), existing.gid());
-        boolean modeDiffers = e.type() != FileType.SYMLINK && e.stat().permissions() != existing.permissions();
-        if (!ownerDiffers && !modeDiffers && e.stat().sameMtime(existing)) {
-            counts.addSkipped(e.type());
-            return;
+    /**
+     * The keeper of symlinks and special files, which cannot be opened: the decision (after the
+     * symlink's target was compared) is carried out on owner, mode and times by name.
+     */
+    Decision byName(Entry e, Fd dir, Stat existing, Decision d, CopyCounts counts) {
+        if (!d.keeps()) return d;
+        if (d.kind() == Decision.Kind.FIX_METADATA) {
+            ctx.writer.applyOwnerAt(dir, e.name(), e.stat(), existing.uid(), existing.gid());
+            if (e.type() != FileType.SYMLINK) Posix.chmodAt(dir, e.name(), e.stat().permissions());
+            ctx.writer.applyTimesAt(dir, e.name(), e.stat());
         }
-        ctx.writer.applyOwnerAt(dir, name, e.stat(), existing.uid(), existing.gid());
-        if (e.type() != FileType.SYMLINK) Posix.chmodAt(dir, name, e.stat().permissions());
-        ctx.writer.applyTimesAt(dir, name, e.stat());
-        counts.addMetadataFixed(e.type());
+        return counted(e, d, counts);
     }
 
-    /** Sets on dst what differs from the source; true when anything was set. */
-    private boolean fix(Fd dst, Entry e, Stat existing, List<Xattr> wanted, FsXattr project) {
+    private static Decision counted(Entry e, Decision d, CopyCounts counts) {
+        if (d.kind() == Decision.Kind.FIX_METADATA) counts.addMetadataFixed(e);
+        else counts.addSkipped(e);
+        return d;
+    }
+
+    /**
+     * Compares the kept xattrs and project ID too, and sets on dst all that differs; returns the
+     * decision with those differences counted in.
+     */
+    private Decision fix(Fd dst, Entry e, Stat existing, Decision d, List<Xattr> wanted, FsXattr project) {
         Stat src = e.stat();
         List<Xattr> present = FdMetadataIO.readKept(listXattrs(dst), ctx.options.xattrs(), ctx.steps,
                 n -> Posix.fgetxattr(dst, n, buffer));
@@ -102,22 +95,16 @@ final class MetadataSync {
                 && (current == null || current.projid() != project.projid() || current.projInherit() != project.projInherit());
         List<Xattr> toSet = ownerDiffers ? wanted : missingOrDifferent(wanted, present); // chown drops security.capability
         List<Xattr> toRemove = missingOrDifferent(present, wanted).stream().filter(x -> find(wanted, x.name()) == null).toList();
-        boolean same = !ownerDiffers && !projectDiffers && toSet.isEmpty() && toRemove.isEmpty()
-                && src.permissions() == existing.permissions() && src.sameMtime(existing);
-        if (same) return false;
+        d = d.afterComparingExtras(projectDiffers || !toSet.isEmpty() || !toRemove.isEmpty());
+        if (d.kind() == Decision.Kind.SKIP) return d;
         for (Xattr x : toRemove) Posix.fremovexattr(dst, x.name());
         ctx.writer.apply(dst, e.path(), src, existing.uid(), existing.gid(), toSet, projectDiffers ? project : null, current);
-        return true;
+        return d;
     }
 
     private List<byte[]> listXattrs(Fd dst) {
         if (ctx.options.xattrs().copiesNothing()) return List.of();
-        long t = System.nanoTime();
-        try {
-            return Posix.flistxattr(dst, buffer);
-        } finally {
-            ctx.steps.record(Step.XATTR_LIST, System.nanoTime() - t);
-        }
+        return ctx.steps.time(Step.XATTR_LIST, () -> Posix.flistxattr(dst, buffer));
     }
 
     /** The xattrs of a that b lacks or holds with another value. */
@@ -136,11 +123,6 @@ final class MetadataSync {
     }
 
     private Fd openExisting(Fd dir, byte[] name) {
-        long t = System.nanoTime();
-        try {
-            return Posix.openat(dir, name, OPEN_EXISTING, 0);
-        } finally {
-            ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
-        }
+        return ctx.steps.time(Step.OPEN_DST, () -> Posix.openat(dir, name, OPEN_EXISTING, 0));
     }
 }

@@ -1,34 +1,39 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.copy.Decision;
+import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.Failure;
-import io.sparkdcp.copy.Ownership;
 import io.sparkdcp.plan.DeletionPlanner;
+import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;
+import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
-import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.Entry;
 import io.sparkdcp.walk.Listing;
 import io.sparkdcp.walk.TreeWalker;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * What {@code sync --dry-run} shows: the actions a sync would take, judged from the two walks
- * alone, with nothing written. Stat-level only: xattrs and project IDs of files, symlink targets,
- * and with --contents the bytes, are compared only by a real run.
+ * What {@code sync --dry-run} shows: the actions a sync would take, judged from the two walks by
+ * the engine's own {@link Decision}, with nothing written. Symlink targets are read and compared
+ * as the run does; xattrs and project IDs of files, and with --contents the bytes, are compared
+ * only by a real run.
  *
+ * @param refused         entries the run would leave as they are and fail (a directory against a non-directory)
  * @param deletionRefused why nothing would be deleted, or null
  */
-public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry> delete, long unchanged,
-                          List<Failure> sourceErrors, String deletionRefused) {
-
-    /** The sync action for one source entry, given what the destination has at its path (or null). */
-    public enum Action { COPY, FIX_METADATA, UNCHANGED }
+public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry> delete, List<Failure> refused,
+                          long unchanged, List<Failure> sourceErrors, String deletionRefused) {
 
     public static SyncPreview of(JobOptions options, boolean delete, boolean destinationExists) {
         boolean projects = options.copy().projectIds();
@@ -36,19 +41,6 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         Listing destination = destinationExists
                 ? new TreeWalker(options.walkThreads(), projects).walk(options.copy().destinationRoot())
                 : new Listing(List.of(), List.of());
-        Map<ByteBuffer, Entry> there = new HashMap<>();
-        for (Entry d : destination.entries()) there.put(ByteBuffer.wrap(d.path()), d);
-        int euid = Posix.geteuid();
-        List<Entry> copy = new ArrayList<>();
-        List<Entry> fix = new ArrayList<>();
-        long unchanged = 0;
-        for (Entry e : source.entries()) {
-            switch (decide(e, there.get(ByteBuffer.wrap(e.path())), options.copy().modes().compareContents(), euid)) {
-                case COPY -> copy.add(e);
-                case FIX_METADATA -> fix.add(e);
-                case UNCHANGED -> unchanged++;
-            }
-        }
         String refused = null;
         List<Entry> deletions = List.of();
         if (delete && !source.complete()) {
@@ -56,25 +48,93 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         } else if (delete) {
             deletions = DeletionPlanner.deepestFirst(source, destination).stream().flatMap(List::stream).toList();
         }
-        return new SyncPreview(copy, fix, deletions, unchanged, source.errors(), refused);
+        // The copy runs after the deletions: it meets what they leave.
+        Map<ByteBuffer, Entry> there = new HashMap<>();
+        for (Entry d : destination.entries()) there.put(ByteBuffer.wrap(d.path()), d);
+        for (Entry d : deletions) there.remove(ByteBuffer.wrap(d.path()));
+        try (Targets targets = destinationExists ? new Targets(options.copy().sourceRoot(), options.copy().destinationRoot()) : null) {
+            return judge(source, there, deletions, options.copy().modes(), Posix.geteuid(), targets, refused);
+        }
     }
 
-    /** Sync's rule: data is recopied when type, size or mtime differ (mtime not with --contents); else metadata is compared. */
-    public static Action decide(Entry src, Entry dst, boolean compareContents, int euid) {
-        if (dst == null || dst.type() != src.type()) return Action.COPY;
-        Stat s = src.stat();
-        Stat d = dst.stat();
-        if (s.type() == FileType.FILE && (s.size() != d.size() || (!compareContents && !s.sameMtime(d)))) return Action.COPY;
-        if (s.type() == FileType.SYMLINK && s.size() != d.size()) return Action.COPY;
-        if (s.type().isSpecial() && s.rdev() != d.rdev()) return Action.COPY;
-        boolean modeDiffers = s.type() != FileType.SYMLINK && s.permissions() != d.permissions();
-        boolean same = !modeDiffers && s.sameMtime(d) && !Ownership.differs(s, d.uid(), d.gid(), euid)
-                && sameProject(src.project(), dst.project());
-        return same ? Action.UNCHANGED : Action.FIX_METADATA;
+    private static SyncPreview judge(Listing source, Map<ByteBuffer, Entry> there, List<Entry> deletions, CopyModes modes,
+                                     int euid, Targets targets, String deletionRefused) {
+        List<Entry> entries = source.entries();
+        List<Decision> decisions = new ArrayList<>(entries.size());
+        Set<ByteBuffer> touched = new HashSet<>(); // directories whose entries the run creates, replaces or deletes
+        for (Entry d : deletions) touched.add(ByteBuffer.wrap(d.parent()));
+        for (Entry e : entries) {
+            Entry d = there.get(ByteBuffer.wrap(e.path()));
+            Decision decision = Decision.of(e.stat(), d == null ? null : d.stat(), modes, euid);
+            if (decision.keeps() && e.type() == FileType.SYMLINK)
+                decision = decision.afterComparingData(targets.same(e.path()));
+            if (d != null) decision = decision.afterComparingExtras(!sameProject(e.project(), d.project()));
+            if (changesName(decision) && !e.isRoot()) touched.add(ByteBuffer.wrap(e.parent()));
+            decisions.add(decision);
+        }
+        List<Entry> copy = new ArrayList<>();
+        List<Entry> fix = new ArrayList<>();
+        List<Failure> refused = new ArrayList<>();
+        long unchanged = 0;
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            Decision decision = decisions.get(i);
+            if (e.type() == FileType.DIRECTORY && touched.contains(ByteBuffer.wrap(e.path())))
+                decision = decision.afterChildrenChanged();
+            switch (decision.kind()) {
+                case CREATE, REPLACE -> copy.add(e);
+                case FIX_METADATA -> fix.add(e);
+                case SKIP -> unchanged++;
+                case REFUSE -> refused.add(new Failure(e.isRoot() ? "." : e.display(), "sync", "", decision.reason()));
+            }
+        }
+        return new SyncPreview(copy, fix, deletions, refused, unchanged, source.errors(), deletionRefused);
+    }
+
+    /** True when the run makes a name in the entry's parent directory (which moves that directory's times). */
+    private static boolean changesName(Decision d) {
+        return d.kind() == Decision.Kind.CREATE || d.kind() == Decision.Kind.REPLACE;
     }
 
     private static boolean sameProject(FsXattr a, FsXattr b) {
         if (a == null || b == null) return true; // only directories carry it in a listing
         return a.projid() == b.projid() && a.projInherit() == b.projInherit();
+    }
+
+    /** Reads the targets of symlinks at the same path in both trees, beneath their roots. */
+    private static final class Targets implements AutoCloseable {
+        private final Fd source;
+        private final Fd destination;
+
+        Targets(byte[] sourceRoot, byte[] destinationRoot) {
+            source = Posix.open(sourceRoot, Linux.O_RDONLY | Linux.O_DIRECTORY);
+            try {
+                destination = Posix.open(destinationRoot, Linux.O_RDONLY | Linux.O_DIRECTORY);
+            } catch (RuntimeException e) {
+                source.close();
+                throw e;
+            }
+        }
+
+        boolean same(byte[] path) {
+            return Arrays.equals(target(source, path), target(destination, path));
+        }
+
+        private static byte[] target(Fd root, byte[] path) {
+            byte[] parent = PathBytes.parent(path);
+            if (parent.length == 0) return Posix.readlinkat(root, PathBytes.name(path));
+            try (Fd dir = Posix.openBeneath(root, parent, Linux.O_RDONLY | Linux.O_DIRECTORY | Linux.O_NOFOLLOW)) {
+                return Posix.readlinkat(dir, PathBytes.name(path));
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                source.close();
+            } finally {
+                destination.close();
+            }
+        }
     }
 }

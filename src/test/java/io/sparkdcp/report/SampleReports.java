@@ -6,6 +6,9 @@ import io.sparkdcp.copy.Failure;
 import io.sparkdcp.copy.Step;
 import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Stat;
+import io.sparkdcp.walk.Entry;
 
 /** A report with a bit of everything, for the renderers' tests. */
 final class SampleReports {
@@ -13,13 +16,13 @@ final class SampleReports {
 
     static CopyReport mixed() {
         CopyCounts counts = new CopyCounts();
-        counts.addCopied(FileType.FILE);
-        counts.addCopied(FileType.FILE);
-        counts.addCopied(FileType.DIRECTORY);
-        counts.addCopied(FileType.CHAR_DEVICE);
-        counts.addSkipped(FileType.SYMLINK);
-        counts.addSkipped(FileType.SOCKET, new Failure("s", "mknodat", "", "sockets are not copied"));
-        counts.addLink();
+        counts.addCopied(entry("f1", FileType.FILE));
+        counts.addCopied(entry("f2", FileType.FILE));
+        counts.addCopied(entry("d", FileType.DIRECTORY));
+        counts.addCopied(entry("c", FileType.CHAR_DEVICE));
+        counts.addSkipped(entry("l", FileType.SYMLINK));
+        counts.addSkipped(entry("s", FileType.SOCKET), new Failure("s", "mknodat", "", "sockets are not copied"));
+        counts.addLink(entry("f3", FileType.FILE));
         counts.addBytes(3_000_000);
         counts.addFailure(new Failure("d/f", "openat", "EACCES", "Permission denied"));
         StepStats steps = new StepStats();
@@ -27,5 +30,9 @@ final class SampleReports {
         steps.record(Step.DATA, 1_000_000);
         return new CopyReport("/src", "/dst", "non-lustre", "fd", true, counts, steps, 8, 3_000_000,
                 2_000_000_000L, true, CopyModes.COPY, "driver", null);
+    }
+
+    private static Entry entry(String path, FileType type) {
+        return new Entry(PathBytes.of(path), new Stat(type, 0644, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0), null);
     }
 }

@@ -1,0 +1,146 @@
+package io.sparkdcp.copy;
+
+import io.sparkdcp.posix.Errno;
+import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.PosixException;
+import io.sparkdcp.posix.Stat;
+
+/**
+ * What the copy does with one source entry, given what the destination has at its path: the one
+ * rule, used by every copier (files, large files, --atomic, symlinks, special files, directories,
+ * hard links) and by sync's dry run, so the dry run says what the run does.
+ *
+ * <p>{@link #of} judges from the two stats alone. Two things only the real run can read refine it,
+ * again here: {@link #afterComparingData} (a symlink's target; with --contents, a file's bytes)
+ * and {@link #afterComparingExtras} (xattrs and project ID, which sync fixes too).
+ *
+ * @param reason why it is refused (REFUSE), or the notice of a skip the user must see (a device
+ *               as non-root); null otherwise
+ */
+public record Decision(Kind kind, String reason) {
+
+    public enum Kind {
+        /** Nothing has that name at the destination: create the entry. */
+        CREATE,
+        /** The destination already holds what the copy would give it. */
+        SKIP,
+        /** Sync: the destination's data is right; set the metadata that differs. */
+        FIX_METADATA,
+        /** Remove what is there and create the entry anew. */
+        REPLACE,
+        /** Leave what is there and fail the entry: a directory is never replaced, nor replaces. */
+        REFUSE
+    }
+
+    public static final Decision CREATE = new Decision(Kind.CREATE, null);
+    public static final Decision SKIP = new Decision(Kind.SKIP, null);
+    public static final Decision FIX_METADATA = new Decision(Kind.FIX_METADATA, null);
+    public static final Decision REPLACE = new Decision(Kind.REPLACE, null);
+
+    static final String DEVICE_AS_USER = "a device file can only be created by root; skipped";
+
+    /**
+     * @param source      the source entry's stat
+     * @param destination the destination's lstat at the same path, or null when it has nothing there
+     * @param euid        who copies: a user cannot give files away, so such owner differences do not count
+     */
+    public static Decision of(Stat source, Stat destination, CopyModes modes, int euid) {
+        FileType type = source.type();
+        if ((type == FileType.CHAR_DEVICE || type == FileType.BLOCK_DEVICE) && euid != 0)
+            return new Decision(Kind.SKIP, DEVICE_AS_USER);
+        if (destination == null) return CREATE;
+        if (type == FileType.DIRECTORY) {
+            if (destination.type() != FileType.DIRECTORY) return refuse("the destination has a "
+                    + destination.type().name().toLowerCase().replace('_', ' ') + " where the source has a directory; left as it is");
+            return sameMetadata(source, destination, euid) ? SKIP : FIX_METADATA;
+        }
+        boolean sameData = sameDataByStat(source, destination, modes);
+        // Sync keeps data that is right and fixes the rest; a copy keeps only what is identical.
+        if (sameData && modes.sync()) return sameMetadata(source, destination, euid) ? SKIP : FIX_METADATA;
+        if (sameData && sameMetadata(source, destination, euid)) return SKIP;
+        if (destination.type() == FileType.DIRECTORY)
+            return refuse("the destination has a directory where the source has a " + type.name().toLowerCase());
+        return REPLACE;
+    }
+
+    /**
+     * A further name of a hard-linked file, given what the destination has at that name and at the
+     * copy of the first name: kept when both are one inode.
+     */
+    public static Decision ofLink(Stat destination, Stat target) {
+        if (destination == null) return CREATE;
+        if (target != null && destination.ino() == target.ino() && destination.dev() == target.dev()) return SKIP;
+        if (destination.type() == FileType.DIRECTORY) return refuse("the destination has a directory where the source has a file");
+        return REPLACE;
+    }
+
+    /** Whether the destination's times count as the source's. The one place that compares them. */
+    static boolean sameTimes(Stat source, Stat destination) {
+        return source.sameMtime(destination);
+    }
+
+    /** Same type and, as far as a stat can tell, the same data: size and times, target length, device number. */
+    private static boolean sameDataByStat(Stat source, Stat destination, CopyModes modes) {
+        if (source.type() != destination.type()) return false;
+        return switch (source.type()) {
+            case FILE -> source.size() == destination.size() && (comparesContents(modes) || sameTimes(source, destination));
+            case SYMLINK -> source.size() == destination.size(); // the target itself: afterComparingData
+            case FIFO, SOCKET, CHAR_DEVICE, BLOCK_DEVICE -> source.rdev() == destination.rdev();
+            case DIRECTORY -> true;
+        };
+    }
+
+    /** Owner (as far as euid may set it), mode (symlinks have none) and times. */
+    private static boolean sameMetadata(Stat source, Stat destination, int euid) {
+        if (!sameTimes(source, destination)) return false;
+        if (source.type() != FileType.SYMLINK && source.permissions() != destination.permissions()) return false;
+        return !Ownership.differs(source, destination.uid(), destination.gid(), euid);
+    }
+
+    /** Sync with --contents: a file's bytes, not its times, tell whether its data is the same. */
+    private static boolean comparesContents(CopyModes modes) {
+        return modes.sync() && modes.compareContents();
+    }
+
+    private static Decision refuse(String reason) {
+        return new Decision(Kind.REFUSE, reason);
+    }
+
+    /** True when the entry there stays (skipped or its metadata fixed). */
+    public boolean keeps() {
+        return kind == Kind.SKIP || kind == Kind.FIX_METADATA;
+    }
+
+    /**
+     * True when an entry this decision keeps must first show it holds the same data, which only a
+     * real run reads: a symlink's target, and with sync --contents a file's bytes.
+     */
+    public static boolean comparesData(Stat source, CopyModes modes) {
+        return source.type() == FileType.SYMLINK || (source.type() == FileType.FILE && comparesContents(modes));
+    }
+
+    /** The decision once the data was compared: an entry kept with other data is replaced. */
+    public Decision afterComparingData(boolean sameData) {
+        return keeps() && !sameData ? REPLACE : this;
+    }
+
+    /** Sync, once xattrs and project ID were compared too: any of them differing is metadata to fix. */
+    public Decision afterComparingExtras(boolean extrasDiffer) {
+        return kind == Kind.SKIP && extrasDiffer && reason == null ? FIX_METADATA : this;
+    }
+
+    /**
+     * Sync, for a directory kept at the destination whose entries the run creates, replaces or
+     * deletes: that moves its times, which its finish then sets back.
+     */
+    public Decision afterChildrenChanged() {
+        return afterComparingExtras(true);
+    }
+
+    /** The failure of a refused entry. */
+    PosixException refusal(Stat source, byte[] path) {
+        return source.type() == FileType.DIRECTORY
+                ? new PosixException("mkdirat", Errno.EEXIST, path, reason)
+                : new PosixException("replace", Errno.EISDIR, path, reason);
+    }
+}

@@ -1,0 +1,178 @@
+package io.sparkdcp.copy;
+
+import io.sparkdcp.copy.Decision.Kind;
+import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.Stat;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The one rule, table by table: every pair of types, and each difference, in each mode. */
+class DecisionTest {
+    private static final int ROOT = 0;
+    private static final int USER = 1001;
+    private static final CopyModes COPY = CopyModes.COPY;
+    private static final CopyModes SYNC = new CopyModes(true, false, false, false, false);
+    private static final CopyModes CONTENTS = new CopyModes(true, true, false, false, false);
+    private static final CopyModes ATOMIC = new CopyModes(false, false, true, false, false);
+
+    /** Source against a destination of each type that is otherwise identical (same mode, owner, size, times). */
+    @ParameterizedTest(name = "{0} over {1}")
+    @CsvSource(useHeadersInDisplayName = false, delimiter = '|', textBlock = """
+            # source   | destination | copy    | sync    | --contents | --atomic
+            FILE       | missing     | CREATE  | CREATE  | CREATE     | CREATE
+            FILE       | FILE        | SKIP    | SKIP    | SKIP       | SKIP
+            FILE       | DIRECTORY   | REFUSE  | REFUSE  | REFUSE     | REFUSE
+            FILE       | SYMLINK     | REPLACE | REPLACE | REPLACE    | REPLACE
+            FILE       | FIFO        | REPLACE | REPLACE | REPLACE    | REPLACE
+            FILE       | CHAR_DEVICE | REPLACE | REPLACE | REPLACE    | REPLACE
+            DIRECTORY  | missing     | CREATE  | CREATE  | CREATE     | CREATE
+            DIRECTORY  | FILE        | REFUSE  | REFUSE  | REFUSE     | REFUSE
+            DIRECTORY  | DIRECTORY   | SKIP    | SKIP    | SKIP       | SKIP
+            DIRECTORY  | SYMLINK     | REFUSE  | REFUSE  | REFUSE     | REFUSE
+            DIRECTORY  | FIFO        | REFUSE  | REFUSE  | REFUSE     | REFUSE
+            DIRECTORY  | CHAR_DEVICE | REFUSE  | REFUSE  | REFUSE     | REFUSE
+            SYMLINK    | missing     | CREATE  | CREATE  | CREATE     | CREATE
+            SYMLINK    | FILE        | REPLACE | REPLACE | REPLACE    | REPLACE
+            SYMLINK    | DIRECTORY   | REFUSE  | REFUSE  | REFUSE     | REFUSE
+            SYMLINK    | SYMLINK     | SKIP    | SKIP    | SKIP       | SKIP
+            SYMLINK    | FIFO        | REPLACE | REPLACE | REPLACE    | REPLACE
+            SYMLINK    | CHAR_DEVICE | REPLACE | REPLACE | REPLACE    | REPLACE
+            FIFO       | missing     | CREATE  | CREATE  | CREATE     | CREATE
+            FIFO       | FILE        | REPLACE | REPLACE | REPLACE    | REPLACE
+            FIFO       | DIRECTORY   | REFUSE  | REFUSE  | REFUSE     | REFUSE
+            FIFO       | SYMLINK     | REPLACE | REPLACE | REPLACE    | REPLACE
+            FIFO       | FIFO        | SKIP    | SKIP    | SKIP       | SKIP
+            FIFO       | CHAR_DEVICE | REPLACE | REPLACE | REPLACE    | REPLACE
+            CHAR_DEVICE| missing     | CREATE  | CREATE  | CREATE     | CREATE
+            CHAR_DEVICE| FILE        | REPLACE | REPLACE | REPLACE    | REPLACE
+            CHAR_DEVICE| DIRECTORY   | REFUSE  | REFUSE  | REFUSE     | REFUSE
+            CHAR_DEVICE| SYMLINK     | REPLACE | REPLACE | REPLACE    | REPLACE
+            CHAR_DEVICE| FIFO        | REPLACE | REPLACE | REPLACE    | REPLACE
+            CHAR_DEVICE| CHAR_DEVICE | SKIP    | SKIP    | SKIP       | SKIP
+            """)
+    void everyPairOfTypes(FileType source, String destination, Kind copy, Kind sync, Kind contents, Kind atomic) {
+        Stat src = stat(source, 0644, ROOT, 5, 9, 0);
+        Stat dst = destination.equals("missing") ? null : stat(FileType.valueOf(destination), 0644, ROOT, 5, 9, 0);
+        assertModes(src, dst, ROOT, copy, sync, contents, atomic);
+    }
+
+    /** Same type, one difference each. */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # type     | difference  | copy    | sync         | --contents   | --atomic
+            FILE       | size        | REPLACE | REPLACE      | REPLACE      | REPLACE
+            FILE       | mtime       | REPLACE | REPLACE      | FIX_METADATA | REPLACE
+            FILE       | mode        | REPLACE | FIX_METADATA | FIX_METADATA | REPLACE
+            FILE       | owner       | REPLACE | FIX_METADATA | FIX_METADATA | REPLACE
+            DIRECTORY  | size        | SKIP    | SKIP         | SKIP         | SKIP
+            DIRECTORY  | mtime       | FIX_METADATA | FIX_METADATA | FIX_METADATA | FIX_METADATA
+            DIRECTORY  | mode        | FIX_METADATA | FIX_METADATA | FIX_METADATA | FIX_METADATA
+            DIRECTORY  | owner       | FIX_METADATA | FIX_METADATA | FIX_METADATA | FIX_METADATA
+            SYMLINK    | size        | REPLACE | REPLACE      | REPLACE      | REPLACE
+            SYMLINK    | mtime       | REPLACE | FIX_METADATA | FIX_METADATA | REPLACE
+            SYMLINK    | mode        | SKIP    | SKIP         | SKIP         | SKIP
+            SYMLINK    | owner       | REPLACE | FIX_METADATA | FIX_METADATA | REPLACE
+            FIFO       | mtime       | REPLACE | FIX_METADATA | FIX_METADATA | REPLACE
+            FIFO       | mode        | REPLACE | FIX_METADATA | FIX_METADATA | REPLACE
+            FIFO       | owner       | REPLACE | FIX_METADATA | FIX_METADATA | REPLACE
+            CHAR_DEVICE| rdev        | REPLACE | REPLACE      | REPLACE      | REPLACE
+            CHAR_DEVICE| mode        | REPLACE | FIX_METADATA | FIX_METADATA | REPLACE
+            """)
+    void oneDifference(FileType type, String difference, Kind copy, Kind sync, Kind contents, Kind atomic) {
+        Stat src = stat(type, 0644, 1, 5, 9, 3);
+        Stat dst = switch (difference) {
+            case "size" -> stat(type, 0644, 1, 6, 9, 3);
+            case "mtime" -> stat(type, 0644, 1, 5, 8, 3);
+            case "mode" -> stat(type, 0600, 1, 5, 9, 3);
+            case "owner" -> stat(type, 0644, 2, 5, 9, 3);
+            case "rdev" -> stat(type, 0644, 1, 5, 9, 4);
+            default -> throw new IllegalArgumentException(difference);
+        };
+        assertModes(src, dst, ROOT, copy, sync, contents, atomic);
+    }
+
+    @Test
+    void aUserCannotGiveFilesToOthersSoThatIsNoDifference() {
+        Stat src = stat(FileType.FILE, 0644, ROOT, 5, 9, 0);
+        Stat dst = stat(FileType.FILE, 0644, USER, 5, 9, 0);
+        assertModes(src, dst, USER, Kind.SKIP, Kind.SKIP, Kind.SKIP, Kind.SKIP);
+        assertModes(src, dst, ROOT, Kind.REPLACE, Kind.FIX_METADATA, Kind.FIX_METADATA, Kind.REPLACE);
+    }
+
+    @Test
+    void aDeviceAsNonRootIsSkippedWithANoticeWhateverIsThere() {
+        for (CopyModes modes : new CopyModes[] {COPY, SYNC, CONTENTS, ATOMIC}) {
+            for (Stat dst : new Stat[] {null, stat(FileType.FILE, 0644, USER, 5, 9, 0), stat(FileType.DIRECTORY, 0755, USER, 0, 9, 0)}) {
+                Decision d = Decision.of(stat(FileType.BLOCK_DEVICE, 0600, USER, 0, 9, 7), dst, modes, USER);
+                assertEquals(Kind.SKIP, d.kind());
+                assertNotNull(d.reason());
+            }
+        }
+    }
+
+    @Test
+    void refusalsSayWhatIsInTheWay() {
+        Decision fileOverDirectory = Decision.of(stat(FileType.FILE, 0644, 0, 1, 1, 0), stat(FileType.DIRECTORY, 0755, 0, 0, 1, 0), SYNC, ROOT);
+        assertEquals("the destination has a directory where the source has a file", fileOverDirectory.reason());
+        Decision directoryOverDevice = Decision.of(stat(FileType.DIRECTORY, 0755, 0, 0, 1, 0), stat(FileType.CHAR_DEVICE, 0644, 0, 0, 1, 0), SYNC, ROOT);
+        assertEquals("the destination has a char device where the source has a directory; left as it is", directoryOverDevice.reason());
+        assertEquals("EISDIR", fileOverDirectory.refusal(stat(FileType.FILE, 0644, 0, 1, 1, 0), new byte[] {'f'}).errnoName());
+        assertEquals("EEXIST", directoryOverDevice.refusal(stat(FileType.DIRECTORY, 0755, 0, 0, 1, 0), new byte[] {'d'}).errnoName());
+    }
+
+    @Test
+    void whatOnlyARealRunReadsRefinesTheDecision() {
+        Stat file = stat(FileType.FILE, 0644, 0, 5, 9, 0);
+        assertTrue(Decision.comparesData(stat(FileType.SYMLINK, 0777, 0, 5, 9, 0), COPY), "a symlink's target, always");
+        assertTrue(Decision.comparesData(file, CONTENTS));
+        assertFalse(Decision.comparesData(file, SYNC));
+        assertFalse(Decision.comparesData(file, COPY));
+        assertEquals(Decision.REPLACE, Decision.SKIP.afterComparingData(false));
+        assertEquals(Decision.REPLACE, Decision.FIX_METADATA.afterComparingData(false));
+        assertEquals(Decision.SKIP, Decision.SKIP.afterComparingData(true));
+        assertEquals(Decision.CREATE, Decision.CREATE.afterComparingData(false));
+        assertEquals(Decision.FIX_METADATA, Decision.SKIP.afterComparingExtras(true));
+        assertEquals(Decision.SKIP, Decision.SKIP.afterComparingExtras(false));
+        assertEquals(Decision.REPLACE, Decision.REPLACE.afterComparingExtras(true));
+        assertEquals(Decision.FIX_METADATA, Decision.SKIP.afterChildrenChanged());
+    }
+
+    @Test
+    void aFurtherHardLinkIsKeptOnlyWhenItIsTheSameInode() {
+        Stat target = new Stat(FileType.FILE, 0644, 0, 0, 5, 0, 2, 1, 42, 0, 0, 0, 9, 0);
+        Stat sameInode = new Stat(FileType.FILE, 0644, 0, 0, 5, 0, 2, 1, 42, 0, 0, 0, 9, 0);
+        Stat otherInode = new Stat(FileType.FILE, 0644, 0, 0, 5, 0, 1, 1, 43, 0, 0, 0, 9, 0);
+        assertAll(
+                () -> assertEquals(Kind.CREATE, Decision.ofLink(null, target).kind()),
+                () -> assertEquals(Kind.SKIP, Decision.ofLink(sameInode, target).kind()),
+                () -> assertEquals(Kind.REPLACE, Decision.ofLink(otherInode, target).kind()),
+                () -> assertEquals(Kind.REPLACE, Decision.ofLink(otherInode, null).kind()),
+                () -> assertEquals(Kind.REFUSE, Decision.ofLink(stat(FileType.DIRECTORY, 0755, 0, 0, 9, 0), target).kind()));
+    }
+
+    @Test
+    void onlyRefusalsAndNoticesCarryAReason() {
+        assertNull(Decision.of(stat(FileType.FILE, 0644, 0, 5, 9, 0), null, COPY, ROOT).reason());
+        assertNull(Decision.of(stat(FileType.FILE, 0644, 0, 5, 9, 0), stat(FileType.FIFO, 0644, 0, 5, 9, 0), COPY, ROOT).reason());
+    }
+
+    private static void assertModes(Stat src, Stat dst, int euid, Kind copy, Kind sync, Kind contents, Kind atomic) {
+        assertAll(
+                () -> assertEquals(copy, Decision.of(src, dst, COPY, euid).kind(), "copy"),
+                () -> assertEquals(sync, Decision.of(src, dst, SYNC, euid).kind(), "sync"),
+                () -> assertEquals(contents, Decision.of(src, dst, CONTENTS, euid).kind(), "sync --contents"),
+                () -> assertEquals(atomic, Decision.of(src, dst, ATOMIC, euid).kind(), "copy --atomic"));
+    }
+
+    private static Stat stat(FileType type, int mode, int uid, long size, long mtime, long rdev) {
+        return new Stat(type, mode, uid, uid, size, 0, 1, 0, 0, rdev, 0, 0, mtime, 0);
+    }
+}
