@@ -2,7 +2,6 @@ package io.sparkdcp.copy;
 
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
-import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.NativeBuffer;
@@ -12,11 +11,11 @@ import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.Entry;
 
-import java.nio.ByteBuffer;
-import java.util.HashMap;
-import java.util.Map;
 
-/** What one task's copiers share: the two trees' open directories, the metadata way, buffers, who we are. */
+/**
+ * What one engine's copiers share: the task's trees ({@link TaskTrees}), this engine's open
+ * directories beneath them, the metadata way, buffers, who we are. One thread's.
+ */
 final class CopyContext implements AutoCloseable {
     private static final byte[] DEFAULT_ACL = PathBytes.of("system.posix_acl_default");
 
@@ -27,24 +26,19 @@ final class CopyContext implements AutoCloseable {
     final MetadataIO metadata;
     final MetadataWriter writer;
     final DataCopier data = new DataCopier();
-    final int euid = Posix.geteuid();
-    final int egid = Posix.getegid();
+    final int euid;
+    final int egid;
+    private final TaskTrees trees;
     private final NativeBuffer probe = new NativeBuffer(4096);
-    private final Map<ByteBuffer, ParentState> parentStates = new HashMap<>();
 
-    CopyContext(CopyOptions options, StepRecorder steps) {
-        this.options = options;
+    CopyContext(TaskTrees trees, StepRecorder steps) {
+        this.trees = trees;
+        this.options = trees.options;
         this.steps = steps;
-        Fd src = Posix.open(options.sourceRoot(), Linux.O_RDONLY | Linux.O_DIRECTORY);
-        Fd dst;
-        try {
-            dst = Posix.open(options.destinationRoot(), Linux.O_RDONLY | Linux.O_DIRECTORY);
-        } catch (PosixException e) {
-            src.close();
-            throw e;
-        }
-        this.source = new DirectoryCache(src, steps);
-        this.destination = new DirectoryCache(dst, steps);
+        this.euid = trees.euid;
+        this.egid = trees.egid;
+        this.source = new DirectoryCache(trees.sourceRoot, steps);
+        this.destination = new DirectoryCache(trees.destinationRoot, steps);
         this.metadata = switch (options.access()) {
             case FD -> new FdMetadataIO(options.xattrs(), steps, false);
             case FD_ALWAYS_SET -> new FdMetadataIO(options.xattrs(), steps, true);
@@ -61,18 +55,16 @@ final class CopyContext implements AutoCloseable {
         return privileged() || s.uid() == euid ? flags | Linux.O_NOATIME : flags;
     }
 
-    /** The destination directory's gifts to new entries, read once per directory per task. */
+    /** The destination directory's gifts to new entries, read once per directory per task (shared by its engines). */
     ParentState parentState(byte[] relPath) {
-        ByteBuffer key = ByteBuffer.wrap(relPath);
-        ParentState state = parentStates.get(key);
+        ParentState state = trees.parentState(relPath);
         if (state != null) return state;
         Fd dir = destination.get(relPath);
         Stat s = steps.time(Step.STAT_DST, () -> Posix.fstat(dir));
         FsXattr project = options.projectIds() ? FdMetadataIO.projectOrNull(dir, steps) : null;
         boolean defaultAcl = !options.xattrs().copiesNothing() && steps.time(Step.XATTR_GET, () -> hasDefaultAcl(dir));
         state = new ParentState(s.gid(), (s.permissions() & Linux.S_ISGID) != 0, project, defaultAcl);
-        if (parentStates.size() > 1024) parentStates.clear();
-        parentStates.put(key, state);
+        trees.keepParentState(relPath, state);
         return state;
     }
 
@@ -87,7 +79,7 @@ final class CopyContext implements AutoCloseable {
 
     /** A directory changed under us (made or given metadata): forget what we knew of it. */
     void forgetParentState(byte[] relPath) {
-        parentStates.remove(ByteBuffer.wrap(relPath));
+        trees.forgetParentState(relPath);
     }
 
     /** What the copy does with e, given what the destination has at its path (null: nothing). */

@@ -24,6 +24,8 @@ public final class CopyEngine implements AutoCloseable {
     private final ProgressRecorder progress;
     private final Deleter deleter;
     private final ItemLog items;
+    private final TaskTrees trees;
+    private final boolean ownsTrees;
 
     public CopyEngine(CopyOptions options, StepRecorder steps) {
         this(options, steps, ProgressRecorder.NONE);
@@ -33,11 +35,17 @@ public final class CopyEngine implements AutoCloseable {
         this(options, steps, progress, ItemLog.NONE);
     }
 
-    /** @param items told what was done with each entry (thread-safe when slices share the task's engine) */
+    /** @param items told what was done with each entry (from several threads when the task works in slices) */
     public CopyEngine(CopyOptions options, StepRecorder steps, ProgressRecorder progress, ItemLog items) {
+        this(new TaskTrees(options), true, steps, progress, items);
+    }
+
+    private CopyEngine(TaskTrees trees, boolean ownsTrees, StepRecorder steps, ProgressRecorder progress, ItemLog items) {
+        this.trees = trees;
+        this.ownsTrees = ownsTrees;
         this.progress = progress;
         this.items = items;
-        this.ctx = new CopyContext(options, steps);
+        this.ctx = new CopyContext(trees, steps);
         this.steps = steps;
         MetadataSync sync = new MetadataSync(ctx);
         CreateOrReplace createOrReplace = new CreateOrReplace(ctx);
@@ -142,9 +150,22 @@ public final class CopyEngine implements AutoCloseable {
         return BatchResult.of(counts);
     }
 
+    /**
+     * An engine for one more thread of this task's work: the task's roots (not opened again), what
+     * it knows of destination directories, and its item log; its own open directories and buffers,
+     * recording into the given recorders. Close it before this engine.
+     */
+    public CopyEngine slice(StepRecorder sliceSteps, ProgressRecorder sliceProgress) {
+        return new CopyEngine(trees, false, sliceSteps, sliceProgress, items);
+    }
+
     @Override
     public void close() {
-        ctx.close();
+        try {
+            ctx.close();
+        } finally {
+            if (ownsTrees) trees.close();
+        }
     }
 
     /** Bytes as the walk's total counts them: regular files' sizes. */

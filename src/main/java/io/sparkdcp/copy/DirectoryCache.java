@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * Open directories of one tree, by relative path, opened beneath the tree's root and kept for the
- * entries that follow (a batch is sorted by directory). Least recently used are closed first.
+ * entries that follow (a batch is sorted by directory). Least recently used are closed first. One
+ * thread's; the root is the task's and stays open.
  */
 final class DirectoryCache implements AutoCloseable {
     private static final int CAPACITY = 32;
@@ -40,9 +41,7 @@ final class DirectoryCache implements AutoCloseable {
         ByteBuffer key = ByteBuffer.wrap(relPath);
         Fd fd = open.get(key);
         if (fd != null) return fd;
-        long t = System.nanoTime();
-        fd = Posix.openBeneath(root, relPath, FLAGS);
-        steps.record(Step.OPEN_DIR, System.nanoTime() - t);
+        fd = steps.time(Step.OPEN_DIR, () -> Posix.openBeneath(root, relPath, FLAGS));
         open.put(key, fd);
         return fd;
     }
@@ -57,6 +56,5 @@ final class DirectoryCache implements AutoCloseable {
     public void close() {
         for (Fd fd : open.values()) fd.close();
         open.clear();
-        root.close();
     }
 }

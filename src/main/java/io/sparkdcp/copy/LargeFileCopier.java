@@ -2,7 +2,6 @@ package io.sparkdcp.copy;
 
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
-import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.Posix;

@@ -30,7 +30,7 @@ public record DirectoriesInFlight(CopyOptions options, int threads, boolean fini
         List<byte[]> created = new ArrayList<>();
         for (List<Entry> level : levels(directories)) {
             List<List<Entry>> slices = SlicesInFlight.slices(level, threads);
-            for (BatchResult r : SlicesInFlight.run("directories", options, engine, slices, this::step)) {
+            for (BatchResult r : SlicesInFlight.run("directories", engine, slices, this::step)) {
                 counts.merge(r.counts());
                 created.addAll(r.directoriesCreated());
             }

@@ -31,10 +31,10 @@ public record FilesInFlight(CopyOptions options, int threads) implements TaskWor
         if (slices.size() <= 1) return engine.copyFiles(entries, batch.links());
         CopyCounts counts = new CopyCounts();
         TaskWork<List<Entry>> copy = (own, slice) -> own.copyFiles(slice, List.of());
-        for (BatchResult r : SlicesInFlight.run("batch " + batch.id(), options, engine, slices, copy)) counts.merge(r.counts());
+        for (BatchResult r : SlicesInFlight.run("batch " + batch.id(), engine, slices, copy)) counts.merge(r.counts());
         if (!batch.links().isEmpty()) {
             TaskWork<List<HardLink>> link = (own, links) -> own.copyFiles(List.of(), links);
-            counts.merge(SlicesInFlight.run("links of batch " + batch.id(), options, engine, List.of(batch.links()), link).get(0).counts());
+            counts.merge(SlicesInFlight.run("links of batch " + batch.id(), engine, List.of(batch.links()), link).get(0).counts());
         }
         return BatchResult.of(counts);
     }

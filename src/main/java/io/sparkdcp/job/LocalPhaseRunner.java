@@ -3,6 +3,7 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.ItemLog;
 import io.sparkdcp.copy.ProgressRecorder;
 import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.progress.Work;
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /** Runs tasks on a pool of threads in this JVM: the engine's tests, and copies without Spark. */
 public final class LocalPhaseRunner implements PhaseRunner {
     private final int threads;
+    private final ItemLog items;
     private final StepStats totals = new StepStats();
     private final AtomicLong entriesDone = new AtomicLong();
     private final AtomicLong bytesDone = new AtomicLong();
@@ -24,7 +26,13 @@ public final class LocalPhaseRunner implements PhaseRunner {
     };
 
     public LocalPhaseRunner(int threads) {
+        this(threads, ItemLog.NONE);
+    }
+
+    /** @param items told what was done with each entry, from several threads at once */
+    public LocalPhaseRunner(int threads, ItemLog items) {
         this.threads = threads;
+        this.items = items;
     }
 
     @Override
@@ -34,7 +42,7 @@ public final class LocalPhaseRunner implements PhaseRunner {
             calls.add(() -> {
                 StepStats local = new StepStats();
                 BatchResult result;
-                try (CopyEngine engine = new CopyEngine(options, local, progress)) {
+                try (CopyEngine engine = new CopyEngine(options, local, progress, items)) {
                     result = work.run(engine, task);
                 }
                 synchronized (totals) {

@@ -2,26 +2,26 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyEngine;
-import io.sparkdcp.copy.CopyOptions;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * Runs a task's work in slices at once, each slice on its own engine in its own thread, all
- * recording into the task's steps and progress under one lock. On a file system where each
- * metadata call is a round trip, this is what lets a few cores keep many calls outstanding.
+ * Runs a task's work in slices at once, each slice in its own thread on a {@link CopyEngine#slice}
+ * of the task's engine (the task's roots, opened once, and what it knows of destination
+ * directories), all recording into the task's steps and progress under one lock. On a file system
+ * where each metadata call is a round trip, this is what lets a few cores keep many calls outstanding.
  */
 final class SlicesInFlight {
     private SlicesInFlight() {}
 
-    static <T> List<BatchResult> run(String what, CopyOptions options, CopyEngine task, List<T> slices, TaskWork<T> work) {
+    static <T> List<BatchResult> run(String what, CopyEngine task, List<T> slices, TaskWork<T> work) {
         LockedRecorder shared = new LockedRecorder(task.steps(), task.progress());
         List<Callable<BatchResult>> calls = new ArrayList<>();
         for (T slice : slices) {
             calls.add(() -> {
-                try (CopyEngine own = new CopyEngine(options, shared, shared)) {
+                try (CopyEngine own = task.slice(shared, shared)) {
                     return work.run(own, slice);
                 }
             });
