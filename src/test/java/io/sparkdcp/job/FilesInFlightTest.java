@@ -75,6 +75,34 @@ class FilesInFlightTest {
     }
 
     @Test
+    void slicesShareTheTaskRootsAndWhatItKnowsOfDestinationDirectories() throws IOException {
+        Path src = Files.createDirectory(source.mount().dir().resolve("slices-src"));
+        Path dst = Files.createDirectory(source.newDestinationPath());
+        List<io.sparkdcp.walk.Entry> files = new java.util.ArrayList<>();
+        for (String name : List.of("a", "b", "c")) {
+            Files.writeString(src.resolve(name), name);
+            byte[] path = io.sparkdcp.posix.PathBytes.of(name);
+            files.add(new io.sparkdcp.walk.Entry(path, io.sparkdcp.posix.Posix.lstat(io.sparkdcp.posix.PathBytes.of(src.resolve(name).toString())), null));
+        }
+        io.sparkdcp.copy.CopyOptions options = LocalCopy.defaults().jobOptions(src, dst).copy();
+        io.sparkdcp.copy.StepStats first = new io.sparkdcp.copy.StepStats();
+        io.sparkdcp.copy.StepStats second = new io.sparkdcp.copy.StepStats();
+        try (io.sparkdcp.copy.CopyEngine task = new io.sparkdcp.copy.CopyEngine(options, new io.sparkdcp.copy.StepStats())) {
+            try (io.sparkdcp.copy.CopyEngine slice = task.slice(first, io.sparkdcp.copy.ProgressRecorder.NONE)) {
+                assertEquals(List.of(), slice.copyFiles(files.subList(0, 1), List.of()).counts().failures());
+            }
+            try (io.sparkdcp.copy.CopyEngine slice = task.slice(second, io.sparkdcp.copy.ProgressRecorder.NONE)) {
+                assertEquals(List.of(), slice.copyFiles(files.subList(1, 2), List.of()).counts().failures());
+            }
+            assertEquals(List.of(), task.copyFiles(files.subList(2, 3), List.of()).counts().failures(),
+                    "the task's roots stay open when its slices close");
+        }
+        assertEquals(1, first.count(Step.STAT_DST), "the first slice reads the destination root's state");
+        assertEquals(0, second.count(Step.STAT_DST), "the second knows it from the first");
+        for (String name : List.of("a", "b", "c")) assertEquals(name, Files.readString(dst.resolve(name)));
+    }
+
+    @Test
     void levelsAreRunsOfOneDepthInOrder() {
         var s = new io.sparkdcp.posix.Stat(io.sparkdcp.posix.FileType.DIRECTORY, 0755, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0);
         List<io.sparkdcp.walk.Entry> dirs = java.util.stream.Stream.of("a/b", "c/d", "a", "c", "")
