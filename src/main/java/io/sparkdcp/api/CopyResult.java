@@ -1,7 +1,7 @@
 package io.sparkdcp.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sparkdcp.copy.Failure;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.report.ReportJson;
 import io.sparkdcp.report.ReportText;

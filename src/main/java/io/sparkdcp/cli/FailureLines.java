@@ -1,6 +1,7 @@
 package io.sparkdcp.cli;
 
-import io.sparkdcp.copy.Failure;
+
+import io.sparkdcp.posix.Failure;
 
 import java.io.PrintWriter;
 import java.util.List;

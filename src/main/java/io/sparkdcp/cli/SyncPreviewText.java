@@ -1,7 +1,7 @@
 package io.sparkdcp.cli;
 
-import io.sparkdcp.copy.Failure;
 import io.sparkdcp.job.SyncPreview;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.walk.Entry;
 
 import java.util.List;

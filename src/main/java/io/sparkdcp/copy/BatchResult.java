@@ -1,5 +1,7 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.posix.Failure;
+
 import java.io.Serializable;
 import java.util.List;
 

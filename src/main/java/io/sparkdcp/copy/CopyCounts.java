@@ -1,6 +1,7 @@
 package io.sparkdcp.copy;
 
 import io.sparkdcp.copy.ItemLog.Action;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.walk.Entry;
 

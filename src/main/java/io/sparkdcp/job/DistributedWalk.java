@@ -1,6 +1,6 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.Failure;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;

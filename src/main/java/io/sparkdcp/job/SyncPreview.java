@@ -2,8 +2,8 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.Decision;
 import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.Failure;
 import io.sparkdcp.plan.DeletionPlanner;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.Failure;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.sparkdcp.walk;
 
-import io.sparkdcp.copy.Failure;
 import io.sparkdcp.posix.Errno;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;

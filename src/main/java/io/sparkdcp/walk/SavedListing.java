@@ -1,6 +1,7 @@
 package io.sparkdcp.walk;
 
-import io.sparkdcp.copy.Failure;
+import io.sparkdcp.posix.Failure;
+
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;

@@ -1,6 +1,6 @@
 package io.sparkdcp.walk;
 
-import io.sparkdcp.copy.Failure;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;

@@ -1,6 +1,7 @@
 package io.sparkdcp.cli;
 
-import io.sparkdcp.copy.Failure;
+import io.sparkdcp.posix.Failure;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;

@@ -1,6 +1,6 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.Failure;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;

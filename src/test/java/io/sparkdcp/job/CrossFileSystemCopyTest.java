@@ -1,8 +1,8 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.Failure;
 import io.sparkdcp.copy.Step;
 import io.sparkdcp.copy.XattrPolicy;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;

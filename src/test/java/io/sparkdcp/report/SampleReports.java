@@ -2,9 +2,9 @@ package io.sparkdcp.report;
 
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.Failure;
 import io.sparkdcp.copy.Step;
 import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;

@@ -1,11 +1,8 @@
-package io.sparkdcp.copy;
-
-import io.sparkdcp.posix.PathBytes;
-import io.sparkdcp.posix.PosixException;
+package io.sparkdcp.posix;
 
 import java.io.Serializable;
 
-/** One entry that could not be copied: its path (relative, displayable), the call that failed, errno name and message. */
+/** One entry that could not be walked, copied or deleted: its path (relative, displayable), the call that failed, errno name and message. */
 public record Failure(String path, String op, String errno, String message) implements Serializable {
 
     public static Failure of(byte[] relPath, PosixException e) {
