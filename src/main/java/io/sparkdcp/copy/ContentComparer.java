@@ -19,8 +19,7 @@ final class ContentComparer {
 
     /** Whether the first size bytes of both files are equal (and neither ends early). */
     boolean equal(Fd x, Fd y, long size, StepRecorder steps) {
-        long t = System.nanoTime();
-        try {
+        return steps.time(Step.VERIFY, () -> {
             buffers();
             for (long off = 0; off < size; ) {
                 int want = (int) Math.min(BLOCK, size - off);
@@ -30,9 +29,7 @@ final class ContentComparer {
                 off += n;
             }
             return true;
-        } finally {
-            steps.record(Step.VERIFY, System.nanoTime() - t);
-        }
+        });
     }
 
     /**
@@ -53,21 +50,18 @@ final class ContentComparer {
 
     /** CRC32C of the first size bytes; -1 when the file is shorter. */
     long crc32c(Fd fd, long size, StepRecorder steps) {
-        long t = System.nanoTime();
-        try {
+        return steps.time(Step.VERIFY, () -> {
             buffers();
             CRC32C crc = new CRC32C();
             for (long off = 0; off < size; ) {
                 int want = (int) Math.min(BLOCK, size - off);
                 int n = readFully(fd, a, want, off);
-                if (n != want) return -1;
+                if (n != want) return -1L;
                 crc.update(a.copyOut(0, n));
                 off += n;
             }
             return crc.getValue();
-        } finally {
-            steps.record(Step.VERIFY, System.nanoTime() - t);
-        }
+        });
     }
 
     private void buffers() {

@@ -31,15 +31,14 @@ final class FdMetadataIO implements MetadataIO {
 
     /** The project ID and flags of an open entry (timed as ioctl_get), or null where the file system has none. */
     static FsXattr projectOrNull(Fd fd, StepRecorder steps) {
-        long t = System.nanoTime();
-        try {
-            return Posix.getFsXattr(fd);
-        } catch (PosixException e) {
-            if (noProjectSupport(e)) return null;
-            throw e;
-        } finally {
-            steps.record(Step.IOCTL_GET, System.nanoTime() - t);
-        }
+        return steps.time(Step.IOCTL_GET, () -> {
+            try {
+                return Posix.getFsXattr(fd);
+            } catch (PosixException e) {
+                if (noProjectSupport(e)) return null;
+                throw e;
+            }
+        });
     }
 
     @Override
@@ -51,22 +50,16 @@ final class FdMetadataIO implements MetadataIO {
     public void writeProject(Fd dst, byte[] relPath, FsXattr source, FsXattr inherited) {
         if (source == null || !needsProjectWrite(source, inherited)) return;
         // Read dst's struct first so the flags it inherited (extent size, nodump...) stay as they are.
-        long t = System.nanoTime();
-        FsXattr current = readDestinationProject(dst, relPath, source);
-        steps.record(Step.IOCTL_GET, System.nanoTime() - t);
+        FsXattr current = steps.time(Step.IOCTL_GET, () -> readDestinationProject(dst, relPath, source));
         if (current == null) return;
         if (!alwaysSet && current.projid() == source.projid() && current.projInherit() == source.projInherit()) return;
-        t = System.nanoTime();
-        setProject(dst, relPath, current, source);
-        steps.record(Step.IOCTL_SET, System.nanoTime() - t);
+        steps.time(Step.IOCTL_SET, () -> setProject(dst, relPath, current, source));
     }
 
     @Override
     public List<Xattr> readXattrs(Fd src, byte[] relPath) {
         if (policy.copiesNothing()) return List.of();
-        long t = System.nanoTime();
-        List<byte[]> names = Posix.flistxattr(src, buffer);
-        steps.record(Step.XATTR_LIST, System.nanoTime() - t);
+        List<byte[]> names = steps.time(Step.XATTR_LIST, () -> Posix.flistxattr(src, buffer));
         return readKept(names, policy, steps, name -> Posix.fgetxattr(src, name, buffer));
     }
 
@@ -76,9 +69,7 @@ final class FdMetadataIO implements MetadataIO {
         List<Xattr> out = new ArrayList<>(names.size());
         for (byte[] name : names) {
             if (!policy.keeps(name)) continue;
-            long t = System.nanoTime();
-            byte[] value = get.apply(name);
-            steps.record(Step.XATTR_GET, System.nanoTime() - t);
+            byte[] value = steps.time(Step.XATTR_GET, () -> get.apply(name));
             if (value != null) out.add(new Xattr(name, value));
         }
         return out;
@@ -86,11 +77,7 @@ final class FdMetadataIO implements MetadataIO {
 
     @Override
     public void writeXattrs(Fd dst, byte[] relPath, List<Xattr> xattrs) {
-        for (Xattr x : xattrs) {
-            long t = System.nanoTime();
-            Posix.fsetxattr(dst, x.name(), x.value());
-            steps.record(Step.XATTR_SET, System.nanoTime() - t);
-        }
+        for (Xattr x : xattrs) steps.time(Step.XATTR_SET, () -> Posix.fsetxattr(dst, x.name(), x.value()));
     }
 
     /**

@@ -38,15 +38,9 @@ final class MetadataWriter {
     void applyAfterOwner(Fd dst, byte[] relPath, Stat src, List<Xattr> xattrs, FsXattr project, FsXattr inherited,
                          boolean modeIsFinal) {
         ctx.metadata.writeXattrs(dst, relPath, xattrs);
-        long t = System.nanoTime();
-        if (!modeIsFinal) {
-            Posix.fchmod(dst, src.permissions());
-            ctx.steps.record(Step.MODE, System.nanoTime() - t);
-        }
+        if (!modeIsFinal) ctx.steps.time(Step.MODE, () -> Posix.fchmod(dst, src.permissions()));
         if (project != null) ctx.metadata.writeProject(dst, relPath, project, inherited);
-        t = System.nanoTime();
-        Posix.futimens(dst, src.atimeSec(), src.atimeNsec(), src.mtimeSec(), src.mtimeNsec());
-        ctx.steps.record(Step.TIMES, System.nanoTime() - t);
+        ctx.steps.time(Step.TIMES, () -> Posix.futimens(dst, src.atimeSec(), src.atimeNsec(), src.mtimeSec(), src.mtimeNsec()));
     }
 
     /** Whether a chown would change anything we are allowed to change. */
@@ -56,33 +50,29 @@ final class MetadataWriter {
 
     void applyOwner(Fd dst, Stat src, int currentUid, int currentGid) {
         if (!ownerDiffers(src, currentUid, currentGid)) return;
-        long t = System.nanoTime();
-        try {
-            if (ctx.privileged()) Posix.fchown(dst, src.uid(), src.gid());
-            else Posix.fchown(dst, -1, src.gid());
-        } catch (PosixException e) {
-            if (ctx.privileged() || e.errno() != Errno.EPERM) throw e; // a user not in that group: as cp -a
-        } finally {
-            ctx.steps.record(Step.OWNER, System.nanoTime() - t);
-        }
+        ctx.steps.time(Step.OWNER, () -> {
+            try {
+                if (ctx.privileged()) Posix.fchown(dst, src.uid(), src.gid());
+                else Posix.fchown(dst, -1, src.gid());
+            } catch (PosixException e) {
+                if (ctx.privileged() || e.errno() != Errno.EPERM) throw e; // a user not in that group: as cp -a
+            }
+        });
     }
 
     /** Owner of an entry that cannot be opened (symlink, FIFO, device), by name in its parent. */
     void applyOwnerAt(Fd parent, byte[] name, Stat src, int currentUid, int currentGid) {
         if (!ownerDiffers(src, currentUid, currentGid)) return;
-        long t = System.nanoTime();
-        try {
-            Posix.lchownAt(parent, name, ctx.privileged() ? src.uid() : -1, src.gid());
-        } catch (PosixException e) {
-            if (ctx.privileged() || e.errno() != Errno.EPERM) throw e;
-        } finally {
-            ctx.steps.record(Step.OWNER, System.nanoTime() - t);
-        }
+        ctx.steps.time(Step.OWNER, () -> {
+            try {
+                Posix.lchownAt(parent, name, ctx.privileged() ? src.uid() : -1, src.gid());
+            } catch (PosixException e) {
+                if (ctx.privileged() || e.errno() != Errno.EPERM) throw e;
+            }
+        });
     }
 
     void applyTimesAt(Fd parent, byte[] name, Stat src) {
-        long t = System.nanoTime();
-        Posix.lutimensAt(parent, name, src.atimeSec(), src.atimeNsec(), src.mtimeSec(), src.mtimeNsec());
-        ctx.steps.record(Step.TIMES, System.nanoTime() - t);
+        ctx.steps.time(Step.TIMES, () -> Posix.lutimensAt(parent, name, src.atimeSec(), src.atimeNsec(), src.mtimeSec(), src.mtimeNsec()));
     }
 }

@@ -49,13 +49,9 @@ final class PathMetadataIO implements MetadataIO {
         if (source == null) return;
         Fd second = openByPath(destinationRoot, relPath, Step.OPEN_DST);
         try {
-            long t = System.nanoTime();
-            FsXattr current = FdMetadataIO.readDestinationProject(second, relPath, source);
-            steps.record(Step.IOCTL_GET, System.nanoTime() - t);
+            FsXattr current = steps.time(Step.IOCTL_GET, () -> FdMetadataIO.readDestinationProject(second, relPath, source));
             if (current == null) return;
-            t = System.nanoTime();
-            FdMetadataIO.setProject(second, relPath, current, source);
-            steps.record(Step.IOCTL_SET, System.nanoTime() - t);
+            steps.time(Step.IOCTL_SET, () -> FdMetadataIO.setProject(second, relPath, current, source));
         } finally {
             closeTimed(second);
         }
@@ -65,35 +61,22 @@ final class PathMetadataIO implements MetadataIO {
     public List<Xattr> readXattrs(Fd src, byte[] relPath) {
         if (policy.copiesNothing()) return List.of();
         byte[] path = absolute(sourceRoot, relPath);
-        long t = System.nanoTime();
-        List<byte[]> names = Posix.llistxattr(path, buffer);
-        steps.record(Step.XATTR_LIST, System.nanoTime() - t);
+        List<byte[]> names = steps.time(Step.XATTR_LIST, () -> Posix.llistxattr(path, buffer));
         return FdMetadataIO.readKept(names, policy, steps, name -> Posix.lgetxattr(path, name, buffer));
     }
 
     @Override
     public void writeXattrs(Fd dst, byte[] relPath, List<Xattr> xattrs) {
         byte[] path = absolute(destinationRoot, relPath);
-        for (Xattr x : xattrs) {
-            long t = System.nanoTime();
-            Posix.lsetxattr(path, x.name(), x.value());
-            steps.record(Step.XATTR_SET, System.nanoTime() - t);
-        }
+        for (Xattr x : xattrs) steps.time(Step.XATTR_SET, () -> Posix.lsetxattr(path, x.name(), x.value()));
     }
 
     private Fd openByPath(byte[] root, byte[] relPath, Step step) {
-        long t = System.nanoTime();
-        try {
-            return Posix.open(absolute(root, relPath), Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK);
-        } finally {
-            steps.record(step, System.nanoTime() - t);
-        }
+        return steps.time(step, () -> Posix.open(absolute(root, relPath), Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK));
     }
 
     private void closeTimed(Fd fd) {
-        long t = System.nanoTime();
-        fd.close();
-        steps.record(Step.CLOSE, System.nanoTime() - t);
+        steps.time(Step.CLOSE, fd::close);
     }
 
     private static byte[] absolute(byte[] root, byte[] relPath) {
