@@ -10,6 +10,7 @@ public final class Errno {
     public static final int ENOENT = 2;
     public static final int EINTR = 4;
     public static final int EIO = 5;
+    public static final int ENXIO = 6;
     public static final int EBADF = 9;
     public static final int EAGAIN = 11;
     public static final int EACCES = 13;
@@ -34,7 +35,7 @@ public final class Errno {
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
             Map.entry(EPERM, "EPERM"), Map.entry(ENOENT, "ENOENT"), Map.entry(EINTR, "EINTR"),
-            Map.entry(EIO, "EIO"), Map.entry(EBADF, "EBADF"), Map.entry(EAGAIN, "EAGAIN"),
+            Map.entry(EIO, "EIO"), Map.entry(ENXIO, "ENXIO"), Map.entry(EBADF, "EBADF"), Map.entry(EAGAIN, "EAGAIN"),
             Map.entry(EACCES, "EACCES"), Map.entry(EEXIST, "EEXIST"), Map.entry(EXDEV, "EXDEV"),
             Map.entry(ENOTDIR, "ENOTDIR"), Map.entry(EISDIR, "EISDIR"), Map.entry(EINVAL, "EINVAL"),
             Map.entry(ENOTTY, "ENOTTY"), Map.entry(EFBIG, "EFBIG"), Map.entry(ENOSPC, "ENOSPC"),

@@ -22,7 +22,6 @@ public final class Posix {
 
     private static final LibC LIBC = LibraryLoader.create(LibC.class).failImmediately().load("c");
     static final Runtime RUNTIME = Runtime.getRuntime(LIBC);
-    private static final int STATX_SIZE = 256;
     private static final byte[] EMPTY_C = {0};
     private static volatile boolean openat2Missing;
 
@@ -144,45 +143,35 @@ public final class Posix {
     // ---- stat ---------------------------------------------------------------------------------
 
     public static Stat fstat(Fd fd) {
-        byte[] buf = new byte[STATX_SIZE];
+        byte[] buf = new byte[Statx.SIZE];
         call("fstat", fd.path(), () -> LIBC.statx(fd.fd(), EMPTY_C, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf));
-        return decodeStatx(buf);
+        return Statx.decode(buf);
     }
 
     /** lstat of name in dir. */
     public static Stat statAt(Fd dir, byte[] name) {
-        byte[] buf = new byte[STATX_SIZE];
+        byte[] buf = new byte[Statx.SIZE];
         byte[] c = PathBytes.cString(name);
         call("statx", name, () -> LIBC.statx(dir.fd(), c, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf));
-        return decodeStatx(buf);
+        return Statx.decode(buf);
     }
 
     /** lstat of name in dir, or null when it does not exist. */
     public static Stat statAtIfExists(Fd dir, byte[] name) {
-        byte[] buf = new byte[STATX_SIZE];
+        byte[] buf = new byte[Statx.SIZE];
         byte[] c = PathBytes.cString(name);
         long rc = callOrErrno(() -> LIBC.statx(dir.fd(), c, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf));
         if (rc == -Errno.ENOENT) return null;
         if (rc < 0) throw failure("statx", (int) -rc, name);
-        return decodeStatx(buf);
+        return Statx.decode(buf);
     }
 
     /** lstat of a whole path (cwd-relative or absolute): the by-path way, and the CLI's checks. */
     public static Stat lstat(byte[] path) {
-        byte[] buf = new byte[STATX_SIZE];
+        byte[] buf = new byte[Statx.SIZE];
         byte[] c = PathBytes.cString(path);
         call("lstat", path, () -> LIBC.statx(AT_FDCWD, c, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf));
-        return decodeStatx(buf);
-    }
-
-    private static Stat decodeStatx(byte[] raw) {
-        ByteBuffer b = ByteBuffer.wrap(raw).order(ByteOrder.nativeOrder());
-        int mode = b.getShort(28) & 0xffff;
-        return new Stat(FileType.ofMode(mode), mode & PERMISSION_BITS, b.getInt(20), b.getInt(24),
-                b.getLong(40), b.getLong(48), b.getInt(16) & 0xffffffffL,
-                makedev(b.getInt(136) & 0xffffffffL, b.getInt(140) & 0xffffffffL), b.getLong(32),
-                makedev(b.getInt(128) & 0xffffffffL, b.getInt(132) & 0xffffffffL),
-                b.getLong(64), b.getInt(72), b.getLong(112), b.getInt(120));
+        return Statx.decode(buf);
     }
 
     // ---- project ID ioctls --------------------------------------------------------------------
@@ -352,7 +341,7 @@ public final class Posix {
     /** lseek SEEK_DATA/SEEK_HOLE; returns -1 where no further data exists (ENXIO). */
     public static long seek(Fd fd, long offset, int whence) {
         long rc = callOrErrno(() -> LIBC.lseek(fd.fd(), offset, whence));
-        if (rc == -6 /* ENXIO */) return -1;
+        if (rc == -Errno.ENXIO) return -1;
         if (rc < 0) throw failure("lseek", (int) -rc, fd.path());
         return rc;
     }
@@ -367,6 +356,11 @@ public final class Posix {
 
     // ---- directories and names ----------------------------------------------------------------
 
+    /** struct linux_dirent64: d_ino and d_off (8 bytes each), then these. */
+    private static final int DIRENT_RECLEN = 16; // unsigned short d_reclen
+    private static final int DIRENT_TYPE = 18;   // unsigned char d_type
+    private static final int DIRENT_NAME = 19;   // char d_name[], NUL-terminated
+
     /** One directory entry as getdents64 gives it. */
     public record DirEntry(byte[] name, int dType) {}
 
@@ -379,9 +373,9 @@ public final class Posix {
             var p = buf.pointer();
             int pos = 0;
             while (pos < n) {
-                int reclen = p.getShort(pos + 16) & 0xffff;
-                int type = p.getByte(pos + 18) & 0xff;
-                int nameStart = pos + 19;
+                int reclen = p.getShort(pos + DIRENT_RECLEN) & 0xffff;
+                int type = p.getByte(pos + DIRENT_TYPE) & 0xff;
+                int nameStart = pos + DIRENT_NAME;
                 int nameEnd = nameStart;
                 while (p.getByte(nameEnd) != 0) nameEnd++;
                 byte[] name = new byte[nameEnd - nameStart];
