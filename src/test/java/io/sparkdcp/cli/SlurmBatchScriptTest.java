@@ -46,7 +46,7 @@ class SlurmBatchScriptTest {
     private static final Path SCRIPT = AppJars.PROJECT.resolve("submit-scripts/slurm/spark-dcp.sbatch");
     /** Queueing included: the jobs share three nodes. */
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(6);
-    /** Files of the slow source; each open waits a second, and a node copies two at a time. */
+    /** Files of the slow source; each open waits a second, and the copy opens two at a time. */
     private static final int SLOW_FILES = 400;
 
     @TempDir
@@ -79,15 +79,16 @@ class SlurmBatchScriptTest {
 
         Path backing = Files.createDirectory(xfs.dir().resolve("slow-backing"));
         for (int i = 0; i < SLOW_FILES; i++) Files.writeString(backing.resolve("f" + i), "file " + i + "\n");
-        slowSource = LatencyMount.mount(backing, Files.createDirectory(tmp.resolve("slow-src")),
+        // On the XFS mount: a killed run's stale-mount sweep detaches it with the XFS mount.
+        slowSource = LatencyMount.mount(backing, Files.createDirectory(xfs.dir().resolve("slow-src")),
                 new LatencyProfile("slow-open", 1_000_000_000L, EnumSet.of(MetadataOp.OPEN), 1.0, 1.0));
-        timeLimitJob = submit(List.of("--nodes=1", "--time=1"), "copy", slowSource.dir().toString(), xfs.dir().resolve("dst-time-limit").toString());
+        timeLimitJob = submit(List.of("--nodes=1", "--time=1"), slowCopy(xfs.dir().resolve("dst-time-limit")));
 
         tree = RichTree.build(Files.createDirectory(xfs.dir().resolve("src")));
         exactJob = submit(List.of("--nodes=2", "--time=10"), "copy", "--batch-files", "20", "--chunk-size", "1M", "--xattrs", "all",
                 "--report", tmp.resolve("exact-report.json").toString(), tree.root().toString(), xfs.dir().resolve("dst-exact").toString());
 
-        cancelJob = submit(List.of("--nodes=1", "--time=10"), "copy", slowSource.dir().toString(), xfs.dir().resolve("dst-cancel").toString());
+        cancelJob = submit(List.of("--nodes=1", "--time=10"), slowCopy(xfs.dir().resolve("dst-cancel")));
 
         missingSourceJob = submit(List.of("--nodes=1", "--time=10"), "copy", xfs.dir().resolve("absent").toString(),
                 xfs.dir().resolve("dst-missing").toString());
@@ -185,6 +186,11 @@ class SlurmBatchScriptTest {
         arguments.add(SCRIPT.toString());
         arguments.addAll(List.of(spark_dcpArguments));
         return slurm.submit(submitDir, env, arguments);
+    }
+
+    /** Two batches, one file at a time each: SLOW_FILES / 2 seconds at least. */
+    private String[] slowCopy(Path dst) {
+        return new String[] {"copy", "--batch-files", "" + SLOW_FILES / 2, "--threads-per-task", "1", slowSource.dir().toString(), dst.toString()};
     }
 
     private String output(Job job) {
