@@ -32,7 +32,12 @@ public final class Commands {
     public record Result(int exitCode, String stdout, String stderr) {}
 
     public static Result tryRun(String... argv) {
-        ProcessBuilder builder = new ProcessBuilder(List.of(argv));
+        return tryRun(new ProcessBuilder(List.of(argv)));
+    }
+
+    /** Runs a command set up by the caller (its directory, its environment), as tryRun(argv) does. */
+    public static Result tryRun(ProcessBuilder builder) {
+        String program = builder.command().get(0);
         builder.environment().merge("PATH", EXTRA_PATH, String::concat);
         builder.environment().put("LC_ALL", "C");
         builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
@@ -44,10 +49,10 @@ public final class Commands {
             int exit = process.waitFor();
             return new Result(exit, stdout, stderr.join());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + argv[0], e);
+            throw new UncheckedIOException("cannot run " + program, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + argv[0], e);
+            throw new IllegalStateException("interrupted while running " + program, e);
         }
     }
 

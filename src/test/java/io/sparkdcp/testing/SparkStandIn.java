@@ -1,0 +1,34 @@
+package io.sparkdcp.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+/**
+ * A Spark installation for the submit scripts made from the build's classpath: bin/spark-class
+ * and bin/spark-submit run it, and executors get it too. Each binds to its Slurm node's name
+ * (a loopback address in {@link SlurmCluster}) when it runs in a Slurm job, else to 127.0.0.1.
+ */
+public final class SparkStandIn {
+    private SparkStandIn() {}
+
+    /** Writes the installation into sparkHome and returns it. */
+    public static Path install(Path sparkHome, AppJars jars) throws IOException {
+        Path bin = Files.createDirectories(sparkHome.resolve("bin"));
+        Files.createDirectories(sparkHome.resolve("jars"));
+        String java = StandaloneCluster.javaBin();
+        String localIp = "export SPARK_LOCAL_IP=${SLURMD_NODENAME:-127.0.0.1}";
+        executable(bin.resolve("spark-class"), String.join("\n", localIp, "export SPARK_SCALA_VERSION=2.13",
+                "exec " + java + " -Xmx512m -cp '" + jars.classpath() + "' \"$@\""));
+        executable(bin.resolve("spark-submit"), String.join("\n", localIp,
+                "exec " + java + " -Xmx1g " + String.join(" ", AppJars.moduleFlags()) + " -cp '" + jars.classpath()
+                        + "' org.apache.spark.deploy.SparkSubmit --conf 'spark.executor.extraClassPath=" + jars.classpath() + "' \"$@\""));
+        return sparkHome;
+    }
+
+    private static void executable(Path file, String body) throws IOException {
+        Files.writeString(file, "#!/usr/bin/env bash\n" + body + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+}
