@@ -2,11 +2,13 @@ package io.sparkdcp.spark;
 
 import org.apache.spark.ExceptionFailure;
 import org.apache.spark.TaskFailedReason;
+import org.apache.spark.TaskKilled;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 
 /**
- * Counts the task attempts that failed and that Spark retries (up to spark.task.maxFailures),
+ * Counts the task attempts that failed and that Spark retries (an executor lost, a task that threw:
+ * up to spark.task.maxFailures times),
  * with how many of them ran out of memory on an executor, so the report can say what happened
  * when the copy still succeeded. Events arrive on Spark's listener thread.
  */
@@ -23,7 +25,8 @@ final class TaskFailures extends SparkListener {
 
     @Override
     public synchronized void onTaskEnd(SparkListenerTaskEnd end) {
-        if (!(end.reason() instanceof TaskFailedReason reason) || !reason.countTowardsTaskFailures()) return;
+        // TaskKilled: cancelled on purpose (a job that already failed), not a failure to retry.
+        if (!(end.reason() instanceof TaskFailedReason reason) || reason instanceof TaskKilled) return;
         String text = reason.toErrorString();
         boolean outOfMemory = reason instanceof ExceptionFailure e ? e.className().endsWith("OutOfMemoryError")
                 : text.contains("OutOfMemoryError") || text.contains(OOM_EXIT);
