@@ -2,7 +2,8 @@ package io.sparkdcp.api;
 
 /**
  * The driver JVM ran out of memory, so the copy was stopped (its Spark jobs cancelled) instead of
- * waiting for task results that would never arrive. The message is one line: which memory ran
+ * waiting for task results that would never arrive; or the tasks' results outgrew
+ * spark.driver.maxResultSize, Spark's guard of the driver's heap. The message is one line: which memory ran
  * out, what to raise, and what needs less. The caller's JVM and Spark context stay up; running
  * the copy again with more memory resumes it.
  */

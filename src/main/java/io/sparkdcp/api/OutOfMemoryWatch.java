@@ -28,7 +28,7 @@ public final class OutOfMemoryWatch {
     /** Replaced, never changed, so that reading it needs no iterator: the heap may be full. */
     @SuppressWarnings("unchecked")
     private static volatile Consumer<OutOfMemoryError>[] watchers = new Consumer[0];
-    private static Thread.UncaughtExceptionHandler previousHandler;
+    private static volatile Thread.UncaughtExceptionHandler previousHandler;
     private static final Thread.UncaughtExceptionHandler HANDLER = OutOfMemoryWatch::uncaught;
     private static final LogFilter LOG_FILTER = new LogFilter();
     private static boolean logFilterInstalled;

@@ -77,10 +77,9 @@ public final class PreparedCopy {
                  if (outOfMemory.compareAndSet(null, e)) sc.cancelJobsWithTag(tag);
              });
              SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+            CopyResult result;
             try {
-                CopyResult result = runJob(runner, job);
-                runner.retriedAttempts().ifPresent(request.messages());
-                return result;
+                result = runJob(runner, job);
             } catch (Exception | OutOfMemoryError e) { // Exception: Spark throws its checked SparkException undeclared
                 OutOfMemoryError driver = outOfMemory.get() != null ? outOfMemory.get() : onDriver(OutOfMemoryWatch.find(e), sc);
                 if (driver != null) throw new DriverOutOfMemoryException(driver);
@@ -88,6 +87,10 @@ public final class PreparedCopy {
                 if (tooBig != null) throw DriverOutOfMemoryException.resultsTooBig(tooBig);
                 throw e;
             }
+            // Whatever thread it struck, the result cannot be trusted whole.
+            if (outOfMemory.get() != null) throw new DriverOutOfMemoryException(outOfMemory.get());
+            runner.retriedAttempts().ifPresent(request.messages());
+            return result;
         } finally {
             sc.removeJobTag(tag);
         }
