@@ -1,6 +1,7 @@
 package io.sparkdcp.cli;
 
 import io.sparkdcp.api.CopyRequest;
+import io.sparkdcp.api.DriverOutOfMemoryException;
 import io.sparkdcp.api.PreparedCopy;
 import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.SparkDcp;
@@ -39,7 +40,8 @@ import java.util.concurrent.Callable;
         exitCodeList = {"0:everything copied or already identical",
                 "1:some entries failed (listed on stderr and in the report); the rest was copied. "
                         + "Also when the run itself stopped, or the report could not be written",
-                "2:usage error or impossible request; nothing was written"})
+                "2:usage error or impossible request; nothing was written",
+                "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)"})
 class CopyCommand implements Callable<Integer> {
     /** Help shows these words; CopyCommandUsageTest checks they equal JobOptions' defaults. */
     static final String DEFAULT_BATCH_BYTES = "1G";
@@ -135,6 +137,7 @@ class CopyCommand implements Callable<Integer> {
         Integer withoutSpark = runWithoutSpark(copy);
         if (withoutSpark != null) return withoutSpark;
         if (verbose) Logging.verbose();
+        OutOfMemoryExit.showTrace(verbose);
         JavaSparkContext sc;
         try {
             sc = SparkContexts.start(master);
@@ -145,6 +148,8 @@ class CopyCommand implements Callable<Integer> {
             return finish(run(copy, sc).report());
         } catch (UsageException e) {
             return usageError(e.getMessage());
+        } catch (DriverOutOfMemoryException e) {
+            return outOfMemory(e);
         } finally {
             sc.stop();
         }
@@ -209,6 +214,14 @@ class CopyCommand implements Callable<Integer> {
             }
         }
         return report.exitCode();
+    }
+
+    private int outOfMemory(DriverOutOfMemoryException e) {
+        PrintWriter err = spec.commandLine().getErr();
+        if (verbose) e.printStackTrace(err);
+        err.println("spark-dcp: " + e.getMessage());
+        err.flush();
+        return Main.EXIT_OUT_OF_MEMORY;
     }
 
     private int usageError(String reason) {

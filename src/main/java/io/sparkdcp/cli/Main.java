@@ -14,6 +14,8 @@ import picocli.CommandLine.Spec;
 public final class Main implements Runnable {
     /** Usage errors and impossible requests: nothing was written. picocli's own default for invalid input. */
     public static final int EXIT_USAGE = 2;
+    /** The driver ran out of memory (HotSpot's code for -XX:+ExitOnOutOfMemoryError, too); the run stopped at once. */
+    public static final int EXIT_OUT_OF_MEMORY = 3;
 
     @Spec
     CommandSpec spec;
@@ -33,6 +35,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        OutOfMemoryExit.install();
         System.exit(commandLine().execute(args));
     }
 }

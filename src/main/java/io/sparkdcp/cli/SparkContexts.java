@@ -11,6 +11,16 @@ final class SparkContexts {
     private SparkContexts() {}
 
     /**
+     * spark.driver.maxResultSize for a driver of this heap: a quarter of it (deserialised results
+     * take several times their serialised size), at least 1 MiB, at most Spark's default of 1g.
+     * The driver's heap is this JVM's, in client mode too.
+     */
+    static String maxResultSize(long heapBytes) {
+        long mib = Math.max(1, Math.min(1024, heapBytes / 4 / (1024 * 1024)));
+        return mib + "m";
+    }
+
+    /**
      * @param masterOption {@code --master}, or null: then spark-submit's master (it arrives as the
      *                     system property spark.master) or, run directly, the embedded local Spark
      */
@@ -25,6 +35,8 @@ final class SparkContexts {
         conf.setIfMissing("spark.ui.showConsoleProgress", "false");
         // Running tasks' progress reaches the driver with executor heartbeats (default every 10 s).
         conf.setIfMissing("spark.executor.heartbeatInterval", HEARTBEAT_INTERVAL);
+        // Results bigger than this fail the job with Spark's own message before they fill the heap.
+        conf.setIfMissing("spark.driver.maxResultSize", maxResultSize(Runtime.getRuntime().maxMemory()));
         return new JavaSparkContext(conf);
     }
 }

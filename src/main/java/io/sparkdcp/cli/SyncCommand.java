@@ -23,7 +23,8 @@ import java.io.PrintWriter;
         exitCodeList = {"0:DST is identical to SRC",
                 "1:some entries failed, or deletion was refused after an error listing SRC (listed on stderr and in "
                         + "the report). Also when the run itself stopped, or the report could not be written",
-                "2:usage error or impossible request; nothing was written"})
+                "2:usage error or impossible request; nothing was written",
+                "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)"})
 final class SyncCommand extends CopyCommand {
     @Option(names = "--delete", description = "Remove entries of DST that SRC does not have. Refused (nothing "
             + "deleted, exit 1) when any part of SRC could not be listed.")

@@ -13,6 +13,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Runs each phase as one Spark job with one partition per task. The tasks are the job's result
@@ -27,6 +28,7 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     private final StepAccumulator steps = new StepAccumulator();
     private final ProgressAccumulator progress = new ProgressAccumulator();
     private final HeartbeatProgress heartbeats;
+    private final TaskFailures failures = new TaskFailures();
 
     public SparkPhaseRunner(JavaSparkContext sc) {
         // Two attempts of one batch at once could race each other's create-and-replace steps.
@@ -37,6 +39,7 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
         sc.sc().register(progress, PROGRESS_ACCUMULATOR_NAME);
         heartbeats = new HeartbeatProgress(progress.id());
         sc.sc().addSparkListener(heartbeats);
+        sc.sc().addSparkListener(failures);
     }
 
     @Override
@@ -85,9 +88,25 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
         return heartbeats.done();
     }
 
+    /**
+     * The task attempts that failed and were retried, for the report: a copy that succeeded
+     * despite them is complete, but executors that ran out of memory want more of it next time.
+     * Empty when none failed.
+     */
+    public Optional<String> retriedAttempts() {
+        TaskFailures.Summary s = failures.summary();
+        if (s.failed() == 0) return Optional.empty();
+        String oom = s.outOfMemory() == 0 ? ""
+                : String.format(", %,d of them out of memory on an executor (give executors more with spark.executor.memory)",
+                s.outOfMemory());
+        return Optional.of(String.format("%,d task attempt%s failed and %s retried by Spark%s; the first: %s",
+                s.failed(), s.failed() == 1 ? "" : "s", s.failed() == 1 ? "was" : "were", oom, s.example()));
+    }
+
     /** Stops listening; the context is the caller's and stays up. */
     @Override
     public void close() {
         sc.sc().removeSparkListener(heartbeats);
+        sc.sc().removeSparkListener(failures);
     }
 }

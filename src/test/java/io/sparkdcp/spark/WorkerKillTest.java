@@ -54,7 +54,10 @@ class WorkerKillTest {
             } finally {
                 driver.destroyForcibly();
             }
-            assertEquals(0, driver.exitValue(), Files.readString(logs.resolve("driver.log")));
+            String driverLog = Files.readString(logs.resolve("driver.log"));
+            assertEquals(0, driver.exitValue(), driverLog);
+            assertTrue(driverLog.contains("failed and were retried by Spark") || driverLog.contains("failed and was retried by Spark"),
+                    "the lost attempts are reported: " + driverLog);
         }
 
         TreeComparator.assertSameTree(source.source(), dst);

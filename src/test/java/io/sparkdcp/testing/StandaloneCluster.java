@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * {@code home}; closing kills every process it started, executors included.
  */
 public final class StandaloneCluster implements AutoCloseable {
-    private static final long START_SECONDS = 60;
+    private static final long START_SECONDS = 180; // JVMs start slowly on a loaded 2-core machine
 
     private final Path home;
     private final String classpath;

@@ -1,0 +1,119 @@
+package io.sparkdcp.cli;
+
+import io.sparkdcp.testing.AppJars;
+import io.sparkdcp.testing.StandaloneCluster;
+import io.sparkdcp.testing.TimedProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A driver that runs out of memory on a standalone cluster (a master and a worker, each its own
+ * JVM from the build's classpath) ends at once with exit 3 and one line saying which memory ran
+ * out and what to do, with no stack trace. Without the guard the heap case dies with traces or
+ * hangs (the task-result threads die and the job waits for ever: the time limit fails the test),
+ * and the direct-memory case retries "TaskResultLost" and stops with exit 1.
+ */
+class DriverOutOfMemoryTest {
+    private static final Path PROJECT = AppJars.PROJECT;
+    /** Far above the ~40 s either run takes on an idle 2-core machine; a hang ends only here. */
+    private static final long RUN_SECONDS = 300;
+    /** Entries of the tree; their long names make the listing big without making the tree slow to build. */
+    private static final int DIRECTORIES = 100;
+    private static final int FILES_PER_DIRECTORY = 400;
+    /** Enough for the driver to run a copy of an empty tree (checked by hand), not for this tree's listing. */
+    private static final String SMALL_HEAP = "-Xmx40m";
+
+    @TempDir
+    static Path tmp;
+
+    private static AppJars jars;
+    private static StandaloneCluster cluster;
+    private static Path source;
+
+    @BeforeAll
+    static void startClusterAndBuildTree() throws Exception {
+        jars = AppJars.fromLauncherBuild();
+        cluster = StandaloneCluster.start(Files.createDirectory(tmp.resolve("cluster")), jars.classpath(), 1, "1g");
+        source = Files.createDirectory(tmp.resolve("src")); // while the cluster's JVMs start
+        String padding = "x".repeat(240);
+        for (int d = 0; d < DIRECTORIES; d++) {
+            Path dir = Files.createDirectory(source.resolve("d" + d));
+            for (int f = 0; f < FILES_PER_DIRECTORY; f++) Files.createFile(dir.resolve(f + padding));
+        }
+        cluster.awaitWorkers();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) cluster.close();
+    }
+
+    @Test
+    void aDriverHeapTooSmallForTheListingEndsTheRunWithExit3AndOneLine() throws Exception {
+        // Without the guard of spark.driver.maxResultSize, as a user who lifted it would run.
+        TimedProcess.Finished run = copy("heap", List.of(SMALL_HEAP), "--conf", "spark.driver.maxResultSize=0");
+
+        assertEquals(Main.EXIT_OUT_OF_MEMORY, run.exitCode(), run.output());
+        assertTrue(run.output().contains("spark-dcp: the driver ran out of heap memory"), run.output());
+        assertTrue(run.output().contains("SPARK_DCP_DRIVER_MEMORY"), run.output());
+        assertNoStackTrace(run.output());
+    }
+
+    @Test
+    void aTaskResultTooBigForTheDriversDirectMemoryEndsTheRunWithExit3AndOneLine() throws Exception {
+        // Results above maxDirectResultSize are fetched from the executor's block manager through
+        // Netty's direct buffers; 16 KiB sends every walk round's result that way, whatever its size.
+        TimedProcess.Finished run = copy("direct", List.of("-Xmx256m", "-XX:MaxDirectMemorySize=2m"),
+                "--conf", "spark.task.maxDirectResultSize=16k");
+
+        assertEquals(Main.EXIT_OUT_OF_MEMORY, run.exitCode(), run.output());
+        assertTrue(run.output().contains("spark-dcp: the driver ran out of direct memory"), run.output());
+        assertNoStackTrace(run.output());
+    }
+
+    @Test
+    void resultsBiggerThanMaxResultSizeEndTheRunWithSparksReasonInOneLine() throws Exception {
+        TimedProcess.Finished run = copy("results", List.of("-Xmx256m"), "--conf", "spark.driver.maxResultSize=1m");
+
+        assertEquals(Main.EXIT_OUT_OF_MEMORY, run.exitCode(), run.output());
+        assertTrue(run.output().contains("spark-dcp: the tasks' results outgrew spark.driver.maxResultSize"), run.output());
+        assertTrue(run.output().contains("(Spark: Total size of serialized results of"), run.output());
+        assertNoStackTrace(run.output());
+    }
+
+    private static void assertNoStackTrace(String output) {
+        assertFalse(output.contains("\tat "), output);
+        assertFalse(output.contains("Exception in thread"), output);
+        assertFalse(output.contains("UncaughtExceptionHandler"), output);
+    }
+
+    /** spark-submit in client mode, as the launcher and the cluster scripts run it, with the project's spark-defaults.conf. */
+    private static TimedProcess.Finished copy(String name, List<String> driverFlags, String... sparkConf) throws Exception {
+        List<String> command = new ArrayList<>(List.of(StandaloneCluster.javaBin()));
+        command.addAll(driverFlags);
+        command.addAll(AppJars.moduleFlags());
+        command.addAll(List.of("-Dlog4j.configurationFile=" + PROJECT.resolve("spark-conf/log4j2.properties"),
+                "-cp", jars.classpath(), "org.apache.spark.deploy.SparkSubmit",
+                "--master", cluster.masterUrl(), "--deploy-mode", "client", "--class", "io.sparkdcp.cli.Main",
+                "--properties-file", PROJECT.resolve("spark-conf/spark-defaults.conf").toString(),
+                "--executor-memory", "512m", "--executor-cores", "1",
+                "--conf", "spark.executor.extraClassPath=" + jars.classpath(),
+                // Spark refuses a driver heap under 450 MiB unless its reserve is lifted.
+                "--conf", "spark.testing.reservedMemory=0"));
+        command.addAll(List.of(sparkConf));
+        command.addAll(List.of(jars.appJar().toString(), "copy", "--walk", "distributed", "--progress", "0",
+                source.toString(), tmp.resolve("dst-" + name).toString()));
+        return TimedProcess.run(new ProcessBuilder(command), tmp.resolve(name + ".log"), RUN_SECONDS);
+    }
+}
