@@ -17,7 +17,6 @@ import io.sparkdcp.bench.latencyfs.LatencyMount;
 import io.sparkdcp.bench.latencyfs.LatencyProfile;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
-import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -151,7 +150,7 @@ final class BenchCommand implements Callable<Integer> {
         JavaSparkContext sc = master != null ? SparkContexts.start(master) : null;
         Path generated = null;
         try {
-            Supplier<PhaseRunner> runners = sc != null ? () -> new SparkPhaseRunner(sc) : () -> new LocalPhaseRunner(taskCount);
+            Supplier<PhaseRunner> runners = sc != null ? SparkContexts.runners(sc) : () -> new LocalPhaseRunner(taskCount);
             List<Contender> chosen = new ArrayList<>();
             for (String name : contenders) {
                 Contender c = contender(name, settings, runners);

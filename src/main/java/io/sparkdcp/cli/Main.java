@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
 public final class Main implements Runnable {
     /** Usage errors and impossible requests: nothing was written. picocli's own default for invalid input. */
     public static final int EXIT_USAGE = 2;
+    private static final String NO_CLOSURES = "picocli.disable.closures";
 
     @Spec
     CommandSpec spec;
@@ -33,6 +34,8 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        // picocli looks for Groovy's Closure class, a miss that makes the JVM open every jar on the class path.
+        if (System.getProperty(NO_CLOSURES) == null) System.setProperty(NO_CLOSURES, "true");
         System.exit(commandLine().execute(args));
     }
 }
