@@ -135,15 +135,8 @@ class CopyCommand implements Callable<Integer> {
         Integer withoutSpark = runWithoutSpark(copy);
         if (withoutSpark != null) return withoutSpark;
         if (verbose) Logging.verbose();
-        if (!onSpark()) {
-            try {
-                return finish(runInProcess(copy).report());
-            } catch (UsageException e) {
-                return usageError(e.getMessage());
-            }
-        }
         try {
-            return finish(SparkContexts.run(master, onSpark(copy)).report());
+            return finish((wantsSpark() ? SparkContexts.run(master, onSpark(copy)) : runInProcess(copy)).report());
         } catch (SparkContexts.CannotStart e) {
             return usageError("cannot start Spark: " + e.getMessage());
         } catch (UsageException e) {
@@ -156,7 +149,7 @@ class CopyCommand implements Callable<Integer> {
      * system property spark.master): a copy on this machine runs the same job on threads in this
      * JVM, without Spark's start-up of several seconds.
      */
-    private boolean onSpark() {
+    private boolean wantsSpark() {
         return master != null || System.getProperty("spark.master") != null;
     }
 
