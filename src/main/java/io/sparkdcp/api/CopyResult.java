@@ -14,8 +14,6 @@ import java.util.Map;
  * the fields of the CLI's {@code --report} file, by the same names.
  */
 public record CopyResult(CopyReport report) {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-
     /** 0: everything copied or already identical; 1: some entries failed (the rest was copied). */
     public int exitCode() {
         return report.exitCode();
@@ -36,7 +34,9 @@ public record CopyResult(CopyReport report) {
     /** The JSON report as nested maps and lists (what PySpark receives as a dict-like object). */
     @SuppressWarnings("unchecked")
     public Map<String, Object> toMap() {
-        return MAPPER.convertValue(ReportJson.toJson(report), Map.class);
+        // A mapper of its own, not a static one: every copy makes a CopyResult, and Jackson's start-up
+        // (some hundred classes) is paid only by a caller who asks for a map.
+        return new ObjectMapper().convertValue(ReportJson.toJson(report), Map.class);
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.sparkdcp.api;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.LocalPhaseRunner;
+import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.SourceListing;
 import io.sparkdcp.job.SyncJob;
@@ -45,7 +47,15 @@ public final class PreparedCopy {
 
     /** Runs the copy on the caller's context (left running). */
     public CopyResult run(JavaSparkContext sc) {
-        return run(sc, (runner, planned) -> new CopyJob(options, runner, request.messages(), planned).run());
+        return run(sc, this::copyJob);
+    }
+
+    /**
+     * Runs the copy on threads in this JVM, without Spark: the same phases, steps and report as
+     * {@link #run(JavaSparkContext)} on {@code local[*]}, without Spark's start-up.
+     */
+    public CopyResult runInProcess() {
+        return run(inProcessRunner(), this::copyJob);
     }
 
     /**
@@ -53,10 +63,14 @@ public final class PreparedCopy {
      * differing metadata fixed; with {@code delete}, what SRC lacks is removed, unless SRC could not be listed whole.
      */
     public CopyResult runSync(JavaSparkContext sc, boolean delete) {
-        if (delete && options.listing().reuse() != null)
-            throw new UsageException("sync --delete walks SRC afresh: a saved listing may lack what SRC gained since, "
-                    + "and DST must not lose it; drop --listing or --delete");
-        return run(sc, (runner, planned) -> new SyncJob(options, delete, runner, request.messages(), planned).run());
+        checkSync(delete);
+        return run(sc, syncJob(delete));
+    }
+
+    /** {@link #runSync(JavaSparkContext, boolean)} on threads in this JVM, as {@link #runInProcess()}. */
+    public CopyResult runSyncInProcess(boolean delete) {
+        checkSync(delete);
+        return run(inProcessRunner(), syncJob(delete));
     }
 
     /** The checked job options: what a dry run judges from. */
@@ -64,12 +78,39 @@ public final class PreparedCopy {
 
     public boolean destinationExists() { return roots.destinationExists(); }
 
+    private void checkSync(boolean delete) {
+        if (delete && options.listing().reuse() != null)
+            throw new UsageException("sync --delete walks SRC afresh: a saved listing may lack what SRC gained since, "
+                    + "and DST must not lose it; drop --listing or --delete");
+    }
+
+    private CopyReport copyJob(PhaseRunner runner, Consumer<Work> planned) {
+        return new CopyJob(options, runner, request.messages(), planned).run();
+    }
+
+    private BiFunction<PhaseRunner, Consumer<Work>, CopyReport> syncJob(boolean delete) {
+        return (runner, planned) -> new SyncJob(options, delete, runner, request.messages(), planned).run();
+    }
+
+    /** As many tasks at once as Spark's local[*] runs: one per CPU. */
+    private static PhaseRunner inProcessRunner() {
+        return new LocalPhaseRunner(Runtime.getRuntime().availableProcessors());
+    }
+
+    private CopyResult run(PhaseRunner runner, BiFunction<PhaseRunner, Consumer<Work>, CopyReport> job) {
+        roots.createDestination();
+        if (request.progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
+        try (ProgressPrinter progress = new ProgressPrinter(request.progressInterval(), runner::done, request.messages())) {
+            return new CopyResult(job.apply(runner, progress::planned));
+        }
+    }
+
     /**
      * A driver that runs out of memory stops the copy: its jobs (tagged) are cancelled, since a
      * task-result thread that died of it leaves its job waiting for ever, and the call throws
      * {@link DriverOutOfMemoryException}.
      */
-    private CopyResult run(JavaSparkContext sc, BiFunction<SparkPhaseRunner, Consumer<Work>, CopyReport> job) {
+    private CopyResult run(JavaSparkContext sc, BiFunction<PhaseRunner, Consumer<Work>, CopyReport> job) {
         String tag = "spark-dcp-" + UUID.randomUUID();
         AtomicReference<OutOfMemoryError> outOfMemory = new AtomicReference<>();
         sc.addJobTag(tag);
@@ -79,7 +120,7 @@ public final class PreparedCopy {
              SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
             CopyResult result;
             try {
-                result = runJob(runner, job);
+                result = run(runner, job);
             } catch (Exception | OutOfMemoryError e) { // Exception: Spark throws its checked SparkException undeclared
                 OutOfMemoryError driver = outOfMemory.get() != null ? outOfMemory.get() : onDriver(OutOfMemoryWatch.find(e), sc);
                 if (driver != null) throw new DriverOutOfMemoryException(driver);
@@ -93,14 +134,6 @@ public final class PreparedCopy {
             return result;
         } finally {
             sc.removeJobTag(tag);
-        }
-    }
-
-    private CopyResult runJob(SparkPhaseRunner runner, BiFunction<SparkPhaseRunner, Consumer<Work>, CopyReport> job) {
-        roots.createDestination();
-        if (request.progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
-        try (ProgressPrinter progress = new ProgressPrinter(request.progressInterval(), runner::done, request.messages())) {
-            return new CopyResult(job.apply(runner, progress::planned));
         }
     }
 

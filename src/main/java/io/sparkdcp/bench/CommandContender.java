@@ -19,6 +19,40 @@ public record CommandContender(String name, BiFunction<Path, Path, List<String>>
         return new CommandContender("rsync -aAX", (src, dst) -> List.of("rsync", "-aAX", src + "/", dst + "/"));
     }
 
+    /** mpifileutils' dcp on 2 MPI ranks, as the issue measured it (Open MPI asks for consent to run as root). */
+    public static CommandContender dcp() {
+        return new CommandContender("dcp -p, 2 ranks", (src, dst) -> List.of("env", "OMPI_ALLOW_RUN_AS_ROOT=1",
+                "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "mpirun", "-np", "2", "dcp", "-p", src.toString(), dst.toString()));
+    }
+
+    /**
+     * The whole {@code spark-dcp copy} command as a user runs it, a process of its own: launcher,
+     * JVM start, walk, copy and report.
+     */
+    public static CommandContender sparkDcp(String name, Path launcher, List<String> options) {
+        return new CommandContender(name, (src, dst) -> {
+            List<String> argv = new ArrayList<>(List.of(launcher.toString(), "copy"));
+            argv.addAll(options);
+            argv.addAll(List.of(src.toString(), dst.toString()));
+            return argv;
+        });
+    }
+
+    /** The same command copying an empty directory instead of the tree: its fixed cost, the floor of every copy. */
+    public static CommandContender sparkDcpEmpty(String name, Path launcher, Path emptyDirectory) {
+        return new CommandContender(name, (src, dst) -> List.of(launcher.toString(), "copy", emptyDirectory.toString(), dst.toString()));
+    }
+
+    /** submit-scripts/spark-dcp of the checkout these classes came from (target/classes or target/*.jar). */
+    public static Path launcher() {
+        try {
+            Path classes = Path.of(CommandContender.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return classes.getParent().getParent().resolve("submit-scripts/spark-dcp");
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the launcher from " + CommandContender.class, e);
+        }
+    }
+
     @Override
     public List<String> commandLine(Path source, Path destination) {
         return argv.apply(source, destination);

@@ -17,7 +17,6 @@ import io.sparkdcp.bench.latencyfs.LatencyMount;
 import io.sparkdcp.bench.latencyfs.LatencyProfile;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
-import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -50,7 +49,13 @@ final class BenchCommand implements Callable<Integer> {
     static final String PATH = "path";
     static final String CP = "cp";
     static final String RSYNC = "rsync";
-    private static final List<String> KNOWN_CONTENDERS = List.of(NONE, FD, FD_ALWAYS, PATH, CP, RSYNC);
+    static final String DCP = "dcp";
+    static final String COMMAND = "command";
+    static final String COMMAND_SPARK = "command-spark";
+    static final String COMMAND_EMPTY = "command-empty";
+    private static final List<String> KNOWN_CONTENDERS = List.of(NONE, FD, FD_ALWAYS, PATH, CP, RSYNC, DCP, COMMAND,
+            COMMAND_SPARK, COMMAND_EMPTY);
+    private static final String KNOWN_WORDS = "none, fd, fd-always, path, cp, rsync, dcp, command, command-spark or command-empty";
 
     @Spec
     CommandSpec spec;
@@ -66,9 +71,12 @@ final class BenchCommand implements Callable<Integer> {
     int warmups;
 
     @Option(names = "--contenders", paramLabel = "LIST", split = ",", defaultValue = "none,fd,fd-always,path,cp,rsync",
-            description = "Which of none, fd, fd-always, path, cp, rsync to run, in this order; the first is the ratio's baseline "
-                    + "(cp and rsync only when installed). fd-always is the single fd setting every project ID, even "
-                    + "one the entry already inherited. Default: ${DEFAULT-VALUE}.")
+            description = "Which of none, fd, fd-always, path, cp, rsync, dcp, command, command-spark, command-empty to run, "
+                    + "in this order; the first is the ratio's baseline (cp, rsync and dcp only when installed). fd-always is "
+                    + "the single fd setting every project ID, even one the entry already inherited. command is the whole "
+                    + "spark-dcp copy command as a process (launcher, JVM, walk, copy, report), command-spark the same "
+                    + "with --master local[*], command-empty the command copying an empty directory: the fixed cost. "
+                    + "dcp is mpifileutils' dcp -p on 2 MPI ranks. Default: ${DEFAULT-VALUE}.")
     List<String> contenders;
 
     @Option(names = "--dirs", paramLabel = "N", defaultValue = "100", description = "Generated directories. Default: ${DEFAULT-VALUE}.")
@@ -139,7 +147,7 @@ final class BenchCommand implements Callable<Integer> {
             if (warmups < 0) throw new IllegalArgumentException("--warmup must not be negative");
             for (String name : contenders) {
                 if (!KNOWN_CONTENDERS.contains(name))
-                    throw new IllegalArgumentException("unknown contender '" + name + "' (expected none, fd, fd-always, path, cp or rsync)");
+                    throw new IllegalArgumentException("unknown contender '" + name + "' (expected " + KNOWN_WORDS + ")");
             }
             if (latencyNanos != null) {
                 LatencyProfile.named(profile, latencyNanos);
@@ -150,11 +158,13 @@ final class BenchCommand implements Callable<Integer> {
         }
         JavaSparkContext sc = master != null ? SparkContexts.start(master) : null;
         Path generated = null;
+        Path empty = null;
         try {
-            Supplier<PhaseRunner> runners = sc != null ? () -> new SparkPhaseRunner(sc) : () -> new LocalPhaseRunner(taskCount);
+            Supplier<PhaseRunner> runners = sc != null ? SparkContexts.runners(sc) : () -> new LocalPhaseRunner(taskCount);
+            if (contenders.contains(COMMAND_EMPTY)) empty = Files.createTempDirectory(scratch, "bench-empty-");
             List<Contender> chosen = new ArrayList<>();
             for (String name : contenders) {
-                Contender c = contender(name, settings, runners);
+                Contender c = contender(name, settings, runners, empty);
                 if (c != null) chosen.add(c);
             }
             if (chosen.isEmpty()) return usageError("none of the contenders " + contenders + " can run here");
@@ -180,6 +190,7 @@ final class BenchCommand implements Callable<Integer> {
             return report.contenders().stream().anyMatch(c -> c.failed() > 0) ? 1 : 0;
         } finally {
             if (sc != null) sc.stop();
+            if (empty != null) Files.deleteIfExists(empty);
             if (generated != null && !keepWorkload) new ProcessBuilder("rm", "-rf", "--", generated.toString()).start().waitFor();
         }
     }
@@ -207,7 +218,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** null for a command that is not installed: the table shows what could run. */
-    private Contender contender(String name, EngineSettings s, Supplier<PhaseRunner> runners) {
+    private Contender contender(String name, EngineSettings s, Supplier<PhaseRunner> runners, Path empty) {
         return switch (name) {
             case NONE -> EngineContender.withoutProjectIds(s, runners);
             case FD -> EngineContender.singleFd(s, runners);
@@ -215,6 +226,11 @@ final class BenchCommand implements Callable<Integer> {
             case PATH -> EngineContender.pathWay(s, runners);
             case CP -> CommandContender.installed("cp") ? CommandContender.cpArchive() : null;
             case RSYNC -> CommandContender.installed("rsync") ? CommandContender.rsyncArchive() : null;
+            case DCP -> CommandContender.installed("dcp") && CommandContender.installed("mpirun") ? CommandContender.dcp() : null;
+            case COMMAND -> CommandContender.sparkDcp("spark-dcp copy", CommandContender.launcher(), List.of());
+            case COMMAND_SPARK -> CommandContender.sparkDcp("spark-dcp copy local[*]", CommandContender.launcher(),
+                    List.of("--master", "local[*]"));
+            case COMMAND_EMPTY -> CommandContender.sparkDcpEmpty("spark-dcp, empty dir", CommandContender.launcher(), empty);
             default -> throw new IllegalStateException("contender names are checked first: " + name);
         };
     }

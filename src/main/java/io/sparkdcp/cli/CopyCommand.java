@@ -14,7 +14,6 @@ import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.report.ReportJson;
 import io.sparkdcp.report.ReportText;
-import org.apache.spark.api.java.JavaSparkContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,7 +57,8 @@ class CopyCommand implements Callable<Integer> {
     String destination;
 
     @Option(names = "--master", paramLabel = "URL",
-            description = "Spark master (default: " + SparkContexts.DEFAULT_MASTER + ", or the one spark-submit was given).")
+            description = "Spark master, local[*] included (default: the one spark-submit was given; run directly, "
+                    + "the same job on threads in this JVM, without starting Spark).")
     String master;
 
     @Option(names = "--xattrs", paramLabel = "none|all|non-lustre|libattr", defaultValue = "non-lustre",
@@ -138,26 +138,37 @@ class CopyCommand implements Callable<Integer> {
         if (withoutSpark != null) return withoutSpark;
         if (verbose) Logging.verbose();
         OutOfMemoryExit.showTrace(verbose);
-        JavaSparkContext sc;
         try {
-            sc = SparkContexts.start(master);
-        } catch (Exception e) { // Spark's own exceptions are checked ones Scala does not declare
+            return finish((wantsSpark() ? SparkContexts.run(master, onSpark(copy)) : runInProcess(copy)).report());
+        } catch (SparkContexts.CannotStart e) {
             return usageError("cannot start Spark: " + e.getMessage());
-        }
-        try {
-            return finish(run(copy, sc).report());
         } catch (UsageException e) {
             return usageError(e.getMessage());
         } catch (DriverOutOfMemoryException e) {
             return outOfMemory(e);
-        } finally {
-            sc.stop();
         }
     }
 
-    /** The job itself; sync overrides it. */
-    CopyResult run(PreparedCopy copy, JavaSparkContext sc) {
-        return copy.run(sc);
+    /**
+     * Spark only when asked for, by --master or by spark-submit (which passes its master as the
+     * system property spark.master): a copy on this machine runs the same job on threads in this
+     * JVM, without Spark's start-up of several seconds.
+     */
+    private boolean wantsSpark() {
+        return master != null || System.getProperty("spark.master") != null;
+    }
+
+    /**
+     * The job on a Spark context; sync overrides it. Spark's classes appear in no signature of a
+     * command class: picocli reflects on every method, which would load them for a run without Spark.
+     */
+    SparkContexts.Job onSpark(PreparedCopy copy) {
+        return copy::run;
+    }
+
+    /** The job on threads in this JVM; sync overrides it. */
+    CopyResult runInProcess(PreparedCopy copy) {
+        return copy.runInProcess();
     }
 
     /** A run that needs neither Spark nor a destination (sync --dry-run) returns its exit code here; null otherwise. */

@@ -16,6 +16,7 @@ public final class Main implements Runnable {
     public static final int EXIT_USAGE = 2;
     /** The driver ran out of memory (HotSpot's code for -XX:+ExitOnOutOfMemoryError, too); the run stopped at once. */
     public static final int EXIT_OUT_OF_MEMORY = 3;
+    private static final String NO_CLOSURES = "picocli.disable.closures";
 
     @Spec
     CommandSpec spec;
@@ -36,6 +37,8 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         OutOfMemoryExit.install();
+        // picocli looks for Groovy's Closure class, a miss that makes the JVM open every jar on the class path.
+        if (System.getProperty(NO_CLOSURES) == null) System.setProperty(NO_CLOSURES, "true");
         System.exit(commandLine().execute(args));
     }
 }

@@ -1,14 +1,59 @@
 package io.sparkdcp.cli;
 
+import io.sparkdcp.api.CopyResult;
+import io.sparkdcp.api.PreparedCopy;
+import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 
-/** The Spark context of one copy, configured the way the job needs it. */
+import java.util.function.Supplier;
+
+/**
+ * The Spark context of one copy, configured the way the job needs it. The commands reach Spark
+ * only through here, so that a copy on threads in this JVM loads none of Spark's classes.
+ */
 final class SparkContexts {
     static final String DEFAULT_MASTER = "local[*]";
     static final String HEARTBEAT_INTERVAL = "2s";
 
+    /** A job to run on a context. */
+    interface Job {
+        CopyResult run(JavaSparkContext sc);
+    }
+
+    /** Spark could not start (a bad master URL, say): a usage error, nothing was written. */
+    static final class CannotStart extends RuntimeException {
+        CannotStart(Exception cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
     private SparkContexts() {}
+
+    /** Runs a job on a context of its own, stopped afterwards. */
+    static CopyResult run(String masterOption, Job job) {
+        JavaSparkContext sc;
+        try {
+            sc = start(masterOption);
+        } catch (Exception e) { // Spark's own exceptions are checked ones Scala does not declare
+            throw new CannotStart(e);
+        }
+        try {
+            return job.run(sc);
+        } finally {
+            sc.stop();
+        }
+    }
+
+    static Job sync(PreparedCopy copy, boolean delete) {
+        return sc -> copy.runSync(sc, delete);
+    }
+
+    /** A new runner on sc for each of the bench's copies. */
+    static Supplier<PhaseRunner> runners(JavaSparkContext sc) {
+        return () -> new SparkPhaseRunner(sc);
+    }
 
     /**
      * spark.driver.maxResultSize for a driver of this heap: a quarter of it (deserialised results

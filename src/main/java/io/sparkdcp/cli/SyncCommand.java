@@ -4,7 +4,6 @@ import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.PreparedCopy;
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.job.SyncPreview;
-import org.apache.spark.api.java.JavaSparkContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -44,8 +43,13 @@ final class SyncCommand extends CopyCommand {
     }
 
     @Override
-    CopyResult run(PreparedCopy copy, JavaSparkContext sc) {
-        return copy.runSync(sc, delete);
+    SparkContexts.Job onSpark(PreparedCopy copy) {
+        return SparkContexts.sync(copy, delete);
+    }
+
+    @Override
+    CopyResult runInProcess(PreparedCopy copy) {
+        return copy.runSyncInProcess(delete);
     }
 
     @Override

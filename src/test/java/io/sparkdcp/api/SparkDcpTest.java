@@ -62,6 +62,24 @@ class SparkDcpTest {
     }
 
     @Test
+    void withoutAContextTheSameCopyRunsOnThreadsAndASyncDeletesWhatSrcLacks() throws Exception {
+        Path src = smallTree();
+        Path dst = tmp.resolve("dst");
+        CopyRequest quiet = CopyRequest.builder().messages(line -> {}).build();
+        CopyResult copied = SparkDcp.prepare(src.toString(), dst.toString(), quiet).runInProcess();
+        assertEquals(0, copied.exitCode());
+        assertEquals("alpha\n", Files.readString(dst.resolve("sub/a.txt")));
+        assertEquals(3, ((Number) copied.toMap().get("copied")).intValue());
+
+        Files.writeString(dst.resolve("extra.txt"), "not in SRC");
+        CopyRequest sync = CopyRequest.builder().messages(line -> {}).modes(new io.sparkdcp.copy.CopyModes(true, false, false, false, false)).build();
+        CopyResult synced = SparkDcp.prepare(src.toString(), dst.toString(), sync).runSyncInProcess(true);
+        assertEquals(0, synced.exitCode(), synced.toString());
+        assertFalse(Files.exists(dst.resolve("extra.txt")));
+        assertEquals(1, ((Number) synced.toMap().get("deleted")).intValue());
+    }
+
+    @Test
     void printsAsTheCliTableAndConvertsToTheReportFields() throws Exception {
         CopyResult result = SparkDcp.copy(sc, smallTree().toString(), tmp.resolve("dst").toString(),
                 CopyRequest.builder().messages(line -> {}).build());

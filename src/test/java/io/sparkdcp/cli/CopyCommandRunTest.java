@@ -2,17 +2,21 @@ package io.sparkdcp.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The copy command in this JVM on Spark local[2], on the temp file system: the CLI's wiring, not the engine. */
+/** The copy command in this JVM, on Spark local[2] and on threads, on the temp file system: the CLI's wiring, not the engine. */
 class CopyCommandRunTest {
     @TempDir
     Path tmp;
@@ -51,5 +55,54 @@ class CopyCommandRunTest {
         JsonNode again = new ObjectMapper().readTree(report.toFile());
         assertEquals(0, again.get("copied").asLong(), again.toString());
         assertEquals(5, again.get("skipped").asLong(), again.toString());
+    }
+
+    @Test
+    void withoutMasterTheCopyRunsOnThreadsAndReportsExactlyWhatSparkReports() throws IOException {
+        Path src = tmp.resolve("src");
+        Files.createDirectories(src.resolve("sub"));
+        Files.writeString(src.resolve("a.txt"), "alpha");
+        Files.writeString(src.resolve("sub/b.txt"), "beta");
+        Files.createDirectories(src.resolve("other"));
+        Files.createSymbolicLink(tmp.resolve("src/link"), Path.of("a.txt"));
+        // A file where the source has a directory: that entry fails, the rest is copied, exit 1.
+        Map<String, CommandLineRun> runs = new java.util.LinkedHashMap<>();
+        Map<String, JsonNode> reports = new java.util.LinkedHashMap<>();
+        for (List<String> runner : List.<List<String>>of(List.of(), List.of("--master", "local[2]"))) {
+            String name = runner.isEmpty() ? "threads" : "spark";
+            Path dst = Files.createDirectories(tmp.resolve(name + "/dst"));
+            Files.writeString(dst.resolve("other"), "not a directory");
+            Path report = tmp.resolve(name + ".json");
+            List<String> args = new java.util.ArrayList<>(List.of("copy", "--report", report.toString()));
+            args.addAll(runner);
+            args.addAll(List.of(src.toString(), dst.toString()));
+            CommandLineRun run = CommandLineRun.of(args.toArray(String[]::new));
+            assertTrue(Files.exists(dst.resolve("sub/b.txt")), name + ": " + run.out() + run.err());
+            assertEquals("beta", Files.readString(dst.resolve("sub/b.txt")), name);
+            runs.put(name, run);
+            reports.put(name, withoutTimesAndRoots(new ObjectMapper().readTree(report.toFile())));
+        }
+        CommandLineRun threads = runs.get("threads"), spark = runs.get("spark");
+        assertEquals(1, threads.exitCode(), threads.err());
+        assertEquals(spark.exitCode(), threads.exitCode());
+        assertEquals(reports.get("spark"), reports.get("threads"));
+        assertEquals(1, reports.get("threads").get("failed").asLong(), reports.get("threads").toString());
+        assertEquals(withoutTimes(spark.out(), tmp.resolve("spark")), withoutTimes(threads.out(), tmp.resolve("threads")));
+        assertEquals(withoutTimes(spark.err(), tmp.resolve("spark")), withoutTimes(threads.err(), tmp.resolve("threads")));
+        assertTrue(threads.err().contains("spark-dcp: failed: other: mkdirat EEXIST"), threads.err());
+    }
+
+    /** The report without what differs from run to run: the wall time, step times, the destination. */
+    private static JsonNode withoutTimesAndRoots(JsonNode report) {
+        ObjectNode o = (ObjectNode) report;
+        o.remove(List.of("wall_nanos", "destination"));
+        for (Iterator<JsonNode> steps = o.get("steps").elements(); steps.hasNext(); ) ((ObjectNode) steps.next()).remove("nanos");
+        return o;
+    }
+
+    /** Text output without the wall time and the steps' times (their counts stay), with the run's own directory as DIR. */
+    private static String withoutTimes(String text, Path runDirectory) {
+        return text.replace(runDirectory.toString(), "DIR").replaceAll("(?m)^wall time: .*$", "wall time")
+                .replaceAll("(?m)^(\\S+ +[\\d,]+) +[\\d,.]+ +[\\d,.]+ +[\\d,.]+%$", "$1");
     }
 }

@@ -80,6 +80,34 @@ class LauncherTest {
         assertFalse(run.err().contains(" INFO "), "quiet by default: " + run.describe());
     }
 
+    /**
+     * Without --master the launcher runs the copy on threads in its JVM, on a class path without
+     * Spark's and Hadoop's jars: a copy or sync that still needed one of their classes fails here.
+     */
+    @Test
+    void copiesAndSyncsWithoutMasterOnThreadsWithoutSparksClasses() throws Exception {
+        Path src = smallTree();
+        Path dst = tmp.resolve("dst");
+        Path report = tmp.resolve("report.json");
+        Launch copy = launch("copy", "--report", report.toString(), src.toString(), dst.toString());
+        assertEquals(0, copy.exitCode(), copy.describe());
+        assertEquals("beta\n", Files.readString(dst.resolve("sub/b.txt")));
+        assertEquals(Path.of("a.txt"), Files.readSymbolicLink(dst.resolve("link")));
+        JsonNode json = new ObjectMapper().readTree(report.toFile());
+        assertEquals(7, json.get("copied").asLong(), json.toString());
+        assertEquals("driver", json.at("/settings/listed_by").asText());
+        // Made from a copy of its own after the build, mapped by every later local run.
+        Path archive = PROJECT.resolve("target/spark-dcp-local.jsa");
+        assertTrue(Files.size(archive) > 0, "class data sharing archive " + archive);
+        assertFalse(Files.getLastModifiedTime(PROJECT.resolve("target/spark-dcp-app.jar"))
+                .compareTo(Files.getLastModifiedTime(archive)) > 0, "the archive is not older than the jar");
+
+        Files.writeString(src.resolve("a.txt"), "alpha, longer\n");
+        Launch sync = launch("sync", "--delete", src.toString(), dst.toString());
+        assertEquals(0, sync.exitCode(), sync.describe());
+        assertEquals("alpha, longer\n", Files.readString(dst.resolve("a.txt")));
+    }
+
     @Test
     void verboseAddsSparksInfoMessages() throws Exception {
         Launch run = launch("copy", "--verbose", "--master", "local[1]", smallTree().toString(), tmp.resolve("dst").toString());

@@ -1,0 +1,56 @@
+package io.sparkdcp.cli;
+
+import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.TimedProcess;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * submit-scripts/bench-startup on a tiny generated tree (XFS, for its project IDs): it runs the whole
+ * command as a process beside cp -a and the engine, and prints a row with a ratio for each. Not how fast.
+ */
+class BenchStartupScriptTest {
+    private static final Path SCRIPT = Path.of("").toAbsolutePath().resolve("submit-scripts/bench-startup");
+
+    @Test
+    void runsTheWholeCommandBesideCpAndTheEngineAndPrintsRatios() throws Exception {
+        LoopMount.requireRootAndXfs();
+        try (LoopMount mount = LoopMount.create("bench-startup", 300)) {
+            Path output = Files.createTempFile("bench-startup", ".txt");
+            try {
+                ProcessBuilder script = new ProcessBuilder(List.of(SCRIPT.toString(), "--rounds", "1", "--warmup", "0",
+                        "--contenders", "cp,command,command-empty,fd", "--dirs", "3", "--files-per-dir", "4",
+                        mount.dir().toString()));
+                TimedProcess.Finished run = TimedProcess.run(script, output, 300);
+                String out = run.output();
+                assertEquals(0, run.exitCode(), out);
+                assertTrue(out.contains("bench-startup: " + Runtime.getRuntime().availableProcessors() + " cores, load average "), out);
+                assertTrue(out.contains("(12 files, 4 directories"), out);
+                assertEquals(1.0, ratio(out, "cp -a"), out);
+                for (String row : List.of("spark-dcp copy", "spark-dcp, empty dir", "project IDs, single fd"))
+                    assertTrue(ratio(out, row) > 0, row + ":\n" + out);
+                try (var left = Files.list(mount.dir())) {
+                    assertFalse(left.findAny().isPresent(), "the generated tree, the copies and the empty source are removed");
+                }
+            } finally {
+                Files.deleteIfExists(output);
+            }
+        }
+    }
+
+    /** The ratio column of a contender's row in the bench's table (median, min, max, files/s, MB/s, ratio, failed: 0). */
+    private static double ratio(String table, String contender) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(contender) + " +(?:[\\d.,]+ +){5}([\\d.]+) +0$").matcher(table);
+        assertTrue(m.find(), "no row with no failure for " + contender);
+        return Double.parseDouble(m.group(1));
+    }
+}
