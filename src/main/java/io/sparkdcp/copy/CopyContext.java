@@ -35,11 +35,11 @@ final class CopyContext implements AutoCloseable {
     CopyContext(CopyOptions options, StepRecorder steps) {
         this.options = options;
         this.steps = steps;
-        Fd src = Posix.open(options.sourceRoot(), Linux.O_RDONLY | Linux.O_DIRECTORY);
+        Fd src = RootCheck.open(options.sourceRoot(), options.sourceId(), "source");
         Fd dst;
         try {
-            dst = Posix.open(options.destinationRoot(), Linux.O_RDONLY | Linux.O_DIRECTORY);
-        } catch (PosixException e) {
+            dst = RootCheck.open(options.destinationRoot(), options.destinationId(), "destination");
+        } catch (RuntimeException e) {
             src.close();
             throw e;
         }

@@ -54,7 +54,8 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         if (delete && !source.complete()) {
             refused = "the walk of the source reported " + source.errors().size() + " error(s)";
         } else if (delete) {
-            deletions = DeletionPlanner.deepestFirst(source, destination).stream().flatMap(List::stream).toList();
+            deletions = DeletionScope.withoutMounts(DeletionPlanner.deepestFirst(source, destination),
+                    options.copy().destinationRoot(), spared -> {}).stream().flatMap(List::stream).toList();
         }
         return new SyncPreview(copy, fix, deletions, unchanged, source.errors(), refused);
     }
