@@ -52,12 +52,32 @@ public record Roots(Path source, Path destination, boolean destinationExists, Di
                 if (Containment.inside(d, srcId, mounts))
                     throw new UsageException("destination " + destination + " is inside the source " + source
                             + (realDst.startsWith(realSrc) ? "" : " (through a bind mount)"));
-                if (exists && Containment.inside(s, dstId, mounts))
+                String through = mountShowing(d, realSrc, mounts);
+                if (through != null)
+                    throw new UsageException("destination " + destination + " is inside the source " + source
+                            + " (through the mount at " + through + ")");
+                if (exists && (Containment.inside(s, dstId, mounts) || mountShowing(s, realDst, mounts) != null))
                     throw new UsageException("source " + source + " is inside the destination " + destination
                             + ": refused, the copy would write into SRC (and --delete remove it); copy into a directory beside SRC");
                 return new Roots(realSrc, realDst, exists, srcId, exists ? dstId : null);
             }
         }
+    }
+
+    /**
+     * A walk of {@code tree} enters the mounts below it: the mount point below tree whose directory
+     * holds {@code dir} (a bind mount of DST's parent inside SRC, say), or null.
+     */
+    private static String mountShowing(Fd dir, Path tree, MountTable mounts) {
+        for (String below : mounts.mountPointsBelow(tree.toString())) {
+            Path mountPoint = tree.resolve(below);
+            try (Fd m = Posix.openNoSymlinks(PathBytes.of(mountPoint.toString()), Linux.O_RDONLY | Linux.O_DIRECTORY)) {
+                if (Containment.inside(dir, Posix.identity(m), mounts)) return mountPoint.toString();
+            } catch (PosixException e) {
+                // covered by another mount, or not a directory: no walk goes through it
+            }
+        }
+        return null;
     }
 
     /** Creates the destination (and missing parents) when it does not exist yet. */

@@ -148,6 +148,24 @@ class RootIdentityTest {
     }
 
     @Test
+    void aDestinationShownInsideTheSourceByAMountBelowTheSourceIsRefused() throws IOException {
+        Path tree = Files.createDirectories(mount.dir().resolve("tree-with-mount/m"));
+        Path elsewhere = Files.createDirectories(mount.dir().resolve("elsewhere"));
+        Commands.run("mount", "--bind", elsewhere.toString(), tree.toString());
+        try {
+            UsageException refused = assertThrows(UsageException.class,
+                    () -> Roots.check(tree.getParent().toString(), elsewhere.resolve("dst").toString()));
+            assertTrue(refused.getMessage().contains("through the mount at " + tree), refused.getMessage());
+            Files.createDirectories(elsewhere.resolve("src"));
+            UsageException reverse = assertThrows(UsageException.class,
+                    () -> Roots.check(elsewhere.resolve("src").toString(), tree.getParent().toString()));
+            assertTrue(reverse.getMessage().contains("inside the destination"), reverse.getMessage());
+        } finally {
+            Commands.run("umount", tree.toString());
+        }
+    }
+
+    @Test
     void aSourceInsideTheDestinationIsRefusedEvenWithoutDelete() {
         UsageException refused = assertThrows(UsageException.class, () -> Roots.check(src.resolve("data").toString(), src.toString()));
         assertTrue(refused.getMessage().contains("source") && refused.getMessage().contains("inside the destination"), refused.getMessage());
