@@ -38,7 +38,8 @@ public final class PreparedCopy {
     static PreparedCopy check(String source, String destination, CopyRequest request) {
         Roots roots = Roots.check(source, destination);
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
-                request.access(), request.projectIds(), request.chunkSize(), request.modes());
+                request.access(), request.projectIds(), request.chunkSize(), request.modes())
+                .withRootIds(roots.sourceId(), roots.destinationId());
         JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreadsOrDefault(),
                 request.threadsPerTask(), request.listing());
         SourceListing.check(options);

@@ -57,6 +57,11 @@ public final class CopyCounts implements Serializable {
         if (notices.size() < MAX_FAILURES_KEPT) notices.add(notice);
     }
 
+    /** Something the user should see that neither failed nor skipped an entry (a mount point --delete left alone). */
+    public void addNotice(Failure notice) {
+        if (notices.size() < MAX_FAILURES_KEPT) notices.add(notice);
+    }
+
     /** The data was already there; only owner, mode, times, xattrs or project ID were set. */
     public void addMetadataFixed(Entry e) {
         metadataFixed.merge(e.type(), 1L, Long::sum);

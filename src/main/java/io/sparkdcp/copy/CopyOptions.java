@@ -1,5 +1,7 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.posix.DirectoryIdentity;
+
 import java.io.Serializable;
 
 /**
@@ -11,10 +13,19 @@ import java.io.Serializable;
  * @param projectIds      carry project IDs and PROJINHERIT
  * @param chunkSize       files larger than this are copied in chunks of this size by several tasks
  * @param modes           sync, contents comparison, atomic writes, verification, fsync
+ * @param sourceId        what the driver found at sourceRoot; every task checks it before writing (null: not pinned yet)
+ * @param destinationId   the same for destinationRoot
  */
 public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs,
-                          MetadataAccess access, boolean projectIds, long chunkSize, CopyModes modes)
+                          MetadataAccess access, boolean projectIds, long chunkSize, CopyModes modes,
+                          DirectoryIdentity sourceId, DirectoryIdentity destinationId)
         implements Serializable {
+
+    /** Roots not pinned yet: the job pins them when it starts. */
+    public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess access,
+                       boolean projectIds, long chunkSize, CopyModes modes) {
+        this(sourceRoot, destinationRoot, xattrs, access, projectIds, chunkSize, modes, null, null);
+    }
 
     /** A plain copy. */
     public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess access,
@@ -30,6 +41,11 @@ public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy
     }
 
     public CopyOptions withModes(CopyModes m) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, access, projectIds, chunkSize, m);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, access, projectIds, chunkSize, m, sourceId, destinationId);
+    }
+
+    /** The same copy with its roots pinned to these identities. */
+    public CopyOptions withRootIds(DirectoryIdentity source, DirectoryIdentity destination) {
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, access, projectIds, chunkSize, modes, source, destination);
     }
 }

@@ -28,9 +28,9 @@ final class TaskTrees implements AutoCloseable {
 
     TaskTrees(CopyOptions options) {
         this.options = options;
-        this.sourceRoot = Posix.open(options.sourceRoot(), Linux.O_RDONLY | Linux.O_DIRECTORY);
+        this.sourceRoot = RootCheck.open(options.sourceRoot(), options.sourceId(), "source");
         try {
-            this.destinationRoot = Posix.open(options.destinationRoot(), Linux.O_RDONLY | Linux.O_DIRECTORY);
+            this.destinationRoot = RootCheck.open(options.destinationRoot(), options.destinationId(), "destination");
         } catch (PosixException e) {
             sourceRoot.close();
             throw e;

@@ -47,9 +47,18 @@ public final class CopyJob {
         this.planned = planned;
     }
 
+    /** The whole copy, holding DST's lock and with both roots pinned for every task. */
     public CopyReport run() {
         long start = System.nanoTime();
-        return run(walkSource(), new CopyCounts(), start);
+        try (HeldRoots roots = HeldRoots.take(options.copy())) {
+            CopyJob pinned = withOptions(options.withCopy(roots.pinned()));
+            return pinned.run(pinned.walkSource(), new CopyCounts(), start);
+        }
+    }
+
+    /** The same job on other options (the roots pinned). */
+    CopyJob withOptions(JobOptions other) {
+        return new CopyJob(other, runner, log, planned);
     }
 
     /** Lists the source tree (or reads its saved listing); its errors make the listing incomplete. */

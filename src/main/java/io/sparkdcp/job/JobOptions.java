@@ -37,6 +37,10 @@ public record JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int 
         return new JobOptions(copy, batchFiles, batchBytes, walkThreads, n, listing);
     }
 
+    public JobOptions withCopy(CopyOptions c) {
+        return new JobOptions(c, batchFiles, batchBytes, walkThreads, filesInFlight, listing);
+    }
+
     public JobOptions withListing(ListingOptions how) {
         return new JobOptions(copy, batchFiles, batchBytes, walkThreads, filesInFlight, how);
     }

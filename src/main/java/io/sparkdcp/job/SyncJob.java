@@ -45,16 +45,20 @@ public final class SyncJob {
         this.planned = planned;
     }
 
+    /** The whole sync, holding DST's lock and with both roots pinned for every task. */
     public CopyReport run() {
         long start = System.nanoTime();
-        CopyJob copy = new CopyJob(options, runner, log, planned);
-        Listing source = copy.walkSource();
-        CopyCounts counts = new CopyCounts();
-        if (delete) deleteExtraneous(source, counts);
-        return copy.run(source, counts, start);
+        try (HeldRoots roots = HeldRoots.take(options.copy())) {
+            JobOptions pinned = options.withCopy(roots.pinned());
+            CopyJob copy = new CopyJob(pinned, runner, log, planned);
+            Listing source = copy.walkSource();
+            CopyCounts counts = new CopyCounts();
+            if (delete) deleteExtraneous(pinned, source, counts);
+            return copy.run(source, counts, start);
+        }
     }
 
-    private void deleteExtraneous(Listing source, CopyCounts counts) {
+    private void deleteExtraneous(JobOptions options, Listing source, CopyCounts counts) {
         if (!source.complete()) {
             String reason = "deletion refused: the walk of the source reported " + source.errors().size()
                     + " error(s), so what it lacks is unknown; nothing was deleted";
@@ -67,7 +71,8 @@ public final class SyncJob {
         // Unlisted parts of DST cannot be compared: report them; what was listed is still safe to judge.
         for (Failure f : destination.errors())
             counts.addFailure(new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
-        List<List<Entry>> levels = DeletionPlanner.deepestFirst(source, destination);
+        List<List<Entry>> levels = DeletionScope.withoutMounts(DeletionPlanner.deepestFirst(source, destination),
+                copy.destinationRoot(), counts::addNotice);
         int total = levels.stream().mapToInt(List::size).sum();
         log.accept(String.format("deleting %,d destination entries the source does not have", total));
         for (List<Entry> level : levels) {

@@ -46,7 +46,8 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         if (delete && !source.complete()) {
             refused = "the walk of the source reported " + source.errors().size() + " error(s)";
         } else if (delete) {
-            deletions = DeletionPlanner.deepestFirst(source, destination).stream().flatMap(List::stream).toList();
+            deletions = DeletionScope.withoutMounts(DeletionPlanner.deepestFirst(source, destination),
+                    options.copy().destinationRoot(), spared -> {}).stream().flatMap(List::stream).toList();
         }
         // The copy runs after the deletions: it meets what they leave.
         Map<ByteBuffer, Entry> there = new HashMap<>();

@@ -63,6 +63,8 @@ public interface LibC {
 
     int fsync(int fd);
 
+    int flock(int fd, int operation);
+
     @ssize_t long getdents64(int fd, Pointer buf, @size_t long count);
 
     int mkdirat(int dirfd, @In byte[] path, int mode);

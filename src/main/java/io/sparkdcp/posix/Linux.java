@@ -25,6 +25,9 @@ public final class Linux {
     public static final int AT_EMPTY_PATH = 0x1000;
 
     static final int STATX_BASIC_STATS = 0x7ff;
+    static final int STATX_MNT_ID = 0x1000;
+    static final int LOCK_EX = 2;
+    static final int LOCK_NB = 4;
     static final long SYS_OPENAT2 = 437; // same number on x86_64 and aarch64
     static final long RESOLVE_NO_MAGICLINKS = 0x02;
     static final long RESOLVE_NO_SYMLINKS = 0x04;

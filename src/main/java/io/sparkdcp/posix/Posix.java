@@ -132,6 +132,37 @@ public final class Posix {
         }
     }
 
+    /**
+     * Opens an absolute path without following a symlink in any component (the roots of a copy,
+     * already resolved to their real paths): a root or a parent swapped for a symlink fails with ELOOP.
+     */
+    public static Fd openNoSymlinks(byte[] absolutePath, int flags) {
+        if (absolutePath.length == 0 || absolutePath[0] != '/') throw failure("open", Errno.EINVAL, absolutePath);
+        int start = 0;
+        while (start < absolutePath.length && absolutePath[start] == '/') start++;
+        try (Fd slash = open(new byte[]{'/'}, O_RDONLY | O_DIRECTORY)) {
+            if (start == absolutePath.length) return openat(slash, new byte[]{'.'}, flags, 0);
+            Fd fd = openBeneath(slash, java.util.Arrays.copyOfRange(absolutePath, start, absolutePath.length), flags);
+            return new Fd(fd.release(), absolutePath);
+        } catch (PosixException e) {
+            throw failure(e.call(), e.errno(), absolutePath);
+        }
+    }
+
+    /**
+     * flock(LOCK_EX|LOCK_NB): true when this descriptor now holds the lock, false when another
+     * open file holds it. Not retried like other EAGAINs: busy is the answer here.
+     */
+    public static boolean tryLockExclusive(Fd fd) {
+        while (true) {
+            if (LIBC.flock(fd.fd(), LOCK_EX | LOCK_NB) == 0) return true;
+            int errno = LastError.getLastError(RUNTIME);
+            if (errno == Errno.EINTR) continue;
+            if (errno == Errno.EAGAIN) return false;
+            throw failure("flock", errno, fd.path());
+        }
+    }
+
     static void close(int fd, byte[] path) {
         // close is never retried: on Linux the descriptor is gone even when close reports EINTR.
         if (LIBC.close(fd) == -1) {
@@ -146,6 +177,17 @@ public final class Posix {
         byte[] buf = new byte[Statx.SIZE];
         call("fstat", fd.path(), () -> LIBC.statx(fd.fd(), EMPTY_C, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf));
         return Statx.decode(buf);
+    }
+
+    /** Device, inode and mount ID of an open file. */
+    public static DirectoryIdentity identity(Fd fd) {
+        byte[] buf = new byte[Statx.SIZE];
+        call("statx", fd.path(), () -> LIBC.statx(fd.fd(), EMPTY_C, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+                STATX_BASIC_STATS | STATX_MNT_ID, buf));
+        ByteBuffer b = ByteBuffer.wrap(buf).order(ByteOrder.nativeOrder());
+        long mountId = (b.getInt(0) & STATX_MNT_ID) != 0 ? b.getLong(144) : -1;
+        return new DirectoryIdentity(makedev(b.getInt(136) & 0xffffffffL, b.getInt(140) & 0xffffffffL), b.getLong(32),
+                mountId, DirectoryIdentity.THIS_NAMESPACE);
     }
 
     /** lstat of name in dir. */

@@ -48,6 +48,47 @@ class PosixTest {
         dirFd.close();
     }
 
+    // ---- roots ---------------------------------------------------------------------------------
+
+    @Test
+    void openNoSymlinksRefusesASymlinkInAnyComponentOfAnAbsolutePath() throws IOException {
+        Path real = Files.createDirectories(dir.resolve("real/leaf"));
+        Files.createSymbolicLink(dir.resolve("link"), dir.resolve("real"));
+        try (Fd fd = Posix.openNoSymlinks(PathBytes.of(real.toString()), O_RDONLY | O_DIRECTORY)) {
+            assertEquals(Files.getAttribute(real, "unix:ino"), Posix.identity(fd).ino());
+        }
+        PosixException parent = assertThrows(PosixException.class,
+                () -> Posix.openNoSymlinks(PathBytes.of(dir.resolve("link/leaf").toString()), O_RDONLY | O_DIRECTORY));
+        assertEquals(Errno.ELOOP, parent.errno());
+        assertThrows(PosixException.class, () -> Posix.openNoSymlinks(PathBytes.of(dir.resolve("link").toString()), O_RDONLY | O_DIRECTORY));
+    }
+
+    @Test
+    void identityTellsABindMountFromItsSourceByMountId() throws IOException {
+        Path view = Files.createDirectory(dir.resolve("view"));
+        Commands.run("mount", "--bind", dir.toString(), view.toString());
+        try (Fd bound = Posix.openNoSymlinks(PathBytes.of(view.toString()), O_RDONLY | O_DIRECTORY)) {
+            DirectoryIdentity original = Posix.identity(dirFd);
+            DirectoryIdentity seen = Posix.identity(bound);
+            assertTrue(original.sameInode(seen), "the same directory");
+            assertNotEquals(original.mountId(), seen.mountId(), "on another mount");
+            assertFalse(original.sameAs(seen));
+        } finally {
+            Commands.run("umount", view.toString());
+        }
+    }
+
+    @Test
+    void tryLockExclusiveIsRefusedToASecondOpenOfTheSameDirectory() {
+        try (Fd first = Posix.open(PathBytes.of(dir.toString()), O_RDONLY | O_DIRECTORY);
+             Fd second = Posix.open(PathBytes.of(dir.toString()), O_RDONLY | O_DIRECTORY)) {
+            assertTrue(Posix.tryLockExclusive(first));
+            assertFalse(Posix.tryLockExclusive(second));
+            first.close();
+            assertTrue(Posix.tryLockExclusive(second), "free once the holder's descriptor is closed");
+        }
+    }
+
     // ---- project IDs ---------------------------------------------------------------------------
 
     @Test

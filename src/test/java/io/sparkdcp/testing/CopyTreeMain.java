@@ -2,15 +2,23 @@ package io.sparkdcp.testing;
 
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.MetadataAccess;
+import io.sparkdcp.job.LocalPhaseRunner;
+import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.job.UsageException;
 import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.report.ReportJson;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
  * A copy in a JVM of its own, for tests that watch or kill a whole process (strace, SIGKILL, another
- * user). Args: SRC DST fd|path|fd-always-set [fsync] [atomic] [sync] [delete]: fsync writes durably (and slower),
- * atomic renames finished files into place, sync runs a sync job, delete makes it delete what SRC lacks.
+ * user). Args: SRC DST fd|path|fd-always-set [fsync] [atomic] [sync] [delete] [pause] [report=FILE]: fsync writes
+ * durably (and slower), atomic renames finished files into place, sync runs a sync job, delete makes it
+ * delete what SRC lacks, pause prints "paused" before the files are copied and waits for a line on stdin,
+ * report writes the JSON report. A usage error (DST held by another run, say) exits 2 with one line.
  */
 public final class CopyTreeMain {
     private CopyTreeMain() {}
@@ -22,8 +30,36 @@ public final class CopyTreeMain {
                 .withModes(new CopyModes(sync, false, words.contains("atomic"), false, words.contains("fsync")));
         Path src = Path.of(args[0]);
         Path dst = Path.of(args[1]);
-        CopyReport report = sync ? how.sync(src, dst, words.contains("delete")) : how.run(src, dst);
+        PhaseRunner runner = new LocalPhaseRunner(3);
+        if (words.contains("pause")) runner = new SwappingPhaseRunner(runner, "copy files", CopyTreeMain::pause);
+        CopyReport report;
+        try {
+            report = sync ? how.sync(src, dst, words.contains("delete"), runner) : how.run(src, dst, runner);
+        } catch (UsageException e) {
+            System.err.println("spark-dcp: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        for (String w : words) if (w.startsWith("report=")) write(report, Path.of(w.substring("report=".length())));
         System.exit(report.exitCode());
+    }
+
+    private static void pause() {
+        System.out.println("paused");
+        System.out.flush();
+        try {
+            System.in.read();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void write(CopyReport report, Path file) {
+        try {
+            ReportJson.write(report, file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The user's words, and the bench's fd-always-set. */

@@ -1,0 +1,47 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.posix.Failure;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.walk.Entry;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * {@code --delete} never crosses a mount point: what lies in or at a mount point inside DST (a tmpfs,
+ * another file system, a bind mount — even of SRC) is not DST's to delete. Such entries are taken out
+ * of the deletion plan and each mount point is reported once. The engine's {@code Deleter} checks
+ * mount IDs again when it deletes, for mounts made after this plan.
+ */
+final class DeletionScope {
+    private DeletionScope() {}
+
+    static List<List<Entry>> withoutMounts(List<List<Entry>> levels, byte[] destinationRoot, Consumer<Failure> notice) {
+        List<String> mountPoints = MountTable.read().mountPointsBelow(new String(destinationRoot, StandardCharsets.UTF_8));
+        if (mountPoints.isEmpty()) return levels;
+        Set<String> spared = new LinkedHashSet<>();
+        List<List<Entry>> kept = new ArrayList<>();
+        for (List<Entry> level : levels) {
+            List<Entry> keep = new ArrayList<>();
+            for (Entry e : level) {
+                String mountPoint = mountPointOf(new String(e.path(), StandardCharsets.UTF_8), mountPoints);
+                if (mountPoint == null) keep.add(e);
+                else spared.add(mountPoint);
+            }
+            if (!keep.isEmpty()) kept.add(keep);
+        }
+        for (String m : spared)
+            notice.accept(Failure.of(PathBytes.of(m), "delete", "a mount point inside DST: nothing in or at it is deleted"));
+        return kept;
+    }
+
+    /** The mount point the relative path lies at or below, or null. */
+    private static String mountPointOf(String path, List<String> mountPoints) {
+        for (String m : mountPoints) if (MountTable.below(path, m)) return m;
+        return null;
+    }
+}
