@@ -123,14 +123,39 @@ final class CopyContext implements AutoCloseable {
         steps.record(Step.UNLINK, System.nanoTime() - t);
     }
 
-    /** Opens the source file of e (timed as open_src). */
+    /**
+     * Opens the source file of e (timed as open_src) with O_NONBLOCK, so a FIFO or device put where
+     * the walk saw a file cannot hang the open, then clears it: Lustre takes its locks without waiting
+     * on a non-blocking descriptor and fails the read instead. What was opened is checked after the
+     * data ({@link #requireUnchanged}); a FIFO fails its first read at once (no pread on a pipe).
+     */
     Fd openSource(Entry e) {
         long t = System.nanoTime();
+        int flags = sourceOpenFlags(e.stat());
         try {
-            return Posix.openat(source.get(e.parent()), e.name(), sourceOpenFlags(e.stat()), 0);
+            Fd src = Posix.openat(source.get(e.parent()), e.name(), flags | Linux.O_NONBLOCK, 0);
+            try {
+                Posix.setStatusFlags(src, flags & Linux.O_NOATIME);
+            } catch (PosixException ex) {
+                src.close();
+                throw ex;
+            }
+            return src;
         } finally {
             steps.record(Step.OPEN_SRC, System.nanoTime() - t);
         }
+    }
+
+    /**
+     * After the data: the open source must still be the file the walk saw, with its size, mtime and
+     * ctime; otherwise what was copied may be a mix of old and new and must not pass for a copy.
+     */
+    void requireUnchanged(Entry e, Fd src) {
+        long t = System.nanoTime();
+        Stat now = Posix.fstat(src);
+        steps.record(Step.STAT_SRC, System.nanoTime() - t);
+        String change = SourceChange.describe(e.stat(), now);
+        if (change != null) throw SourceChange.failure(e.path(), change);
     }
 
     /** Opens e's existing destination file for writing, and reading too when asked (timed as open_dst). */

@@ -112,11 +112,9 @@ final class FileCopier {
             FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
             List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
 
-            long t = System.nanoTime();
-            long bytes = ctx.data.copyWhole(src, dst, e.stat().size(), e.stat().maybeSparse());
-            if (e.stat().maybeSparse()) Posix.ftruncate(dst, e.stat().size());
-            ctx.steps.record(Step.DATA, System.nanoTime() - t);
+            long bytes = copyData(e, src, dst);
             if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
+            ctx.requireUnchanged(e, src); // after verify too: the bytes compared are the walk's file
             if (ctx.options.modes().fsync()) ctx.fsync(dst); // durable before times say "complete"
             dataComplete = true;
 
@@ -136,6 +134,21 @@ final class FileCopier {
             ctx.timedClose(dst);
             // In place, a file with its data stays (a re-run sees no final times); a temporary never does.
             if (!dataComplete || !inPlace) removeIncomplete(dstDir, name);
+        }
+    }
+
+    /** The whole file's data; a read that fails because the source changed says so. */
+    private long copyData(Entry e, Fd src, Fd dst) {
+        long t = System.nanoTime();
+        try {
+            long bytes = ctx.data.copyRange(src, dst, 0, e.stat().size(), e.stat().maybeSparse());
+            if (e.stat().maybeSparse()) Posix.ftruncate(dst, e.stat().size());
+            return bytes;
+        } catch (PosixException ex) {
+            ctx.requireUnchanged(e, src);
+            throw ex;
+        } finally {
+            ctx.steps.record(Step.DATA, System.nanoTime() - t);
         }
     }
 

@@ -9,6 +9,7 @@ import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.plan.Chunk;
+import io.sparkdcp.plan.LargeFile;
 import io.sparkdcp.walk.Entry;
 
 import java.util.List;
@@ -29,25 +30,25 @@ final class LargeFileCopier {
         this.sync = sync;
     }
 
-    /** True when the file's chunks must be copied. */
-    boolean prepare(Entry e, CopyCounts counts) {
+    /** The file created, whose chunks must be copied; null when it is kept as it is or failed. */
+    LargeFile prepare(Entry e, CopyCounts counts) {
         try {
             Fd dir = ctx.destination.get(e.parent());
             Stat existing = ctx.statDestination(dir, e.name());
-            if (existing != null && sync.keptInPlace(e, dir, e.name(), existing, counts)) return false;
+            if (existing != null && sync.keptInPlace(e, dir, e.name(), existing, counts)) return null;
             if (existing != null) ctx.removeForReplacement(e, dir, e.name(), existing);
             long t = System.nanoTime();
             Fd dst = Posix.openat(dir, e.name(), Linux.O_WRONLY | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW, 0600);
             ctx.steps.record(Step.OPEN_DST, System.nanoTime() - t);
             try {
                 Posix.ftruncate(dst, e.stat().size());
+                return new LargeFile(e, statDestination(dst).ino());
             } finally {
                 ctx.timedClose(dst);
             }
-            return true;
         } catch (PosixException ex) {
             counts.addFailure(Failure.of(e.path(), ex));
-            return false;
+            return null;
         }
     }
 
@@ -59,9 +60,18 @@ final class LargeFileCopier {
         try {
             src = ctx.openSource(e);
             dst = ctx.openDestination(e, false);
+            requireCreatedInode(e, statDestination(dst), c.destinationIno());
             long t = System.nanoTime();
-            long bytes = ctx.data.copyRange(src, dst, c.offset(), c.length(), e.stat().maybeSparse());
-            ctx.steps.record(Step.DATA, System.nanoTime() - t);
+            long bytes;
+            try {
+                bytes = ctx.data.copyRange(src, dst, c.offset(), c.length(), e.stat().maybeSparse());
+            } catch (PosixException ex) {
+                ctx.requireUnchanged(e, src);
+                throw ex;
+            } finally {
+                ctx.steps.record(Step.DATA, System.nanoTime() - t);
+            }
+            ctx.requireUnchanged(e, src);
             return bytes;
         } finally {
             ctx.timedClose(src);
@@ -69,20 +79,21 @@ final class LargeFileCopier {
         }
     }
 
-    void finish(Entry e, CopyCounts counts) {
+    void finish(LargeFile large, CopyCounts counts) {
+        Entry e = large.file();
         Fd src = null;
         Fd dst = null;
         try {
             src = ctx.openSource(e);
             dst = ctx.openDestination(e, ctx.options.modes().verify());
-            long t = System.nanoTime();
-            Stat current = Posix.fstat(dst);
-            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+            Stat current = statDestination(dst);
+            requireCreatedInode(e, current, large.destinationIno());
             if (current.size() != e.stat().size())
                 throw new PosixException("copy", Errno.EIO, e.path(), "destination has " + current.size()
                         + " bytes after all chunks, expected " + e.stat().size());
-            // A failed verification leaves the file without its final times: a re-run copies it again.
+            // A failed verification or a changed source leaves the file without its final times: a re-run copies it again.
             if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
+            ctx.requireUnchanged(e, src); // every chunk checked its own; this covers changes after the last
             if (ctx.options.modes().fsync()) ctx.fsync(dst);
             FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
             List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
@@ -95,5 +106,21 @@ final class LargeFileCopier {
             ctx.timedClose(src);
             ctx.timedClose(dst);
         }
+    }
+
+    private Stat statDestination(Fd dst) {
+        long t = System.nanoTime();
+        try {
+            return Posix.fstat(dst);
+        } finally {
+            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+        }
+    }
+
+    /** The name must still lead to the inode the prepare step created: another run's file is left alone. */
+    private static void requireCreatedInode(Entry e, Stat current, long createdIno) {
+        if (current.ino() != createdIno)
+            throw new PosixException("copy", Errno.ESTALE, e.path(), "the destination file was replaced during the copy"
+                    + " (inode " + current.ino() + ", created as " + createdIno + "): another run or a user wrote there");
     }
 }

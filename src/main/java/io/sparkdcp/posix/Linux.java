@@ -19,6 +19,8 @@ public final class Linux {
     public static final int O_NOATIME = 01000000;
     public static final int O_CLOEXEC = 02000000;
 
+    public static final int F_SETFL = 4;
+
     public static final int AT_FDCWD = -100;
     public static final int AT_SYMLINK_NOFOLLOW = 0x100;
     public static final int AT_REMOVEDIR = 0x200;

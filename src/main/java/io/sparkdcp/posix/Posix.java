@@ -133,6 +133,11 @@ public final class Posix {
         }
     }
 
+    /** fcntl(F_SETFL): the status flags an open descriptor keeps (O_NONBLOCK, O_NOATIME, O_APPEND, O_DIRECT). */
+    public static void setStatusFlags(Fd fd, int flags) {
+        call("fcntl", fd.path(), () -> LIBC.fcntl(fd.fd(), F_SETFL, flags));
+    }
+
     static void close(int fd, byte[] path) {
         // close is never retried: on Linux the descriptor is gone even when close reports EINTR.
         if (LIBC.close(fd) == -1) {
@@ -182,7 +187,7 @@ public final class Posix {
                 b.getLong(40), b.getLong(48), b.getInt(16) & 0xffffffffL,
                 makedev(b.getInt(136) & 0xffffffffL, b.getInt(140) & 0xffffffffL), b.getLong(32),
                 makedev(b.getInt(128) & 0xffffffffL, b.getInt(132) & 0xffffffffL),
-                b.getLong(64), b.getInt(72), b.getLong(112), b.getInt(120));
+                b.getLong(64), b.getInt(72), b.getLong(112), b.getInt(120), b.getLong(96), b.getInt(104));
     }
 
     // ---- project ID ioctls --------------------------------------------------------------------

@@ -7,9 +7,11 @@ import java.io.Serializable;
  *
  * @param permissions mode bits 07777 (setuid, setgid, sticky and rwx)
  * @param blocks      512-byte blocks allocated: fewer than the size needs means holes
+ * @param ctimeSec    inode change time: with size and mtime, how a copy tells that its source changed since the walk
  */
 public record Stat(FileType type, int permissions, int uid, int gid, long size, long blocks, long nlink,
-                   long dev, long ino, long rdev, long atimeSec, int atimeNsec, long mtimeSec, int mtimeNsec)
+                   long dev, long ino, long rdev, long atimeSec, int atimeNsec, long mtimeSec, int mtimeNsec,
+                   long ctimeSec, int ctimeNsec)
         implements Serializable {
 
     /** True when some of the size is holes, so the copy should look for data extents. */

@@ -16,7 +16,7 @@ class SyncPreviewTest {
     private static final int ROOT = 0;
 
     private static Entry entry(FileType type, int mode, int uid, long size, long mtime, FsXattr project) {
-        return new Entry(PathBytes.of("e"), new Stat(type, mode, uid, uid, size, 0, 1, 0, 0, 0, 0, 0, mtime, 0), project);
+        return new Entry(PathBytes.of("e"), new Stat(type, mode, uid, uid, size, 0, 1, 0, 0, 0, 0, 0, mtime, 0, 0, 0), project);
     }
 
     private static Entry file(int mode, int uid, long size, long mtime) {
