@@ -4,6 +4,7 @@ import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;
+import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
@@ -24,6 +25,7 @@ final class DirectoryCopier {
     private final CopyContext ctx;
     private final MetadataSync sync;
     private final NativeBuffer listing = new NativeBuffer(64 * 1024);
+    private final NativeBuffer marker = new NativeBuffer(64);
 
     DirectoryCopier(CopyContext ctx, MetadataSync sync) {
         this.ctx = ctx;
@@ -41,7 +43,7 @@ final class DirectoryCopier {
                 ctx.steps.record(Step.MKDIR, System.nanoTime() - t);
                 if (!created) requireDirectory(parent, e);
             }
-            if (!created && ctx.options.modes().atomic()) removeLeftoverTemporaries(e);
+            if (!created) removeLeftoverTemporaries(e);
             // Sync fixes an existing directory's project in its finish step, where it is counted; files
             // made in it meanwhile get their own project set explicitly, so the order does not matter.
             // The root (always "existing", often new) keeps the early set, so a fresh tree inherits.
@@ -62,13 +64,14 @@ final class DirectoryCopier {
     }
 
     /**
-     * Temporaries of --atomic that a killed run left: removed here, once per directory and before
-     * any file task writes into it, so no task can remove another's temporary in progress.
+     * Temporaries of --atomic that a killed run left: removed here, by any run (atomic or not), once
+     * per directory and before any file task writes into it, so no task can remove another's
+     * temporary in progress. Only a regular file with a temporary's name and our marker is ours.
      */
     private void removeLeftoverTemporaries(Entry e) {
         Fd dir = ctx.destination.get(e.path());
         for (Posix.DirEntry d : Posix.readDirectory(dir, listing)) {
-            if (!TemporaryNames.isTemporary(d.name())) continue;
+            if (!TemporaryNames.isTemporary(d.name()) || !isMarkedTemporary(dir, d)) continue;
             long t = System.nanoTime();
             try {
                 Posix.unlinkat(dir, d.name(), false);
@@ -77,6 +80,17 @@ final class DirectoryCopier {
             } finally {
                 ctx.steps.record(Step.UNLINK, System.nanoTime() - t);
             }
+        }
+    }
+
+    private boolean isMarkedTemporary(Fd dir, Posix.DirEntry d) {
+        if (d.dType() != Linux.DT_REG && d.dType() != Linux.DT_UNKNOWN) return false;
+        try (Fd file = Posix.openat(dir, d.name(), Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK, 0)) {
+            return Posix.fstat(file).type() == FileType.FILE
+                    && Posix.fgetxattr(file, TemporaryNames.marker(ctx.privileged()), marker) != null;
+        } catch (PosixException ex) {
+            if (ex.errno() == Errno.ENOENT || ex.errno() == Errno.ELOOP || ex.errno() == Errno.EOPNOTSUPP) return false;
+            throw ex;
         }
     }
 

@@ -32,10 +32,12 @@ final class FileCopier {
     private final MetadataSync sync;
     private final ContentComparer checksums = new ContentComparer();
     private final NativeBuffer inherited = new NativeBuffer(4096);
+    private final byte[] marker;
 
     FileCopier(CopyContext ctx, MetadataSync sync) {
         this.ctx = ctx;
         this.sync = sync;
+        this.marker = TemporaryNames.marker(ctx.privileged());
     }
 
     void copy(Entry e, CopyCounts counts) {
@@ -106,6 +108,7 @@ final class FileCopier {
         boolean inPlace = finalName == null;
         Fd src = null;
         try {
+            if (!inPlace) markTemporary(dst);
             ParentState where = ctx.parentState(parent);
             ctx.writer.applyOwner(dst, e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
             src = ctx.openSource(e);
@@ -123,6 +126,7 @@ final class FileCopier {
             ctx.writer.applyAfterOwner(dst, e.path(), e.stat(), xattrs, project, where.projectOfNewFile(),
                     finalMode);
             if (!inPlace) {
+                unmarkTemporary(dst);
                 renameIntoPlace(dstDir, name, dst, finalName, where);
                 inPlace = true;
             }
@@ -134,6 +138,33 @@ final class FileCopier {
             ctx.timedClose(dst);
             // In place, a file with its data stays (a re-run sees no final times); a temporary never does.
             if (!dataComplete || !inPlace) removeIncomplete(dstDir, name);
+        }
+    }
+
+    /**
+     * The marker that tells a later run this file is a temporary of ours (a name can be anyone's).
+     * Where the file system holds no such xattr the temporary goes unmarked: a killed run's then stays.
+     */
+    private void markTemporary(Fd dst) {
+        long t = System.nanoTime();
+        try {
+            Posix.fsetxattr(dst, marker, TemporaryNames.MARKER_VALUE);
+        } catch (PosixException ex) {
+            if (ex.errno() != Errno.EOPNOTSUPP) throw ex;
+        } finally {
+            ctx.steps.record(Step.XATTR_SET, System.nanoTime() - t);
+        }
+    }
+
+    /** Just before the rename: the final name never carries the marker. */
+    private void unmarkTemporary(Fd dst) {
+        long t = System.nanoTime();
+        try {
+            Posix.fremovexattr(dst, marker);
+        } catch (PosixException ex) {
+            if (ex.errno() != Errno.EOPNOTSUPP) throw ex;
+        } finally {
+            ctx.steps.record(Step.XATTR_SET, System.nanoTime() - t);
         }
     }
 
@@ -197,7 +228,7 @@ final class FileCopier {
     /** A default ACL on the parent gave the new file an access ACL the source may not have. */
     private void dropInheritedXattrs(Fd dst, List<Xattr> keep) {
         for (byte[] name : Posix.flistxattr(dst, inherited)) {
-            boolean kept = keep.stream().anyMatch(x -> Arrays.equals(x.name(), name));
+            boolean kept = Arrays.equals(name, marker) || keep.stream().anyMatch(x -> Arrays.equals(x.name(), name));
             if (!kept) Posix.fremovexattr(dst, name);
         }
     }

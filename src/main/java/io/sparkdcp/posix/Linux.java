@@ -53,6 +53,7 @@ public final class Linux {
 
     public static final int DT_UNKNOWN = 0;
     public static final int DT_DIR = 4;
+    public static final int DT_REG = 8;
 
     /** glibc's makedev for a 64-bit dev_t. */
     public static long makedev(long major, long minor) {
