@@ -48,7 +48,7 @@ final class CopyContext implements AutoCloseable {
         this.metadata = switch (options.access()) {
             case FD -> new FdMetadataIO(options.xattrs(), steps, false);
             case FD_ALWAYS_SET -> new FdMetadataIO(options.xattrs(), steps, true);
-            case PATH -> new PathMetadataIO(options, steps);
+            case PATH -> new PathMetadataIO(options, steps, source, destination);
         };
         this.writer = new MetadataWriter(this);
     }

@@ -123,7 +123,9 @@ final class FileCopier {
 
             // A metadata step that fails leaves the data in place but no final times, so a re-run redoes the file.
             if (where.defaultAcl()) dropInheritedXattrs(dst, xattrs);
-            ctx.writer.applyAfterOwner(dst, e.path(), e.stat(), xattrs, project, where.projectOfNewFile(),
+            // The name dst has now (the temporary's with --atomic), for the path way's second look-up.
+            byte[] current = inPlace ? e.path() : PathBytes.join(parent, name);
+            ctx.writer.applyAfterOwner(dst, current, e.stat(), xattrs, project, where.projectOfNewFile(),
                     finalMode);
             if (!inPlace) {
                 unmarkTemporary(dst);

@@ -79,6 +79,10 @@ class SyscallCountTest {
         assertEquals(2, fdOpens, "one open per side: " + byFd);
         assertEquals(4, pathOpens, "a second open per side for the ioctls: " + byPath);
         assertTrue(byPath.size() > byFd.size());
+        // "By path" is the name looked up again in its open directory, never a path from a root.
+        List<String> byName = byPath.stream().filter(c -> c.startsWith("l") && c.contains("xattr(")).toList();
+        assertTrue(!byName.isEmpty() && byName.stream().allMatch(c -> c.contains("(\"/proc/self/fd/")), byName.toString());
+        assertTrue(byPath.stream().filter(c -> c.startsWith("open")).allMatch(c -> !c.contains("\"/")), byPath.toString());
     }
 
     @Test
