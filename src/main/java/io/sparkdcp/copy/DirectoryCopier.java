@@ -111,13 +111,16 @@ final class DirectoryCopier {
                 counts.addSkipped(FileType.DIRECTORY);
                 return;
             }
-            Fd src = ctx.source.get(e.path());
-            List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
+            // A source directory we may not open failed once, in the walk: its copy still gets the
+            // owner, mode and times the walk saw, not the 0700 and current time of its making.
+            Fd src = MetadataSync.openUnlessUnreadable(ctx, e);
+            List<Xattr> xattrs = src == null ? List.of() : ctx.metadata.readXattrs(src, e.path());
             ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, null, null);
             ctx.forgetParentState(e.path());
-            counts.addCopied(FileType.DIRECTORY);
+            if (src != null) counts.addCopied(FileType.DIRECTORY);
         });
     }
+
 
     /** Sync's finish: set only what differs, and count by whether the directory is new. */
     void finishSync(Entry e, CopyCounts counts, boolean created) {

@@ -1,11 +1,13 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.Posix;
+import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.Entry;
 
@@ -67,11 +69,16 @@ final class MetadataSync {
         }
     }
 
-    /** An existing directory after its children: fix what differs. */
+    /**
+     * An existing directory after its children: fix what differs. A source directory we may not open
+     * was reported by the walk: its owner, mode and times are still fixed, its xattrs left as they are.
+     */
     void directory(Entry e, Fd dst, Stat existing, CopyCounts counts, boolean created) {
-        List<Xattr> wanted = ctx.metadata.readXattrs(ctx.source.get(e.path()), e.path());
+        Fd src = openUnlessUnreadable(ctx, e);
+        List<Xattr> wanted = src == null ? null : ctx.metadata.readXattrs(src, e.path());
         boolean changed = fix(dst, e, existing, wanted, ctx.options.projectIds() ? e.project() : null);
         ctx.forgetParentState(e.path());
+        if (src == null) return; // failed once, by the walk
         if (created) counts.addCopied(FileType.DIRECTORY);
         else if (changed) counts.addMetadataFixed(FileType.DIRECTORY);
         else counts.addSkipped(FileType.DIRECTORY);
@@ -91,11 +98,25 @@ final class MetadataSync {
         counts.addMetadataFixed(e.type());
     }
 
-    /** Sets on dst what differs from the source; true when anything was set. */
-    private boolean fix(Fd dst, Entry e, Stat existing, List<Xattr> wanted, FsXattr project) {
+    /**
+     * The source directory, or null when we may not open it: then the walk could not list it either,
+     * and reported it.
+     */
+    static Fd openUnlessUnreadable(CopyContext ctx, Entry e) {
+        try {
+            return ctx.source.get(e.path());
+        } catch (PosixException ex) {
+            if (ex.errno() == Errno.EACCES) return null;
+            throw ex;
+        }
+    }
+
+    /** Sets on dst what differs from the source (wanted null: xattrs unknown, left as they are); true when anything was set. */
+    private boolean fix(Fd dst, Entry e, Stat existing, List<Xattr> wantedOrNull, FsXattr project) {
         Stat src = e.stat();
         List<Xattr> present = FdMetadataIO.readKept(listXattrs(dst), ctx.options.xattrs(), ctx.steps,
                 n -> Posix.fgetxattr(dst, n, buffer));
+        List<Xattr> wanted = wantedOrNull == null ? present : wantedOrNull;
         FsXattr current = project != null ? FdMetadataIO.projectOrNull(dst, ctx.steps) : null;
         boolean ownerDiffers = ctx.writer.ownerDiffers(src, existing.uid(), existing.gid());
         boolean projectDiffers = project != null

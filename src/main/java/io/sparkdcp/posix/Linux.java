@@ -20,6 +20,8 @@ public final class Linux {
     public static final int O_CLOEXEC = 02000000;
 
     public static final int F_SETFL = 4;
+    /** The longest path a system call takes, its terminating NUL included. */
+    public static final int PATH_MAX = 4096;
 
     public static final int AT_FDCWD = -100;
     public static final int AT_SYMLINK_NOFOLLOW = 0x100;
