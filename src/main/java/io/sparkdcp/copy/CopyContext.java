@@ -31,6 +31,7 @@ final class CopyContext implements AutoCloseable {
     final int egid = Posix.getegid();
     private final NativeBuffer probe = new NativeBuffer(4096);
     private final Map<ByteBuffer, ParentState> parentStates = new HashMap<>();
+    private long timeWindowNanos = -1;
 
     CopyContext(CopyOptions options, StepRecorder steps) {
         this.options = options;
@@ -93,10 +94,20 @@ final class CopyContext implements AutoCloseable {
         parentStates.remove(ByteBuffer.wrap(relPath));
     }
 
+    /**
+     * The one comparison of a source's mtime with its copy's: equal to within the destination's
+     * time granularity (probed once per task), so a copy to a file system that keeps whole seconds
+     * is found identical by a re-run.
+     */
+    boolean sameMtime(Stat src, Stat dst) {
+        if (timeWindowNanos < 0) timeWindowNanos = TimeGranularity.windowNanos(destination.root());
+        return src.sameMtime(dst, timeWindowNanos);
+    }
+
     /** True when dst already holds what a copy of e would give it: same type, size, mtime, mode, owner. */
     boolean unchanged(Entry e, Stat dst) {
         Stat src = e.stat();
-        if (src.type() != dst.type() || !src.sameMtime(dst)) return false;
+        if (src.type() != dst.type() || !sameMtime(src, dst)) return false;
         if (src.type() != FileType.DIRECTORY && src.size() != dst.size()) return false;
         if (src.type() != FileType.SYMLINK && src.permissions() != dst.permissions()) return false;
         if (src.type().isSpecial() && src.rdev() != dst.rdev()) return false;

@@ -32,7 +32,7 @@ final class MetadataSync {
     /** Whether the existing file may keep its data: same size, and same mtime (or, with --contents, same bytes). */
     private boolean sameDataByStat(Entry e, Stat existing) {
         if (existing.type() != FileType.FILE || existing.size() != e.stat().size()) return false;
-        return ctx.options.modes().compareContents() || e.stat().sameMtime(existing);
+        return ctx.options.modes().compareContents() || ctx.sameMtime(e.stat(), existing);
     }
 
     /**
@@ -88,7 +88,7 @@ final class MetadataSync {
     void byName(Entry e, Fd dir, byte[] name, Stat existing, CopyCounts counts) {
         boolean ownerDiffers = ctx.writer.ownerDiffers(e.stat(), existing.uid(), existing.gid());
         boolean modeDiffers = e.type() != FileType.SYMLINK && e.stat().permissions() != existing.permissions();
-        if (!ownerDiffers && !modeDiffers && e.stat().sameMtime(existing)) {
+        if (!ownerDiffers && !modeDiffers && ctx.sameMtime(e.stat(), existing)) {
             counts.addSkipped(e.type());
             return;
         }
@@ -124,7 +124,7 @@ final class MetadataSync {
         List<Xattr> toSet = ownerDiffers ? wanted : missingOrDifferent(wanted, present); // chown drops security.capability
         List<Xattr> toRemove = missingOrDifferent(present, wanted).stream().filter(x -> find(wanted, x.name()) == null).toList();
         boolean same = !ownerDiffers && !projectDiffers && toSet.isEmpty() && toRemove.isEmpty()
-                && src.permissions() == existing.permissions() && src.sameMtime(existing);
+                && src.permissions() == existing.permissions() && ctx.sameMtime(src, existing);
         if (same) return false;
         for (Xattr x : toRemove) Posix.fremovexattr(dst, x.name());
         ctx.writer.apply(dst, e.path(), src, existing.uid(), existing.gid(), toSet, projectDiffers ? project : null, current);

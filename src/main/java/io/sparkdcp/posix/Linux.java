@@ -18,6 +18,8 @@ public final class Linux {
     public static final int O_NOFOLLOW = AARCH64 ? 0100000 : 0400000;
     public static final int O_NOATIME = 01000000;
     public static final int O_CLOEXEC = 02000000;
+    /** An unnamed file in the given directory (__O_TMPFILE | O_DIRECTORY). */
+    public static final int O_TMPFILE = 020000000 | O_DIRECTORY;
 
     public static final int F_SETFL = 4;
     /** The longest path a system call takes, its terminating NUL included. */
