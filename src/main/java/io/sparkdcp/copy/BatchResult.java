@@ -1,6 +1,7 @@
 package io.sparkdcp.copy;
 
 import io.sparkdcp.posix.Failure;
+import io.sparkdcp.plan.LargeFile;
 
 import java.io.Serializable;
 import java.util.List;
@@ -10,10 +11,10 @@ import java.util.List;
  * that still need their chunks; for a chunk, its failure (counted per file by the driver, once); for
  * the make step of directories, those it created (sync counts them as copied, the others as fixed).
  */
-public record BatchResult(CopyCounts counts, List<byte[]> needChunks, List<Failure> chunkFailures,
+public record BatchResult(CopyCounts counts, List<LargeFile> needChunks, List<Failure> chunkFailures,
                           List<byte[]> directoriesCreated) implements Serializable {
 
-    public BatchResult(CopyCounts counts, List<byte[]> needChunks, List<Failure> chunkFailures) {
+    public BatchResult(CopyCounts counts, List<LargeFile> needChunks, List<Failure> chunkFailures) {
         this(counts, needChunks, chunkFailures, List.of());
     }
 

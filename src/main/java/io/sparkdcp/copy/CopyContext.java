@@ -30,6 +30,7 @@ final class CopyContext implements AutoCloseable {
     final int egid;
     private final TaskTrees trees;
     private final NativeBuffer probe = new NativeBuffer(4096);
+    private long timeWindowNanos = -1;
 
     CopyContext(TaskTrees trees, StepRecorder steps) {
         this.trees = trees;
@@ -42,7 +43,7 @@ final class CopyContext implements AutoCloseable {
         this.metadata = switch (options.access()) {
             case FD -> new FdMetadataIO(options.xattrs(), steps, false);
             case FD_ALWAYS_SET -> new FdMetadataIO(options.xattrs(), steps, true);
-            case PATH -> new PathMetadataIO(options, steps);
+            case PATH -> new PathMetadataIO(options, steps, source, destination);
         };
         this.writer = new MetadataWriter(this);
     }
@@ -84,7 +85,13 @@ final class CopyContext implements AutoCloseable {
 
     /** What the copy does with e, given what the destination has at its path (null: nothing). */
     Decision decide(Entry e, Stat existing) {
-        return Decision.of(e.stat(), existing, options.modes(), euid);
+        return Decision.of(e.stat(), existing, options.modes(), euid, timeWindowNanos());
+    }
+
+    /** The destination's time granularity, probed once per task (see Decision.sameTimes). */
+    long timeWindowNanos() {
+        if (timeWindowNanos < 0) timeWindowNanos = TimeGranularity.windowNanos(destination.root());
+        return timeWindowNanos;
     }
 
     /** lstat of name in an open destination directory, or null when nothing has that name (timed as stat_dst). */
@@ -92,10 +99,36 @@ final class CopyContext implements AutoCloseable {
         return steps.time(Step.STAT_DST, () -> Posix.statAtIfExists(dir, name));
     }
 
-    /** Opens the source file of e (timed as open_src). */
+    /**
+     * Opens the source file of e (timed as open_src) with O_NONBLOCK, so a FIFO or device put where
+     * the walk saw a file cannot hang the open, then clears it: Lustre takes its locks without waiting
+     * on a non-blocking descriptor and fails the read instead. What was opened is checked after the
+     * data ({@link #requireUnchanged}); a FIFO fails its first read at once (no pread on a pipe).
+     */
     Fd openSource(Entry e) {
+        int flags = sourceOpenFlags(e.stat());
         Fd dir = source.get(e.parent());
-        return steps.time(Step.OPEN_SRC, () -> Posix.openat(dir, e.name(), sourceOpenFlags(e.stat()), 0));
+        // O_NONBLOCK: a FIFO swapped in after the walk fails below instead of blocking the open.
+        Fd src = steps.time(Step.OPEN_SRC, () -> Posix.openat(dir, e.name(), flags | Linux.O_NONBLOCK, 0));
+        try {
+            Posix.setStatusFlags(src, flags & Linux.O_NOATIME);
+        } catch (PosixException ex) {
+            src.close();
+            throw ex;
+        }
+        return src;
+    }
+
+    /**
+     * After the data: the open source must still be the file the walk saw, with its size, mtime and
+     * ctime; otherwise what was copied may be a mix of old and new and must not pass for a copy.
+     */
+    void requireUnchanged(Entry e, Fd src) {
+        long t = System.nanoTime();
+        Stat now = Posix.fstat(src);
+        steps.record(Step.STAT_SRC, System.nanoTime() - t);
+        String change = SourceChange.describe(e.stat(), now);
+        if (change != null) throw SourceChange.failure(e.path(), change);
     }
 
     /** Opens e's existing destination file for writing, and reading too when asked (timed as open_dst). */

@@ -6,6 +6,7 @@ import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.plan.Chunk;
 import io.sparkdcp.plan.FileBatch;
 import io.sparkdcp.plan.HardLink;
+import io.sparkdcp.plan.LargeFile;
 import io.sparkdcp.walk.Entry;
 
 import java.util.ArrayList;
@@ -86,14 +87,14 @@ public final class CopyEngine implements AutoCloseable {
         return BatchResult.of(counts);
     }
 
-    /** Creates large files at their size; the result names those whose chunks must be copied. */
+    /** Creates large files at their size; the result names those whose chunks must be copied, and their inodes. */
     public BatchResult prepareLargeFiles(List<Entry> batch) {
         CopyCounts counts = new CopyCounts(items);
-        List<byte[]> needChunks = new ArrayList<>();
+        List<LargeFile> needChunks = new ArrayList<>();
         for (Entry e : batch) {
-            boolean chunksToCopy = largeFiles.prepare(e, counts);
-            if (chunksToCopy) needChunks.add(e.path());
-            progress.done(1, chunksToCopy ? 0 : fileBytes(e)); // the chunks report their own bytes
+            LargeFile created = largeFiles.prepare(e, counts);
+            if (created != null) needChunks.add(created);
+            progress.done(1, created != null ? 0 : fileBytes(e)); // the chunks report their own bytes
         }
         return new BatchResult(counts, needChunks, List.of());
     }
@@ -114,9 +115,9 @@ public final class CopyEngine implements AutoCloseable {
     }
 
     /** Gives large files whose chunks all arrived their metadata. */
-    public BatchResult finishLargeFiles(List<Entry> batch) {
+    public BatchResult finishLargeFiles(List<LargeFile> batch) {
         CopyCounts counts = new CopyCounts(items);
-        for (Entry e : batch) largeFiles.finish(e, counts);
+        for (LargeFile f : batch) largeFiles.finish(f, counts);
         return BatchResult.of(counts);
     }
 

@@ -19,22 +19,13 @@ final class DataCopier {
     private boolean copyFileRangeRefused;
 
     /**
-     * Copies a whole file of the size the walk saw. A dense file's last request asks for one byte
-     * more: getting it means the source grew since the walk, and the copy fails rather than pass
-     * for complete — found without a further call.
+     * Copies [offset, offset + length) of src, data extents only when sparse; returns bytes written.
+     * A source that ends early fails here; one that grew or changed is found by the caller's fstat
+     * after the data ({@link CopyContext#requireUnchanged}).
      */
-    long copyWhole(Fd src, Fd dst, long size, boolean sparse) {
-        if (size <= 0 || sparse) return copyRange(src, dst, 0, size, sparse);
-        long done = copyExtent(src, dst, 0, size, 1);
-        if (done > size) throw new PosixException("read", Errno.EIO, src.path(),
-                "source grew past the " + size + " bytes the walk saw: it changed during the copy");
-        return done;
-    }
-
-    /** Copies [offset, offset + length) of src, data extents only when sparse; returns bytes written. */
     long copyRange(Fd src, Fd dst, long offset, long length, boolean sparse) {
         if (length <= 0) return 0;
-        if (!sparse) return copyExtent(src, dst, offset, length, 0);
+        if (!sparse) return copyExtent(src, dst, offset, length);
         long end = offset + length;
         long written = 0;
         long pos = offset;
@@ -43,17 +34,17 @@ final class DataCopier {
             if (data < 0 || data >= end) break;
             long hole = Posix.seek(src, data, Linux.SEEK_HOLE);
             long extentEnd = hole < 0 ? end : Math.min(hole, end);
-            written += copyExtent(src, dst, data, extentEnd - data, 0);
+            written += copyExtent(src, dst, data, extentEnd - data);
             pos = extentEnd;
         }
         return written;
     }
 
-    /** Copies length bytes, asking for {@code beyond} more in each request (a probe past the expected end). */
-    private long copyExtent(Fd src, Fd dst, long offset, long length, int beyond) {
+    /** Copies length bytes at offset. */
+    private long copyExtent(Fd src, Fd dst, long offset, long length) {
         long done = 0;
         while (done < length) {
-            long want = length - done + beyond;
+            long want = length - done;
             long n = copyFileRangeRefused ? -1 : Posix.copyFileRange(src, dst, offset + done, want);
             if (n < 0) {
                 copyFileRangeRefused = true;

@@ -45,6 +45,11 @@ public record Decision(Kind kind, String reason) {
      * @param euid        who copies: a user cannot give files away, so such owner differences do not count
      */
     public static Decision of(Stat source, Stat destination, CopyModes modes, int euid) {
+        return of(source, destination, modes, euid, 0);
+    }
+
+    /** As above, with mtimes equal to within windowNanos (a destination that keeps coarser times). */
+    public static Decision of(Stat source, Stat destination, CopyModes modes, int euid, long windowNanos) {
         FileType type = source.type();
         if ((type == FileType.CHAR_DEVICE || type == FileType.BLOCK_DEVICE) && euid != 0)
             return new Decision(Kind.SKIP, DEVICE_AS_USER);
@@ -52,12 +57,12 @@ public record Decision(Kind kind, String reason) {
         if (type == FileType.DIRECTORY) {
             if (destination.type() != FileType.DIRECTORY) return refuse("the destination has a "
                     + destination.type().name().toLowerCase().replace('_', ' ') + " where the source has a directory; left as it is");
-            return sameMetadata(source, destination, euid) ? SKIP : FIX_METADATA;
+            return sameMetadata(source, destination, euid, windowNanos) ? SKIP : FIX_METADATA;
         }
-        boolean sameData = sameDataByStat(source, destination, modes);
+        boolean sameData = sameDataByStat(source, destination, modes, windowNanos);
         // Sync keeps data that is right and fixes the rest; a copy keeps only what is identical.
-        if (sameData && modes.sync()) return sameMetadata(source, destination, euid) ? SKIP : FIX_METADATA;
-        if (sameData && sameMetadata(source, destination, euid)) return SKIP;
+        if (sameData && modes.sync()) return sameMetadata(source, destination, euid, windowNanos) ? SKIP : FIX_METADATA;
+        if (sameData && sameMetadata(source, destination, euid, windowNanos)) return SKIP;
         if (destination.type() == FileType.DIRECTORY)
             return refuse("the destination has a directory where the source has a " + type.name().toLowerCase());
         return REPLACE;
@@ -75,15 +80,15 @@ public record Decision(Kind kind, String reason) {
     }
 
     /** Whether the destination's times count as the source's. The one place that compares them. */
-    static boolean sameTimes(Stat source, Stat destination) {
-        return source.sameMtime(destination);
+    static boolean sameTimes(Stat source, Stat destination, long windowNanos) {
+        return source.sameMtime(destination, windowNanos);
     }
 
     /** Same type and, as far as a stat can tell, the same data: size and times, target length, device number. */
-    private static boolean sameDataByStat(Stat source, Stat destination, CopyModes modes) {
+    private static boolean sameDataByStat(Stat source, Stat destination, CopyModes modes, long windowNanos) {
         if (source.type() != destination.type()) return false;
         return switch (source.type()) {
-            case FILE -> source.size() == destination.size() && (comparesContents(modes) || sameTimes(source, destination));
+            case FILE -> source.size() == destination.size() && (comparesContents(modes) || sameTimes(source, destination, windowNanos));
             case SYMLINK -> source.size() == destination.size(); // the target itself: afterComparingData
             case FIFO, SOCKET, CHAR_DEVICE, BLOCK_DEVICE -> source.rdev() == destination.rdev();
             case DIRECTORY -> true;
@@ -91,8 +96,8 @@ public record Decision(Kind kind, String reason) {
     }
 
     /** Owner (as far as euid may set it), mode (symlinks have none) and times. */
-    private static boolean sameMetadata(Stat source, Stat destination, int euid) {
-        if (!sameTimes(source, destination)) return false;
+    private static boolean sameMetadata(Stat source, Stat destination, int euid, long windowNanos) {
+        if (!sameTimes(source, destination, windowNanos)) return false;
         if (source.type() != FileType.SYMLINK && source.permissions() != destination.permissions()) return false;
         return !Ownership.differs(source, destination.uid(), destination.gid(), euid);
     }

@@ -3,7 +3,9 @@ package io.sparkdcp.copy;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;
+import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
@@ -24,6 +26,7 @@ final class DirectoryCopier {
     private final CopyContext ctx;
     private final MetadataSync sync;
     private final NativeBuffer listing = new NativeBuffer(64 * 1024);
+    private final NativeBuffer marker = new NativeBuffer(64);
 
     DirectoryCopier(CopyContext ctx, MetadataSync sync) {
         this.ctx = ctx;
@@ -39,7 +42,7 @@ final class DirectoryCopier {
                 created = ctx.steps.time(Step.MKDIR, () -> Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE));
                 if (!created) requireDirectory(parent, e);
             }
-            if (!created && ctx.options.modes().atomic()) removeLeftoverTemporaries(e);
+            if (!created) removeLeftoverTemporaries(e);
             // Sync fixes an existing directory's project in its finish step, where it is counted; files
             // made in it meanwhile get their own project set explicitly, so the order does not matter.
             // The root (always "existing", often new) keeps the early set, so a fresh tree inherits.
@@ -60,24 +63,37 @@ final class DirectoryCopier {
     }
 
     /**
-     * Temporaries of --atomic that a killed run left: removed here, once per directory and before
-     * any file task writes into it, so no task can remove another's temporary in progress.
+     * Temporaries of --atomic that a killed run left: removed here, by any run (atomic or not), once
+     * per directory and before any file task writes into it, so no task can remove another's
+     * temporary in progress. Only a regular file with a temporary's name and our marker is ours.
      */
     private void removeLeftoverTemporaries(Entry e) {
         Fd dir = ctx.destination.get(e.path());
         for (Posix.DirEntry d : Posix.readDirectory(dir, listing)) {
-            if (!TemporaryNames.isTemporary(d.name())) continue;
-            ctx.steps.time(Step.UNLINK, () -> {
-                try {
-                    Posix.unlinkat(dir, d.name(), false);
-                } catch (PosixException ex) {
-                    if (ex.errno() != Errno.ENOENT) throw ex;
-                }
-            });
+            if (!TemporaryNames.isTemporary(d.name()) || !isMarkedTemporary(dir, d)) continue;
+            long t = System.nanoTime();
+            try {
+                Posix.unlinkat(dir, d.name(), false);
+            } catch (PosixException ex) {
+                if (ex.errno() != Errno.ENOENT) throw ex;
+            } finally {
+                ctx.steps.record(Step.UNLINK, System.nanoTime() - t);
+            }
         }
     }
 
-    /** An existing name is fine if it is a directory; anything else is the user's and stays (refused). */
+    private boolean isMarkedTemporary(Fd dir, Posix.DirEntry d) {
+        if (d.dType() != Linux.DT_REG && d.dType() != Linux.DT_UNKNOWN) return false;
+        try (Fd file = Posix.openat(dir, d.name(), Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK, 0)) {
+            return Posix.fstat(file).type() == FileType.FILE
+                    && Posix.fgetxattr(file, TemporaryNames.marker(ctx.privileged()), marker) != null;
+        } catch (PosixException ex) {
+            if (ex.errno() == Errno.ENOENT || ex.errno() == Errno.ELOOP || ex.errno() == Errno.EOPNOTSUPP) return false;
+            throw ex;
+        }
+    }
+
+    /** An existing name is fine if it is a directory; anything else is the user's and stays. */
     private void requireDirectory(Fd parent, Entry e) {
         Stat existing = ctx.steps.time(Step.STAT_DST, () -> Posix.statAt(parent, e.name()));
         Decision d = ctx.decide(e, existing);
@@ -91,13 +107,16 @@ final class DirectoryCopier {
                 counts.addSkipped(e);
                 return;
             }
-            Fd src = ctx.source.get(e.path());
-            List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
+            // A source directory we may not open failed once, in the walk: its copy still gets the
+            // owner, mode and times the walk saw, not the 0700 and current time of its making.
+            Fd src = MetadataSync.openUnlessUnreadable(ctx, e);
+            List<Xattr> xattrs = src == null ? List.of() : ctx.metadata.readXattrs(src, e.path());
             ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, null, null);
             ctx.forgetParentState(e.path());
-            counts.addCopied(e);
+            if (src != null) counts.addCopied(e);
         });
     }
+
 
     /** Sync's finish: set only what differs, and count by whether the directory is new. */
     void finishSync(Entry e, CopyCounts counts, boolean created) {

@@ -33,11 +33,13 @@ final class FileCopier {
     private final CreateOrReplace createOrReplace;
     private final ContentComparer checksums = new ContentComparer();
     private final NativeBuffer inherited = new NativeBuffer(4096);
+    private final byte[] marker;
 
     FileCopier(CopyContext ctx, MetadataSync sync, CreateOrReplace createOrReplace) {
         this.ctx = ctx;
         this.sync = sync;
         this.createOrReplace = createOrReplace;
+        this.marker = TemporaryNames.marker(ctx.privileged());
     }
 
     void copy(Entry e, CopyCounts counts) {
@@ -100,27 +102,27 @@ final class FileCopier {
         boolean inPlace = finalName == null;
         Fd src = null;
         try {
+            if (!inPlace) markTemporary(dst);
             ParentState where = ctx.parentState(parent);
             ctx.writer.applyOwner(dst, e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
             src = ctx.openSource(e);
             FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
             List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
 
-            Fd from = src;
-            long bytes = ctx.steps.time(Step.DATA, () -> {
-                long n = ctx.data.copyWhole(from, dst, e.stat().size(), e.stat().maybeSparse());
-                if (e.stat().maybeSparse()) Posix.ftruncate(dst, e.stat().size());
-                return n;
-            });
+            long bytes = copyData(e, src, dst);
             if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
+            ctx.requireUnchanged(e, src); // after verify too: the bytes compared are the walk's file
             if (ctx.options.modes().fsync()) ctx.fsync(dst); // durable before times say "complete"
             dataComplete = true;
 
             // A metadata step that fails leaves the data in place but no final times, so a re-run redoes the file.
             if (where.defaultAcl()) dropInheritedXattrs(dst, xattrs);
-            ctx.writer.applyAfterOwner(dst, e.path(), e.stat(), xattrs, project, where.projectOfNewFile(),
+            // The name dst has now (the temporary's with --atomic), for the path way's second look-up.
+            byte[] current = inPlace ? e.path() : PathBytes.join(parent, name);
+            ctx.writer.applyAfterOwner(dst, current, e.stat(), xattrs, project, where.projectOfNewFile(),
                     finalMode);
             if (!inPlace) {
+                unmarkTemporary(dst);
                 renameIntoPlace(dstDir, name, dst, finalName, where);
                 inPlace = true;
             }
@@ -132,6 +134,48 @@ final class FileCopier {
             ctx.timedClose(dst);
             // In place, a file with its data stays (a re-run sees no final times); a temporary never does.
             if (!dataComplete || !inPlace) removeIncomplete(dstDir, name);
+        }
+    }
+
+    /**
+     * The marker that tells a later run this file is a temporary of ours (a name can be anyone's).
+     * Where the file system holds no such xattr the temporary goes unmarked: a killed run's then stays.
+     */
+    private void markTemporary(Fd dst) {
+        long t = System.nanoTime();
+        try {
+            Posix.fsetxattr(dst, marker, TemporaryNames.MARKER_VALUE);
+        } catch (PosixException ex) {
+            if (ex.errno() != Errno.EOPNOTSUPP) throw ex;
+        } finally {
+            ctx.steps.record(Step.XATTR_SET, System.nanoTime() - t);
+        }
+    }
+
+    /** Just before the rename: the final name never carries the marker. */
+    private void unmarkTemporary(Fd dst) {
+        long t = System.nanoTime();
+        try {
+            Posix.fremovexattr(dst, marker);
+        } catch (PosixException ex) {
+            if (ex.errno() != Errno.EOPNOTSUPP) throw ex;
+        } finally {
+            ctx.steps.record(Step.XATTR_SET, System.nanoTime() - t);
+        }
+    }
+
+    /** The whole file's data; a read that fails because the source changed says so. */
+    private long copyData(Entry e, Fd src, Fd dst) {
+        long t = System.nanoTime();
+        try {
+            long bytes = ctx.data.copyRange(src, dst, 0, e.stat().size(), e.stat().maybeSparse());
+            if (e.stat().maybeSparse()) Posix.ftruncate(dst, e.stat().size());
+            return bytes;
+        } catch (PosixException ex) {
+            ctx.requireUnchanged(e, src);
+            throw ex;
+        } finally {
+            ctx.steps.record(Step.DATA, System.nanoTime() - t);
         }
     }
 
@@ -176,7 +220,7 @@ final class FileCopier {
     /** A default ACL on the parent gave the new file an access ACL the source may not have. */
     private void dropInheritedXattrs(Fd dst, List<Xattr> keep) {
         for (byte[] name : Posix.flistxattr(dst, inherited)) {
-            boolean kept = keep.stream().anyMatch(x -> Arrays.equals(x.name(), name));
+            boolean kept = Arrays.equals(name, marker) || keep.stream().anyMatch(x -> Arrays.equals(x.name(), name));
             if (!kept) Posix.fremovexattr(dst, name);
         }
     }

@@ -9,6 +9,7 @@ import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.plan.Chunk;
+import io.sparkdcp.plan.LargeFile;
 import io.sparkdcp.walk.Entry;
 
 import java.util.List;
@@ -33,23 +34,23 @@ final class LargeFileCopier {
         this.createOrReplace = createOrReplace;
     }
 
-    /** True when the file's chunks must be copied. */
-    boolean prepare(Entry e, CopyCounts counts) {
+    /** The file created, whose chunks must be copied; null when it is kept as it is or failed. */
+    LargeFile prepare(Entry e, CopyCounts counts) {
         try {
             Fd dir = ctx.destination.get(e.parent());
             Fd dst = createOrReplace.run(e, dir, "openat",
                     () -> ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, dir, e.name(), CREATE, 0600)),
                     sync::keepFile, counts);
-            if (dst == null) return false;
+            if (dst == null) return null;
             try {
                 Posix.ftruncate(dst, e.stat().size());
+                return new LargeFile(e, statDestination(dst).ino());
             } finally {
                 ctx.timedClose(dst);
             }
-            return true;
         } catch (PosixException ex) {
             counts.addFailure(e, Failure.of(e.path(), ex));
-            return false;
+            return null;
         }
     }
 
@@ -61,28 +62,39 @@ final class LargeFileCopier {
         try {
             src = ctx.openSource(e);
             dst = ctx.openDestination(e, false);
+            requireCreatedInode(e, statDestination(dst), c.destinationIno());
             Fd from = src;
             Fd to = dst;
-            return ctx.steps.time(Step.DATA, () -> ctx.data.copyRange(from, to, c.offset(), c.length(), e.stat().maybeSparse()));
+            long bytes;
+            try {
+                bytes = ctx.steps.time(Step.DATA, () -> ctx.data.copyRange(from, to, c.offset(), c.length(), e.stat().maybeSparse()));
+            } catch (PosixException ex) {
+                ctx.requireUnchanged(e, src);
+                throw ex;
+            }
+            ctx.requireUnchanged(e, src);
+            return bytes;
         } finally {
             ctx.timedClose(src);
             ctx.timedClose(dst);
         }
     }
 
-    void finish(Entry e, CopyCounts counts) {
+    void finish(LargeFile large, CopyCounts counts) {
+        Entry e = large.file();
         Fd src = null;
         Fd dst = null;
         try {
             src = ctx.openSource(e);
             dst = ctx.openDestination(e, ctx.options.modes().verify());
-            Fd opened = dst;
-            Stat current = ctx.steps.time(Step.STAT_DST, () -> Posix.fstat(opened));
+            Stat current = statDestination(dst);
+            requireCreatedInode(e, current, large.destinationIno());
             if (current.size() != e.stat().size())
                 throw new PosixException("copy", Errno.EIO, e.path(), "destination has " + current.size()
                         + " bytes after all chunks, expected " + e.stat().size());
-            // A failed verification leaves the file without its final times: a re-run copies it again.
+            // A failed verification or a changed source leaves the file without its final times: a re-run copies it again.
             if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
+            ctx.requireUnchanged(e, src); // every chunk checked its own; this covers changes after the last
             if (ctx.options.modes().fsync()) ctx.fsync(dst);
             FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
             List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
@@ -95,5 +107,21 @@ final class LargeFileCopier {
             ctx.timedClose(src);
             ctx.timedClose(dst);
         }
+    }
+
+    private Stat statDestination(Fd dst) {
+        long t = System.nanoTime();
+        try {
+            return Posix.fstat(dst);
+        } finally {
+            ctx.steps.record(Step.STAT_DST, System.nanoTime() - t);
+        }
+    }
+
+    /** The name must still lead to the inode the prepare step created: another run's file is left alone. */
+    private static void requireCreatedInode(Entry e, Stat current, long createdIno) {
+        if (current.ino() != createdIno)
+            throw new PosixException("copy", Errno.ESTALE, e.path(), "the destination file was replaced during the copy"
+                    + " (inode " + current.ino() + ", created as " + createdIno + "): another run or a user wrote there");
     }
 }

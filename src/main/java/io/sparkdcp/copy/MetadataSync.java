@@ -1,11 +1,13 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.Posix;
+import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.Entry;
 
@@ -27,6 +29,7 @@ final class MetadataSync {
     private final ContentComparer contents = new ContentComparer();
 
     MetadataSync(CopyContext ctx) { this.ctx = ctx; }
+
 
     /**
      * The keeper of regular files ({@link CreateOrReplace.Keeper}): an existing file the decision keeps
@@ -52,11 +55,16 @@ final class MetadataSync {
         }
     }
 
-    /** An existing directory after its children: fix what differs. */
+    /**
+     * An existing directory after its children: fix what differs. A source directory we may not open
+     * was reported by the walk: its owner, mode and times are still fixed, its xattrs left as they are.
+     */
     void directory(Entry e, Fd dst, Stat existing, CopyCounts counts, boolean created) {
-        List<Xattr> wanted = ctx.metadata.readXattrs(ctx.source.get(e.path()), e.path());
+        Fd src = openUnlessUnreadable(ctx, e);
+        List<Xattr> wanted = src == null ? null : ctx.metadata.readXattrs(src, e.path());
         Decision d = fix(dst, e, existing, ctx.decide(e, existing), wanted, ctx.options.projectIds() ? e.project() : null);
         ctx.forgetParentState(e.path());
+        if (src == null) return; // failed once, by the walk
         if (created) counts.addCopied(e);
         else counted(e, d, counts);
     }
@@ -82,13 +90,27 @@ final class MetadataSync {
     }
 
     /**
-     * Compares the kept xattrs and project ID too, and sets on dst all that differs; returns the
-     * decision with those differences counted in.
+     * The source directory, or null when we may not open it: then the walk could not list it either,
+     * and reported it.
      */
-    private Decision fix(Fd dst, Entry e, Stat existing, Decision d, List<Xattr> wanted, FsXattr project) {
+    static Fd openUnlessUnreadable(CopyContext ctx, Entry e) {
+        try {
+            return ctx.source.get(e.path());
+        } catch (PosixException ex) {
+            if (ex.errno() == Errno.EACCES) return null;
+            throw ex;
+        }
+    }
+
+    /**
+     * Compares the kept xattrs (wantedOrNull null: unknown, left as they are) and project ID too,
+     * and sets on dst all that differs; returns the decision with those differences counted in.
+     */
+    private Decision fix(Fd dst, Entry e, Stat existing, Decision d, List<Xattr> wantedOrNull, FsXattr project) {
         Stat src = e.stat();
         List<Xattr> present = FdMetadataIO.readKept(listXattrs(dst), ctx.options.xattrs(), ctx.steps,
                 n -> Posix.fgetxattr(dst, n, buffer));
+        List<Xattr> wanted = wantedOrNull == null ? present : wantedOrNull;
         FsXattr current = project != null ? FdMetadataIO.projectOrNull(dst, ctx.steps) : null;
         boolean ownerDiffers = ctx.writer.ownerDiffers(src, existing.uid(), existing.gid());
         boolean projectDiffers = project != null

@@ -10,27 +10,33 @@ import io.sparkdcp.posix.Posix;
 import java.util.List;
 
 /**
- * The way the rejected mpifileutils patch did it, kept for measurement: xattrs by full path
- * (llistxattr, lgetxattr, lsetxattr) and a second open of each file for every project-ID ioctl,
- * setting the ID whether or not the file already has it. The extra opens count as open_src/open_dst.
+ * The way the rejected mpifileutils patch did it, kept for measurement: xattrs by path (llistxattr,
+ * lgetxattr, lsetxattr) and a second open of each file for every project-ID ioctl, setting the ID
+ * whether or not the file already has it. The extra opens count as open_src/open_dst. "By path" is
+ * the entry's name looked up again in its open parent directory ({@code /proc/self/fd/N/name}, or
+ * openat), never a path from the root: a directory swapped for a symlink cannot lead outside the
+ * trees, and with --atomic the name is the temporary's.
  */
 final class PathMetadataIO implements MetadataIO {
-    private final byte[] sourceRoot;
-    private final byte[] destinationRoot;
+    private static final byte[] DOT = PathBytes.of(".");
+    private static final int SECOND_OPEN = Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK;
+
+    private final DirectoryCache source;
+    private final DirectoryCache destination;
     private final XattrPolicy policy;
     private final StepRecorder steps;
     private final NativeBuffer buffer = new NativeBuffer(64 * 1024);
 
-    PathMetadataIO(CopyOptions options, StepRecorder steps) {
-        this.sourceRoot = options.sourceRoot();
-        this.destinationRoot = options.destinationRoot();
+    PathMetadataIO(CopyOptions options, StepRecorder steps, DirectoryCache source, DirectoryCache destination) {
+        this.source = source;
+        this.destination = destination;
         this.policy = options.xattrs();
         this.steps = steps;
     }
 
     @Override
     public FsXattr readProject(Fd src, byte[] relPath) {
-        Fd second = openByPath(sourceRoot, relPath, Step.OPEN_SRC);
+        Fd second = openByPath(source, relPath, Step.OPEN_SRC);
         try {
             return FdMetadataIO.projectOrNull(second, steps);
         } finally {
@@ -47,7 +53,7 @@ final class PathMetadataIO implements MetadataIO {
     @Override
     public void writeProject(Fd dst, byte[] relPath, FsXattr source, FsXattr inherited) {
         if (source == null) return;
-        Fd second = openByPath(destinationRoot, relPath, Step.OPEN_DST);
+        Fd second = openByPath(destination, relPath, Step.OPEN_DST);
         try {
             FsXattr current = steps.time(Step.IOCTL_GET, () -> FdMetadataIO.readDestinationProject(second, relPath, source));
             if (current == null) return;
@@ -60,26 +66,32 @@ final class PathMetadataIO implements MetadataIO {
     @Override
     public List<Xattr> readXattrs(Fd src, byte[] relPath) {
         if (policy.copiesNothing()) return List.of();
-        byte[] path = absolute(sourceRoot, relPath);
+        byte[] path = throughParent(source, relPath);
         List<byte[]> names = steps.time(Step.XATTR_LIST, () -> Posix.llistxattr(path, buffer));
         return FdMetadataIO.readKept(names, policy, steps, name -> Posix.lgetxattr(path, name, buffer));
     }
 
     @Override
     public void writeXattrs(Fd dst, byte[] relPath, List<Xattr> xattrs) {
-        byte[] path = absolute(destinationRoot, relPath);
+        byte[] path = throughParent(destination, relPath);
         for (Xattr x : xattrs) steps.time(Step.XATTR_SET, () -> Posix.lsetxattr(path, x.name(), x.value()));
     }
 
-    private Fd openByPath(byte[] root, byte[] relPath, Step step) {
-        return steps.time(step, () -> Posix.open(absolute(root, relPath), Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK));
+    /** The second open: the name looked up again in its open parent (the root itself for the root). */
+    private Fd openByPath(DirectoryCache tree, byte[] relPath, Step step) {
+        return steps.time(step, () -> relPath.length == 0
+                ? Posix.openat(tree.root(), DOT, SECOND_OPEN, 0)
+                : Posix.openat(tree.get(PathBytes.parent(relPath)), PathBytes.name(relPath), SECOND_OPEN, 0));
     }
 
     private void closeTimed(Fd fd) {
         steps.time(Step.CLOSE, fd::close);
     }
 
-    private static byte[] absolute(byte[] root, byte[] relPath) {
-        return relPath.length == 0 ? root : PathBytes.join(root, relPath);
+    /** {@code /proc/self/fd/N/name}, N the open parent: the kernel looks the name up in that directory. */
+    private static byte[] throughParent(DirectoryCache tree, byte[] relPath) {
+        Fd dir = relPath.length == 0 ? tree.root() : tree.get(PathBytes.parent(relPath));
+        byte[] name = relPath.length == 0 ? DOT : PathBytes.name(relPath);
+        return PathBytes.join(PathBytes.of("/proc/self/fd/" + dir.fd()), name);
     }
 }

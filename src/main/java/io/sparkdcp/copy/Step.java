@@ -6,7 +6,8 @@ public enum Step {
     XATTR_LIST("xattr_list"), XATTR_GET("xattr_get"), XATTR_SET("xattr_set"),
     IOCTL_GET("ioctl_get"), IOCTL_SET("ioctl_set"), OWNER("owner"), MODE("mode"), TIMES("times"),
     CLOSE("close"), MKDIR("mkdir"), LINK("link"), READLINK("readlink"), SYMLINK("symlink"), MKNOD("mknod"),
-    UNLINK("unlink"), OPEN_DIR("open_dir"), RENAME("rename"), FSYNC("fsync"), VERIFY("verify");
+    UNLINK("unlink"), OPEN_DIR("open_dir"), RENAME("rename"), FSYNC("fsync"), VERIFY("verify"),
+    STAT_SRC("stat_src");
 
     private final String label;
 

@@ -8,8 +8,15 @@ import java.util.concurrent.ThreadLocalRandom;
  * Names of the files --atomic writes before renaming them into place:
  * {@code .spark-dcp.<name>.<16 hex digits>.tmp}, in the destination directory itself, so the
  * temporary inherits that directory's project ID and the rename stays within one directory.
+ * The name alone proves nothing (a user's file may look like that): a temporary also carries a
+ * marker xattr from its creation until just before its rename, and only a marked regular file is
+ * ever removed as a leftover.
  */
 final class TemporaryNames {
+    /** Root marks with a trusted.* name no other user can set; others with user.*, on files they own. */
+    private static final byte[] TRUSTED_MARKER = "trusted.spark-dcp.temporary".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] USER_MARKER = "user.spark-dcp.temporary".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] MARKER_VALUE = "1".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] PREFIX = ".spark-dcp.".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] SUFFIX = ".tmp".getBytes(StandardCharsets.US_ASCII);
     private static final int RANDOM_DIGITS = 16;
@@ -17,6 +24,11 @@ final class TemporaryNames {
     private static final int NAME_PART_MAX = 255 - PREFIX.length - 1 - RANDOM_DIGITS - SUFFIX.length;
 
     private TemporaryNames() {}
+
+    /** The marker xattr's name for a run with these privileges. */
+    static byte[] marker(boolean privileged) {
+        return privileged ? TRUSTED_MARKER : USER_MARKER;
+    }
 
     static byte[] next(byte[] name) {
         byte[] part = Arrays.copyOf(name, Math.min(name.length, NAME_PART_MAX));

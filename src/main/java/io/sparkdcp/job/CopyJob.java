@@ -6,6 +6,7 @@ import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.DirectoryBatch;
 import io.sparkdcp.plan.Chunk;
+import io.sparkdcp.plan.LargeFile;
 import io.sparkdcp.plan.Plan;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
@@ -127,12 +128,11 @@ public final class CopyJob {
     private void copyLargeFiles(List<Entry> large, CopyOptions copy, CopyCounts counts) {
         if (large.isEmpty()) return;
         List<List<Entry>> groups = Planner.partition(large, Math.max(1, options.batchFiles()));
-        Set<String> needChunks = new HashSet<>();
+        List<LargeFile> toCopy = new ArrayList<>();
         for (BatchResult r : runner.run("prepare large files", groups, copy, CopyEngine::prepareLargeFiles)) {
             counts.merge(r.counts());
-            for (byte[] p : r.needChunks()) needChunks.add(PathBytes.display(p));
+            toCopy.addAll(r.needChunks());
         }
-        List<Entry> toCopy = large.stream().filter(e -> needChunks.contains(e.display())).toList();
         int chunksPerTask = (int) Math.max(1, options.batchBytes() / copy.chunkSize());
         List<List<Chunk>> chunkTasks = Planner.partition(Plan.chunksOf(toCopy, copy.chunkSize()), chunksPerTask);
         Map<String, Failure> failedFiles = new LinkedHashMap<>();
@@ -141,8 +141,8 @@ public final class CopyJob {
             for (Failure f : r.chunkFailures()) failedFiles.putIfAbsent(f.path(), f);
         }
         failedFiles.values().forEach(counts::addFailure);
-        List<Entry> complete = new ArrayList<>();
-        for (Entry e : toCopy) if (!failedFiles.containsKey(e.display())) complete.add(e);
+        List<LargeFile> complete = new ArrayList<>();
+        for (LargeFile f : toCopy) if (!failedFiles.containsKey(f.file().display())) complete.add(f);
         merge(counts, runner.run("finish large files", Planner.partition(complete, options.batchFiles()), copy,
                 CopyEngine::finishLargeFiles));
     }

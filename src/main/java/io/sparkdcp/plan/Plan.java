@@ -12,11 +12,13 @@ public record Plan(List<List<Entry>> directoryLevels, List<FileBatch> fileBatche
                    long totalEntries, long totalBytes) {
 
     /** Chunks of the given large files. */
-    public static List<Chunk> chunksOf(List<Entry> files, long chunkSize) {
+    public static List<Chunk> chunksOf(List<LargeFile> files, long chunkSize) {
         List<Chunk> chunks = new java.util.ArrayList<>();
-        for (Entry f : files) {
+        for (LargeFile large : files) {
+            Entry f = large.file();
             long size = f.stat().size();
-            for (long off = 0; off < size; off += chunkSize) chunks.add(new Chunk(f, off, Math.min(chunkSize, size - off)));
+            for (long off = 0; off < size; off += chunkSize)
+                chunks.add(new Chunk(f, off, Math.min(chunkSize, size - off), large.destinationIno()));
         }
         return chunks;
     }

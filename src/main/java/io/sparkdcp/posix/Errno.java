@@ -31,6 +31,7 @@ public final class Errno {
     public static final int ELOOP = 40;
     public static final int ENODATA = 61;
     public static final int EOPNOTSUPP = 95;
+    public static final int ESTALE = 116;
     public static final int EDQUOT = 122;
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
@@ -44,7 +45,7 @@ public final class Errno {
             Map.entry(ENOTEMPTY, "ENOTEMPTY"), Map.entry(ELOOP, "ELOOP"), Map.entry(ENODATA, "ENODATA"),
             Map.entry(EOPNOTSUPP, "EOPNOTSUPP"), Map.entry(EDQUOT, "EDQUOT"),
             Map.entry(12, "ENOMEM"), Map.entry(16, "EBUSY"), Map.entry(24, "EMFILE"),
-            Map.entry(26, "ETXTBSY"), Map.entry(116, "ESTALE"), Map.entry(110, "ETIMEDOUT"),
+            Map.entry(26, "ETXTBSY"), Map.entry(ESTALE, "ESTALE"), Map.entry(110, "ETIMEDOUT"),
             Map.entry(7, "E2BIG"));
 
     public static String name(int errno) {

@@ -19,6 +19,8 @@ public interface LibC {
 
     int close(int fd);
 
+    int fcntl(int fd, int cmd, int arg);
+
     int statx(int dirfd, @In byte[] path, int flags, int mask, @Out byte[] statxBuf);
 
     int ioctl(int fd, @u_int64_t long request, @In @Out byte[] arg);

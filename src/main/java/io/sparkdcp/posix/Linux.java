@@ -18,6 +18,12 @@ public final class Linux {
     public static final int O_NOFOLLOW = AARCH64 ? 0100000 : 0400000;
     public static final int O_NOATIME = 01000000;
     public static final int O_CLOEXEC = 02000000;
+    /** An unnamed file in the given directory (__O_TMPFILE | O_DIRECTORY). */
+    public static final int O_TMPFILE = 020000000 | O_DIRECTORY;
+
+    public static final int F_SETFL = 4;
+    /** The longest path a system call takes, its terminating NUL included. */
+    public static final int PATH_MAX = 4096;
 
     public static final int AT_FDCWD = -100;
     public static final int AT_SYMLINK_NOFOLLOW = 0x100;
@@ -54,6 +60,7 @@ public final class Linux {
 
     public static final int DT_UNKNOWN = 0;
     public static final int DT_DIR = 4;
+    public static final int DT_REG = 8;
 
     /** glibc's makedev for a 64-bit dev_t. */
     public static long makedev(long major, long minor) {

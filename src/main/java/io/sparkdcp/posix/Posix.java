@@ -91,6 +91,7 @@ public final class Posix {
      */
     public static Fd openBeneath(Fd root, byte[] relPath, int flags) {
         if (relPath.length == 0) return openat(root, relPath, flags | O_NOFOLLOW, 0);
+        if (relPath.length >= PATH_MAX) return openBeneathInSteps(root, relPath, flags);
         if (!openat2Missing) {
             byte[] c = PathBytes.cString(relPath);
             byte[] how = ByteBuffer.allocate(24).order(ByteOrder.nativeOrder())
@@ -102,6 +103,23 @@ public final class Posix {
             openat2Missing = true;
         }
         return openByComponents(root, relPath, flags);
+    }
+
+    /**
+     * A path the kernel will not take in one call (PATH_MAX with its NUL): its directories up to a
+     * slash within the limit first, then the rest from there, still beneath root. Trees deeper than
+     * PATH_MAX copy as cp -a copies them.
+     */
+    private static Fd openBeneathInSteps(Fd root, byte[] relPath, int flags) {
+        int cut = PATH_MAX - 1;
+        while (cut > 0 && relPath[cut] != '/') cut--;
+        if (cut == 0) throw failure("openat", Errno.ENAMETOOLONG, relPath);
+        try (Fd prefix = openBeneath(root, java.util.Arrays.copyOfRange(relPath, 0, cut), O_RDONLY | O_DIRECTORY)) {
+            Fd rest = openBeneath(prefix, java.util.Arrays.copyOfRange(relPath, cut + 1, relPath.length), flags);
+            return new Fd(rest.release(), relPath);
+        } catch (PosixException e) {
+            throw failure(e.call(), e.errno(), relPath);
+        }
     }
 
     /**
@@ -161,6 +179,11 @@ public final class Posix {
             if (errno == Errno.EAGAIN) return false;
             throw failure("flock", errno, fd.path());
         }
+    }
+
+    /** fcntl(F_SETFL): the status flags an open descriptor keeps (O_NONBLOCK, O_NOATIME, O_APPEND, O_DIRECT). */
+    public static void setStatusFlags(Fd fd, int flags) {
+        call("fcntl", fd.path(), () -> LIBC.fcntl(fd.fd(), F_SETFL, flags));
     }
 
     static void close(int fd, byte[] path) {

@@ -7,9 +7,11 @@ import java.io.Serializable;
  *
  * @param permissions mode bits 07777 (setuid, setgid, sticky and rwx)
  * @param blocks      512-byte blocks allocated: fewer than the size needs means holes
+ * @param ctimeSec    inode change time: with size and mtime, how a copy tells that its source changed since the walk
  */
 public record Stat(FileType type, int permissions, int uid, int gid, long size, long blocks, long nlink,
-                   long dev, long ino, long rdev, long atimeSec, int atimeNsec, long mtimeSec, int mtimeNsec)
+                   long dev, long ino, long rdev, long atimeSec, int atimeNsec, long mtimeSec, int mtimeNsec,
+                   long ctimeSec, int ctimeNsec)
         implements Serializable {
 
     /** True when some of the size is holes, so the copy should look for data extents. */
@@ -18,6 +20,17 @@ public record Stat(FileType type, int permissions, int uid, int gid, long size, 
     }
 
     public boolean sameMtime(Stat other) {
-        return mtimeSec == other.mtimeSec && mtimeNsec == other.mtimeNsec;
+        return sameMtime(other, 0);
+    }
+
+    /**
+     * Whether the mtimes are equal, or less than windowNanos apart: a destination that keeps times
+     * in whole seconds (or 2 s, or µs) holds the source's time cut to that granularity.
+     */
+    public boolean sameMtime(Stat other, long windowNanos) {
+        if (windowNanos == 0) return mtimeSec == other.mtimeSec && mtimeNsec == other.mtimeNsec;
+        long seconds = mtimeSec - other.mtimeSec;
+        if (Math.abs(seconds) > windowNanos / 1_000_000_000L + 1) return false;
+        return Math.abs(seconds * 1_000_000_000L + (mtimeNsec - other.mtimeNsec)) < windowNanos;
     }
 }

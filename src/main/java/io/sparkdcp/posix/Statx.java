@@ -18,6 +18,7 @@ final class Statx {
     private static final int SIZE_BYTES = 40;     // __u64 stx_size
     private static final int BLOCKS = 48;         // __u64 stx_blocks
     private static final int ATIME = 64;          // struct statx_timestamp: __s64 tv_sec, then __u32 tv_nsec
+    private static final int CTIME = 96;
     private static final int MTIME = 112;
     private static final int TV_NSEC = 8;         // within a statx_timestamp
     private static final int RDEV_MAJOR = 128;    // __u32, and the minor after it
@@ -31,7 +32,8 @@ final class Statx {
                 b.getLong(SIZE_BYTES), b.getLong(BLOCKS), unsigned(b, NLINK),
                 Linux.makedev(unsigned(b, DEV_MAJOR), unsigned(b, DEV_MAJOR + MINOR)), b.getLong(INO),
                 Linux.makedev(unsigned(b, RDEV_MAJOR), unsigned(b, RDEV_MAJOR + MINOR)),
-                b.getLong(ATIME), b.getInt(ATIME + TV_NSEC), b.getLong(MTIME), b.getInt(MTIME + TV_NSEC));
+                b.getLong(ATIME), b.getInt(ATIME + TV_NSEC), b.getLong(MTIME), b.getInt(MTIME + TV_NSEC),
+                b.getLong(CTIME), b.getInt(CTIME + TV_NSEC));
     }
 
     private static long unsigned(ByteBuffer b, int offset) {

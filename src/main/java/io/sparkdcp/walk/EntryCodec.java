@@ -9,17 +9,17 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * The packed form of one entry, as a listing holds it and a saved listing stores it (format 1,
+ * The packed form of one entry, as a listing holds it and a saved listing stores it (format 2,
  * little-endian): a varint name length and the name's bytes, then fixed-width metadata —
  * mode u16 (type and permissions), flags u8 (bit 0: project follows), uid, gid, nlink i32,
- * size, blocks, dev, ino, rdev i64, atime i64+i32, mtime i64+i32 — and, when flagged, the
- * project's xflags and projid i32. 79 bytes plus the name, or 87 with a project.
+ * size, blocks, dev, ino, rdev i64, atime, mtime, ctime i64+i32 — and, when flagged, the
+ * project's xflags and projid i32. 91 bytes plus the name, or 99 with a project.
  */
 final class EntryCodec {
     private EntryCodec() {}
 
     private static final int HAS_PROJECT = 1;
-    static final int FIXED = 79;
+    static final int FIXED = 91;
 
     private static final java.lang.invoke.VarHandle SHORT = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
     private static final java.lang.invoke.VarHandle INT = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
@@ -46,7 +46,8 @@ final class EntryCodec {
             pos += 3;
             putInt(s.uid()).putInt(s.gid()).putInt((int) Math.min(Integer.MAX_VALUE, s.nlink()));
             putLong(s.size()).putLong(s.blocks()).putLong(s.dev()).putLong(s.ino()).putLong(s.rdev());
-            putLong(s.atimeSec()).putInt(s.atimeNsec()).putLong(s.mtimeSec()).putInt(s.mtimeNsec());
+            putLong(s.atimeSec()).putInt(s.atimeNsec()).putLong(s.mtimeSec()).putInt(s.mtimeNsec())
+                    .putLong(s.ctimeSec()).putInt(s.ctimeNsec());
             if (project != null) putInt(project.xflags()).putInt(project.projid());
             return this;
         }
@@ -142,8 +143,10 @@ final class EntryCodec {
             int atimeNsec = buf.getInt();
             long mtime = buf.getLong();
             int mtimeNsec = buf.getInt();
+            long ctime = buf.getLong();
+            int ctimeNsec = buf.getInt();
             return new Stat(FileType.ofMode(mode), mode & 07777, uid, gid, size, blocks, nlink, dev, ino, rdev,
-                    atime, atimeNsec, mtime, mtimeNsec);
+                    atime, atimeNsec, mtime, mtimeNsec, ctime, ctimeNsec);
         }
 
         private FsXattr projectIfFlagged() {

@@ -28,7 +28,7 @@ import java.util.TreeMap;
  * each walk error; {@code _SUCCESS} is written last, so a listing cut short is never read.
  */
 public final class SavedListing {
-    public static final String FORMAT = "spark-dcp-listing-1";
+    public static final String FORMAT = "spark-dcp-listing-2";
     static final String PART = "part-00000";
     static final String SUCCESS = "_SUCCESS";
     private static final Set<String> OWN_FILES = Set.of(PART, SUCCESS, "." + PART + ".crc", "." + SUCCESS + ".crc");

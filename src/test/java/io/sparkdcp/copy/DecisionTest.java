@@ -147,9 +147,9 @@ class DecisionTest {
 
     @Test
     void aFurtherHardLinkIsKeptOnlyWhenItIsTheSameInode() {
-        Stat target = new Stat(FileType.FILE, 0644, 0, 0, 5, 0, 2, 1, 42, 0, 0, 0, 9, 0);
-        Stat sameInode = new Stat(FileType.FILE, 0644, 0, 0, 5, 0, 2, 1, 42, 0, 0, 0, 9, 0);
-        Stat otherInode = new Stat(FileType.FILE, 0644, 0, 0, 5, 0, 1, 1, 43, 0, 0, 0, 9, 0);
+        Stat target = new Stat(FileType.FILE, 0644, 0, 0, 5, 0, 2, 1, 42, 0, 0, 0, 9, 0, 9, 0);
+        Stat sameInode = new Stat(FileType.FILE, 0644, 0, 0, 5, 0, 2, 1, 42, 0, 0, 0, 9, 0, 9, 0);
+        Stat otherInode = new Stat(FileType.FILE, 0644, 0, 0, 5, 0, 1, 1, 43, 0, 0, 0, 9, 0, 9, 0);
         assertAll(
                 () -> assertEquals(Kind.CREATE, Decision.ofLink(null, target).kind()),
                 () -> assertEquals(Kind.SKIP, Decision.ofLink(sameInode, target).kind()),
@@ -173,6 +173,6 @@ class DecisionTest {
     }
 
     private static Stat stat(FileType type, int mode, int uid, long size, long mtime, long rdev) {
-        return new Stat(type, mode, uid, uid, size, 0, 1, 0, 0, rdev, 0, 0, mtime, 0);
+        return new Stat(type, mode, uid, uid, size, 0, 1, 0, 0, rdev, 0, 0, mtime, 0, mtime, 0);
     }
 }

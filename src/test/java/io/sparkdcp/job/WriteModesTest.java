@@ -1,6 +1,7 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.CopyModes;
+import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.Step;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
@@ -56,17 +58,93 @@ class WriteModesTest {
 
     @Test
     void leftoverTemporariesOfAKilledRunAreRemovedByTheNextRun() throws IOException {
+        leftoverTemporariesAreRemovedBy(ATOMIC);
+    }
+
+    @Test
+    void leftoverTemporariesOfAKilledAtomicRunAreRemovedByAPlainRunToo() throws IOException {
+        leftoverTemporariesAreRemovedBy(CopyModes.COPY);
+    }
+
+    private static void leftoverTemporariesAreRemovedBy(CopyModes modes) throws IOException {
         Path dst = newDestination();
         LocalCopy.defaults().withModes(ATOMIC).run(source.tree().root(), dst);
-        Files.writeString(dst.resolve(LEFTOVER), "half a file");
-        Files.writeString(dst.resolve("deep/l1").resolve(".spark-dcp.x.fedcba9876543210.tmp"), "half");
+        markedTemporary(dst.resolve(LEFTOVER), "half a file");
+        markedTemporary(dst.resolve("deep/l1").resolve(".spark-dcp.x.fedcba9876543210.tmp"), "half");
 
-        CopyReport again = LocalCopy.defaults().withModes(ATOMIC).run(source.tree().root(), dst);
+        CopyReport again = LocalCopy.defaults().withModes(modes).run(source.tree().root(), dst);
 
         assertEquals(List.of(), again.counts().failures());
         assertEquals(List.of(), temporaries(dst));
         TreeComparator.assertSameTree(source.tree().root(), dst);
         assertEquals(0, again.counts().copied(FileType.FILE), "complete files are skipped");
+    }
+
+    /** The path way with --atomic sets xattrs and project IDs on the temporary, by its name in its directory. */
+    @Test
+    void atomicWithThePathWayGivesTheExactTree() throws IOException {
+        LocalCopy byPath = LocalCopy.defaults().withModes(ATOMIC).withAccess(MetadataAccess.PATH);
+        Path dst = newDestination();
+        CopyReport report = byPath.run(source.tree().root(), dst);
+        assertEquals(List.of(), report.counts().failures());
+        TreeComparator.assertSameTree(source.tree().root(), dst);
+        assertEquals(List.of(), temporaries(dst));
+    }
+
+    @Test
+    void atomicWithThePathWayKeepsTheXattrsOfAFileReplacedByARerun() throws IOException {
+        LocalCopy byPath = LocalCopy.defaults().withModes(ATOMIC).withAccess(MetadataAccess.PATH);
+        Path src = Files.createDirectories(source.mount().dir().resolve("src-path-atomic"));
+        Path file = Files.writeString(src.resolve("f"), "first");
+        Commands.run("setfattr", "-n", "user.colour", "-v", "red", file.toString());
+        Path dst = newDestination();
+        assertEquals(List.of(), byPath.run(src, dst).counts().failures());
+        Files.writeString(file, "second, longer");
+        Commands.run("setfattr", "-n", "user.colour", "-v", "blue", file.toString());
+        CopyReport again = byPath.run(src, dst);
+        assertEquals(List.of(), again.counts().failures());
+        assertEquals(1, again.counts().copied(FileType.FILE));
+        TreeComparator.assertSameTree(src, dst);
+        assertEquals("blue", Commands.run("getfattr", "--only-values", "-n", "user.colour", dst.resolve("f").toString()).trim());
+    }
+
+    /** What a killed --atomic run leaves: a temporary's name and the marker its copy sets. */
+    private static void markedTemporary(Path file, String content) throws IOException {
+        Files.writeString(file, content);
+        Commands.run("setfattr", "-n", "trusted.spark-dcp.temporary", "-v", "1", file.toString());
+    }
+
+    /** A name is not proof: a user's file or directory that merely looks like a temporary stays, in every run. */
+    @Test
+    void aUsersFileOrDirectoryNamedLikeATemporaryIsLeftAlone() throws IOException {
+        Path dst = newDestination();
+        Path file = dst.resolve(".spark-dcp.notes.0123456789abcdef.tmp");
+        Files.writeString(file, "the user's notes");
+        Path dir = Files.createDirectory(dst.resolve(".spark-dcp.dir.0123456789abcdef.tmp"));
+        for (CopyModes modes : List.of(ATOMIC, ATOMIC, CopyModes.COPY)) {
+            CopyReport report = LocalCopy.defaults().withModes(modes).run(source.tree().root(), dst);
+            assertEquals(List.of(), report.counts().failures());
+            assertEquals("the user's notes", Files.readString(file));
+            assertTrue(Files.isDirectory(dir));
+        }
+    }
+
+    /** A source entry with a temporary's name is copied like any other, and skipped by the next run. */
+    @Test
+    void aSourceFileNamedLikeATemporaryCopiesLikeAnyOther() throws IOException {
+        Path src = Files.createDirectories(source.mount().dir().resolve("src-temporary-names"));
+        Files.writeString(src.resolve(".spark-dcp.a.0123456789abcdef.tmp"), "mine");
+        Files.createDirectories(src.resolve("sub"));
+        Files.writeString(src.resolve("sub/.spark-dcp.b.fedcba9876543210.tmp"), "mine too");
+        Path dst = newDestination();
+        CopyReport first = LocalCopy.defaults().withModes(ATOMIC).run(src, dst);
+        assertEquals(List.of(), first.counts().failures());
+        assertEquals(2, first.counts().copied(FileType.FILE));
+        CopyReport again = LocalCopy.defaults().withModes(ATOMIC).run(src, dst);
+        assertEquals(List.of(), again.counts().failures());
+        assertEquals(0, again.counts().copied(FileType.FILE), "not taken for a leftover and copied again");
+        assertEquals(2, again.counts().skipped(FileType.FILE));
+        TreeComparator.assertSameTree(src, dst);
     }
 
     @Test

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** What sync --delete removes, and in which order. */
 class DeletionPlannerTest {
     private static Entry entry(String path, FileType type) {
-        return new Entry(PathBytes.of(path), new Stat(type, 0755, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0), null);
+        return new Entry(PathBytes.of(path), new Stat(type, 0755, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0), null);
     }
 
     private static List<List<String>> paths(List<List<Entry>> levels) {

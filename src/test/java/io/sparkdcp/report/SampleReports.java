@@ -33,6 +33,6 @@ final class SampleReports {
     }
 
     private static Entry entry(String path, FileType type) {
-        return new Entry(PathBytes.of(path), new Stat(type, 0644, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0), null);
+        return new Entry(PathBytes.of(path), new Stat(type, 0644, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0), null);
     }
 }

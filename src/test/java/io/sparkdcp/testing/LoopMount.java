@@ -65,9 +65,14 @@ public final class LoopMount implements AutoCloseable {
         return mountNew(name, sizeMiB, mkfs);
     }
 
-    /** An ext4 image: a second kind of file system, without project IDs (this kernel has no quota support). */
-    public static LoopMount createExt4(String name, long sizeMiB) {
-        return mountNew(name, sizeMiB, List.of("mkfs.ext4", "-q", "-F"));
+    /**
+     * An ext4 image: a second kind of file system, without project IDs (this kernel has no quota
+     * support); mkfsOptions go to mkfs.ext4 as they are ({@code -I 128}: times in whole seconds).
+     */
+    public static LoopMount createExt4(String name, long sizeMiB, String... mkfsOptions) {
+        List<String> mkfs = new ArrayList<>(List.of("mkfs.ext4", "-q", "-F"));
+        mkfs.addAll(List.of(mkfsOptions));
+        return mountNew(name, sizeMiB, mkfs);
     }
 
     private static LoopMount mountNew(String name, long sizeMiB, List<String> mkfsCommand) {

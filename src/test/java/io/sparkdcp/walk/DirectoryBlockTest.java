@@ -28,7 +28,8 @@ class DirectoryBlockTest {
 
     static Stat stat(FileType type, long n) {
         return new Stat(type, 07777 & (int) n, (int) n + 1, (int) n + 2, Long.MAX_VALUE - n, n * 8, 3 + n, -1L - n,
-                Long.MIN_VALUE + n, 0x1234_5678_9abcL + n, -5_000_000_000L - n, 999_999_999, 5_000_000_000L + n, (int) n);
+                Long.MIN_VALUE + n, 0x1234_5678_9abcL + n, -5_000_000_000L - n, 999_999_999, 5_000_000_000L + n, (int) n,
+                7_000_000_000L + n, 999_999_998);
     }
 
     @Test
