@@ -6,6 +6,9 @@ import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.report.ReportJson;
 import io.sparkdcp.report.ReportText;
 
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -33,10 +36,21 @@ public record CopyResult(CopyReport report) {
         return ReportJson.render(report);
     }
 
+    /** The JSON report written to {@code file} atomically (a temporary file, then a rename); its directory must exist. */
+    public void writeJson(Path file) throws IOException {
+        ReportJson.write(report, file);
+    }
+
     /** The JSON report as nested maps and lists (what PySpark receives as a dict-like object). */
     @SuppressWarnings("unchecked")
     public Map<String, Object> toMap() {
         return MAPPER.convertValue(ReportJson.toJson(report), Map.class);
+    }
+
+    /** Entries skipped for a reason, then failed entries: one {@code spark-dcp: } line each, at most 50 of each kind. */
+    public void printProblems(PrintWriter err) {
+        ProblemLines.print(err, "skipped", report.counts().notices(), report.counts().notices().size());
+        ProblemLines.print(err, "failed", report.counts().failures(), report.counts().failed());
     }
 
     @Override

@@ -3,9 +3,12 @@ package io.sparkdcp.api;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.ListingOptions;
+import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.SourceListing;
 import io.sparkdcp.job.SyncJob;
+import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.job.UsageException;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
@@ -31,19 +34,27 @@ public final class PreparedCopy {
         this.request = request;
     }
 
+    /** The request's values, under the same names, as the engine's options: nothing is checked or defaulted here again. */
     static PreparedCopy check(String source, String destination, CopyRequest request) {
         Roots roots = Roots.check(source, destination);
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
-                request.access(), request.projectIds(), request.chunkSize(), request.modes());
-        JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreadsOrDefault(),
-                request.threadsPerTask(), request.listing());
+                request.xattrAccess(), request.projectIds(), request.chunkSize(), request.modes());
+        JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
+                request.threadsPerTask(), new ListingOptions(request.walk(), request.listing(), request.saveListing()));
         SourceListing.check(options);
         return new PreparedCopy(roots, options, request);
     }
 
     /** Runs the copy on the caller's context (left running). */
     public CopyResult run(JavaSparkContext sc) {
-        return run(sc, (runner, planned) -> new CopyJob(options, runner, request.messages(), planned).run());
+        try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+            return runOn(runner);
+        }
+    }
+
+    /** Runs the copy on the given runner: Spark's, or threads in this JVM (the bench times the engine without Spark). */
+    public CopyResult runOn(PhaseRunner runner) {
+        return run(runner, (r, planned) -> new CopyJob(options, r, request.messages(), planned).run());
     }
 
     /**
@@ -51,24 +62,29 @@ public final class PreparedCopy {
      * differing metadata fixed; with {@code delete}, what SRC lacks is removed, unless SRC could not be listed whole.
      */
     public CopyResult runSync(JavaSparkContext sc, boolean delete) {
-        if (delete && options.listing().reuse() != null)
-            throw new UsageException("sync --delete walks SRC afresh: a saved listing may lack what SRC gained since, "
-                    + "and DST must not lose it; drop --listing or --delete");
-        return run(sc, (runner, planned) -> new SyncJob(options, delete, runner, request.messages(), planned).run());
+        checkSyncDelete(delete);
+        try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+            return run(runner, (r, planned) -> new SyncJob(options, delete, r, request.messages(), planned).run());
+        }
     }
 
-    /** The checked job options: what a dry run judges from. */
-    public JobOptions options() { return options; }
+    /** What a sync would do, judged from the two listings, without Spark and without writing anything (DST is not created). */
+    public DryRun dryRun(boolean delete) {
+        checkSyncDelete(delete);
+        return new DryRun(SyncPreview.of(options, delete, roots.destinationExists()));
+    }
 
-    public boolean destinationExists() { return roots.destinationExists(); }
+    private void checkSyncDelete(boolean delete) {
+        if (delete && options.listing().listing() != null)
+            throw new UsageException("sync --delete walks SRC afresh: a saved listing may lack what SRC gained since, "
+                    + "and DST must not lose it; drop --listing or --delete");
+    }
 
-    private CopyResult run(JavaSparkContext sc, BiFunction<SparkPhaseRunner, Consumer<Work>, CopyReport> job) {
-        try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-            roots.createDestination();
-            if (request.progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
-            try (ProgressPrinter progress = new ProgressPrinter(request.progressInterval(), runner::done, request.messages())) {
-                return new CopyResult(job.apply(runner, progress::planned));
-            }
+    private CopyResult run(PhaseRunner runner, BiFunction<PhaseRunner, Consumer<Work>, CopyReport> job) {
+        roots.createDestination();
+        if (request.progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
+        try (ProgressPrinter progress = new ProgressPrinter(request.progressInterval(), runner::done, request.messages())) {
+            return new CopyResult(job.apply(runner, progress::planned));
         }
     }
 }

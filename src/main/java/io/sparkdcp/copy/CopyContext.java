@@ -45,7 +45,7 @@ final class CopyContext implements AutoCloseable {
         }
         this.source = new DirectoryCache(src, steps);
         this.destination = new DirectoryCache(dst, steps);
-        this.metadata = switch (options.access()) {
+        this.metadata = switch (options.xattrAccess()) {
             case FD -> new FdMetadataIO(options.xattrs(), steps, false);
             case FD_ALWAYS_SET -> new FdMetadataIO(options.xattrs(), steps, true);
             case PATH -> new PathMetadataIO(options, steps);
