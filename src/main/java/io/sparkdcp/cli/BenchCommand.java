@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.bench.Bench;
 import io.sparkdcp.bench.BenchJson;
 import io.sparkdcp.bench.BenchReport;
@@ -15,7 +16,6 @@ import io.sparkdcp.bench.Workload;
 import io.sparkdcp.bench.WorkloadGenerator;
 import io.sparkdcp.bench.latencyfs.LatencyMount;
 import io.sparkdcp.bench.latencyfs.LatencyProfile;
-import io.sparkdcp.api.CopyRequest;
 import org.apache.spark.api.java.JavaSparkContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IDefaultValueProvider;
@@ -33,8 +33,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /**
  * {@code spark-dcp bench [SRC] SCRATCH}: copies a tree (SRC, or one generated in SCRATCH) with and
