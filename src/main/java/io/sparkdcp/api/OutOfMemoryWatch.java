@@ -30,8 +30,39 @@ public final class OutOfMemoryWatch {
     private static volatile Consumer<OutOfMemoryError>[] watchers = new Consumer[0];
     private static volatile Thread.UncaughtExceptionHandler previousHandler;
     private static final Thread.UncaughtExceptionHandler HANDLER = OutOfMemoryWatch::uncaught;
-    private static final LogFilter LOG_FILTER = new LogFilter();
+    /** A local copy's short class path has no log4j (nor Spark, whose errors the log filter is for). */
+    private static final boolean LOG4J_CORE = present("org.apache.logging.log4j.core.LoggerContext");
     private static boolean logFilterInstalled;
+
+    /** Loaded only where log4j-core is on the class path. */
+    private static final class Log4j {
+        static final LogFilter FILTER = new LogFilter();
+
+        static boolean add() {
+            if (!(LogManager.getContext(false) instanceof LoggerContext context)) return false;
+            if (!FILTER.isStarted()) FILTER.start();
+            context.getConfiguration().addFilter(FILTER);
+            context.updateLoggers();
+            return true;
+        }
+
+        static void remove() {
+            if (LogManager.getContext(false) instanceof LoggerContext context) {
+                Configuration config = context.getConfiguration();
+                config.removeFilter(FILTER);
+                context.updateLoggers();
+            }
+        }
+    }
+
+    private static boolean present(String className) {
+        try {
+            Class.forName(className, false, OutOfMemoryWatch.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
 
     private OutOfMemoryWatch() {}
 
@@ -75,21 +106,12 @@ public final class OutOfMemoryWatch {
     private static void install() {
         previousHandler = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler(HANDLER);
-        if (LogManager.getContext(false) instanceof LoggerContext context) {
-            if (!LOG_FILTER.isStarted()) LOG_FILTER.start();
-            context.getConfiguration().addFilter(LOG_FILTER);
-            context.updateLoggers();
-            logFilterInstalled = true;
-        }
+        if (LOG4J_CORE) logFilterInstalled = Log4j.add();
     }
 
     private static void uninstall() {
         if (Thread.getDefaultUncaughtExceptionHandler() == HANDLER) Thread.setDefaultUncaughtExceptionHandler(previousHandler);
-        if (logFilterInstalled && LogManager.getContext(false) instanceof LoggerContext context) {
-            Configuration config = context.getConfiguration();
-            config.removeFilter(LOG_FILTER);
-            context.updateLoggers();
-        }
+        if (logFilterInstalled) Log4j.remove();
         logFilterInstalled = false;
     }
 
