@@ -13,7 +13,7 @@ import org.apache.spark.SparkUserAppException;
 final class ApplicationMasterExit {
     private ApplicationMasterExit() {}
 
-    static void finish(int exitCode) {
+    static void finish(int exitCode) throws SparkUserAppException {
         if (exitCode != 0) throw new SparkUserAppException(exitCode, null);
     }
 }

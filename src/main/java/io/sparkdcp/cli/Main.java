@@ -38,7 +38,8 @@ public final class Main implements Runnable {
         return cl;
     }
 
-    public static void main(String[] args) {
+    /** @throws Exception only as YARN's cluster-mode driver: a failed run's exit code, for the ApplicationMaster */
+    public static void main(String[] args) throws Exception {
         OutOfMemoryExit.install();
         // picocli looks for Groovy's Closure class, a miss that makes the JVM open every jar on the class path.
         if (System.getProperty(NO_CLOSURES) == null) System.setProperty(NO_CLOSURES, "true");
