@@ -7,6 +7,7 @@ import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TimedProcess;
 import io.sparkdcp.testing.TreeComparator;
+import io.sparkdcp.testing.TreeFiles;
 import io.sparkdcp.testing.YarnCluster;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +26,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -34,11 +37,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * submit-scripts/cluster/yarn as a site runs it, against a real YARN (Hadoop's MiniYARNCluster on
  * loopback), with no SPARK_HOME: spark-submit runs from the build's jars. Each application must
  * end as the copy did, in one attempt: SUCCEEDED with the tree exact, or FAILED with a non-zero
- * spark-submit.
+ * spark-submit. An executor killed mid-copy changes none of that.
  */
 class YarnSubmitTest {
     private static final Path PROJECT = AppJars.PROJECT;
     private static final long SUBMIT_SECONDS = 300;
+    private static final int KILL_DIRECTORIES = 15;
+    private static final int KILL_FILES_PER_DIRECTORY = 100;
 
     @TempDir
     static Path tmp;
@@ -87,6 +92,40 @@ class YarnSubmitTest {
         assertFalse(Files.exists(dst), "the failed run wrote " + dst);
     }
 
+    /** An executor's JVM killed with SIGKILL mid-copy: its tasks run again on the other one, the copy ends exact. */
+    @Test
+    void anExecutorKilledMidCopyStillEndsExactInOneSucceededAttempt() throws Exception {
+        Path src = Files.createDirectory(mount.dir().resolve("many"));
+        TreeFiles.buildMany(src, KILL_DIRECTORIES, KILL_FILES_PER_DIRECTORY, 32 << 10);
+        int files = KILL_DIRECTORIES * KILL_FILES_PER_DIRECTORY;
+        Path dst = mount.dir().resolve("dst-killed");
+        Path report = tmp.resolve("report-killed.json");
+        Set<ApplicationId> before = yarn.applications();
+        Path log = tmp.resolve("submit-killed.log");
+        Process submit = script("client", "copy", "--fsync", "--batch-files", "50", "--report", report.toString(),
+                src.toString(), dst.toString()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SUBMIT_SECONDS);
+            while (TreeFiles.regularFiles(dst).size() < files / 10 && submit.isAlive() && System.nanoTime() < deadline) Thread.sleep(20);
+            assertTrue(submit.isAlive() && TreeFiles.regularFiles(dst).size() < files,
+                    "the copy must still be running when the executor dies:\n" + Files.readString(log));
+            yarn.killOneExecutor();
+            assertTrue(submit.waitFor(SUBMIT_SECONDS, TimeUnit.SECONDS), "no end after losing an executor:\n" + Files.readString(log));
+        } finally {
+            submit.descendants().forEach(ProcessHandle::destroyForcibly);
+            submit.destroyForcibly();
+        }
+        Submitted run = submitted(before, new TimedProcess.Finished(submit.exitValue(), Files.readString(log)));
+
+        ApplicationReport app = yarn.report(run.application());
+        assertEquals(0, run.exitCode(), run.describe(app));
+        assertEquals(FinalApplicationStatus.SUCCEEDED, app.getFinalApplicationStatus(), run.describe(app));
+        assertEquals(1, yarn.attempts(run.application()), run.describe(app));
+        TreeComparator.assertSameTree(src, dst);
+        assertEquals(0, new ObjectMapper().readTree(report.toFile()).get("exit_code").asInt());
+    }
+
     private void copiesExactlyInOneSucceededAttempt(String deployMode) throws Exception {
         Path dst = mount.dir().resolve("dst-" + deployMode);
         Path report = tmp.resolve("report-" + deployMode + ".json");
@@ -114,6 +153,20 @@ class YarnSubmitTest {
 
     private Submitted submit(String deployMode, String... args) throws Exception {
         Set<ApplicationId> before = yarn.applications();
+        Path log = tmp.resolve("submit-" + deployMode + ".log");
+        TimedProcess.Finished finished = TimedProcess.run(script(deployMode, args), log, SUBMIT_SECONDS);
+        return submitted(before, finished);
+    }
+
+    private Submitted submitted(Set<ApplicationId> before, TimedProcess.Finished finished) throws Exception {
+        Set<ApplicationId> submitted = new HashSet<>(yarn.applications());
+        submitted.removeAll(before);
+        assertEquals(1, submitted.size(), "applications submitted: " + submitted + "\n" + finished.output() + "\n" + yarn.containerLogs());
+        return new Submitted(finished.exitCode(), finished.output(), submitted.iterator().next(), yarn.containerLogs());
+    }
+
+    /** submit-scripts/cluster/yarn as a site runs it, with small containers for this machine. */
+    private static ProcessBuilder script(String deployMode, String... args) {
         ProcessBuilder builder = new ProcessBuilder(new ArrayList<>(List.of(PROJECT.resolve("submit-scripts/cluster/yarn").toString())));
         builder.command().addAll(List.of(args));
         Map<String, String> env = builder.environment();
@@ -127,10 +180,6 @@ class YarnSubmitTest {
         env.put("SPARK_DCP_EXECUTORS", "2");
         // The NodeManager is on this machine: containers use the jars in place instead of an upload.
         env.put("SPARK_DCP_SUBMIT_OPTIONS", "--conf spark.yarn.jars=local:" + PROJECT.resolve("target/spark-home/jars") + "/*");
-        TimedProcess.Finished finished = TimedProcess.run(builder, tmp.resolve("submit-" + deployMode + ".log"), SUBMIT_SECONDS);
-        Set<ApplicationId> submitted = new HashSet<>(yarn.applications());
-        submitted.removeAll(before);
-        assertEquals(1, submitted.size(), "applications submitted: " + submitted + "\n" + finished.output() + "\n" + yarn.containerLogs());
-        return new Submitted(finished.exitCode(), finished.output(), submitted.iterator().next(), yarn.containerLogs());
+        return builder;
     }
 }

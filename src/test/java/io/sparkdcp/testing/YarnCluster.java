@@ -91,6 +91,15 @@ public final class YarnCluster implements AutoCloseable {
         return client.getApplicationAttempts(id).size();
     }
 
+    /** SIGKILL to one of the running executors' JVMs (containers are the NodeManager's descendants). */
+    public void killOneExecutor() {
+        ProcessHandle executor = process.descendants()
+                .filter(p -> p.info().commandLine().orElse("").contains("YarnCoarseGrainedExecutorBackend"))
+                .filter(p -> p.info().command().orElse("").endsWith("/java"))
+                .findFirst().orElseThrow(() -> new IllegalStateException("no executor JVM among the containers"));
+        if (!executor.destroyForcibly()) throw new IllegalStateException("could not kill executor " + executor.pid());
+    }
+
     /** The containers' stdout and stderr files (the NodeManager's log dirs), for a failing test's message. */
     public String containerLogs() throws IOException {
         StringBuilder out = new StringBuilder();
