@@ -92,6 +92,8 @@ class YarnSubmitTest {
         Submitted run = submitted(before, new TimedProcess.Finished(submit.exitValue(), Files.readString(log)));
         // Files the lost attempts had finished are skipped by their retries: copied + skipped is the whole tree.
         assertExactInOneSucceededAttempt(run, dst, report);
+        assertTrue(run.output().contains("failed and were retried by Spark") || run.output().contains("failed and was retried by Spark"),
+                "the lost attempts are reported: " + run.output());
     }
 
     @Test
