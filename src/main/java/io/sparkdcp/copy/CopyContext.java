@@ -150,10 +150,7 @@ final class CopyContext implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            source.close();
-        } finally {
-            destination.close();
+        try (source; destination) { // closes both, even when one of them throws
         }
     }
 }

@@ -85,17 +85,17 @@ public final class CopyJob {
         Set<ByteBuffer> created = new HashSet<>();
         for (List<List<Entry>> wave : Planner.directoryWaves(levels, options.batchFiles(), false)) {
             for (BatchResult r : runner.run("make directories" + depths(wave), wave, copy,
-                    new DirectoriesInFlight(copy, options.threadsPerTask(), false))) {
+                    new DirectoriesInFlight(options.threadsPerTask(), false))) {
                 counts.merge(r.counts());
                 for (byte[] p : r.directoriesCreated()) created.add(ByteBuffer.wrap(p));
             }
         }
-        merge(counts, runner.run("copy files", plan.fileBatches(), copy, new FilesInFlight(copy, options.threadsPerTask())));
+        merge(counts, runner.run("copy files", plan.fileBatches(), copy, new FilesInFlight(options.threadsPerTask())));
         copyLargeFiles(plan.largeFiles(), copy, counts);
         for (List<List<Entry>> wave : Planner.directoryWaves(levels, options.batchFiles(), true)) {
             String phase = "finish directories" + depths(wave);
             if (copy.modes().sync()) merge(counts, runner.run(phase, markCreated(wave, created), copy, CopyEngine::finishDirectories));
-            else merge(counts, runner.run(phase, wave, copy, new DirectoriesInFlight(copy, options.threadsPerTask(), true)));
+            else merge(counts, runner.run(phase, wave, copy, new DirectoriesInFlight(options.threadsPerTask(), true)));
         }
         return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
                 copy.xattrs().word(), copy.xattrAccess().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),

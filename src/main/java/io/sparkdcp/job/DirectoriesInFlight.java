@@ -3,7 +3,6 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
-import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.walk.Entry;
 
@@ -18,7 +17,7 @@ import java.util.List;
  * @param threadsPerTask directories in flight per task; 1 works in the task's own thread
  * @param finish  false to make the directories, true to give them their metadata
  */
-public record DirectoriesInFlight(CopyOptions options, int threadsPerTask, boolean finish) implements TaskWork<List<Entry>> {
+public record DirectoriesInFlight(int threadsPerTask, boolean finish) implements TaskWork<List<Entry>> {
 
     @Override
     public BatchResult run(CopyEngine engine, List<Entry> directories) {

@@ -3,7 +3,6 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
-import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.plan.FileBatch;
 import io.sparkdcp.plan.HardLink;
 import io.sparkdcp.walk.Entry;
@@ -19,7 +18,7 @@ import java.util.List;
  *
  * @param threadsPerTask files in flight per task; 1 copies the batch in the task's own thread
  */
-public record FilesInFlight(CopyOptions options, int threadsPerTask) implements TaskWork<FileBatch> {
+public record FilesInFlight(int threadsPerTask) implements TaskWork<FileBatch> {
 
     @Override
     public BatchResult run(CopyEngine engine, FileBatch batch) {

@@ -60,11 +60,11 @@ class FilesInFlightTest {
             if (step == Step.MKDIR || step == Step.TIMES) threads.add(Thread.currentThread().getName());
         };
         try (io.sparkdcp.copy.CopyEngine engine = new io.sparkdcp.copy.CopyEngine(options.copy(), watching)) {
-            var made = new DirectoriesInFlight(options.copy(), 4, false).run(engine, directories);
+            var made = new DirectoriesInFlight(4, false).run(engine, directories);
             assertEquals(directories.size() - 1, made.directoriesCreated().size(), "all but the root are new");
             List<io.sparkdcp.walk.Entry> deepestFirst = new java.util.ArrayList<>(directories);
             java.util.Collections.reverse(deepestFirst);
-            assertEquals(List.of(), new DirectoriesInFlight(options.copy(), 4, true).run(engine, deepestFirst).counts().failures());
+            assertEquals(List.of(), new DirectoriesInFlight(4, true).run(engine, deepestFirst).counts().failures());
         }
         assertTrue(threads.size() > 1, "directories in flight on several threads: " + threads);
         byte[] root = io.sparkdcp.posix.PathBytes.of(dst.toString());
