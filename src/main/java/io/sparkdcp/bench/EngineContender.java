@@ -24,33 +24,40 @@ import java.util.function.Supplier;
  *
  * @param once the command that makes this same copy in a process of its own, without its SRC and DST
  */
-public record EngineContender(String name, CopyRequest request, Supplier<PhaseRunner> runners, List<String> once)
+public record EngineContender(String name, CopyRequest request, Runners runners, List<String> once)
         implements Contender {
+
+    /**
+     * A new runner for each copy. A type of the bench's own, so that the command classes name
+     * neither Spark's nor the job's types: picocli reflects on their methods for every command,
+     * a copy on threads included, whose class path has no Spark.
+     */
+    public interface Runners extends Supplier<PhaseRunner> {}
 
     public static final String NO_PROJECT_IDS = "no project IDs";
     public static final String SINGLE_FD = "project IDs, single fd";
     public static final String PATH_WAY = "project IDs, path way";
     public static final String SINGLE_FD_ALWAYS_SET = "single fd, always set";
 
-    public static EngineContender withoutProjectIds(CopyRequest base, Supplier<PhaseRunner> runners, List<String> once) {
+    public static EngineContender withoutProjectIds(CopyRequest base, Runners runners, List<String> once) {
         return new EngineContender(NO_PROJECT_IDS, way(base, false, MetadataAccess.FD), runners, once);
     }
 
-    public static EngineContender singleFd(CopyRequest base, Supplier<PhaseRunner> runners, List<String> once) {
+    public static EngineContender singleFd(CopyRequest base, Runners runners, List<String> once) {
         return new EngineContender(SINGLE_FD, way(base, true, MetadataAccess.FD), runners, once);
     }
 
     /** The single fd without its skip: FSSETXATTR on every entry, even one that inherited the right project. */
-    public static EngineContender singleFdAlwaysSet(CopyRequest base, Supplier<PhaseRunner> runners, List<String> once) {
+    public static EngineContender singleFdAlwaysSet(CopyRequest base, Runners runners, List<String> once) {
         return new EngineContender(SINGLE_FD_ALWAYS_SET, way(base, true, MetadataAccess.FD_ALWAYS_SET), runners, once);
     }
 
-    public static EngineContender pathWay(CopyRequest base, Supplier<PhaseRunner> runners, List<String> once) {
+    public static EngineContender pathWay(CopyRequest base, Runners runners, List<String> once) {
         return new EngineContender(PATH_WAY, way(base, true, MetadataAccess.PATH), runners, once);
     }
 
     /** Threads of this JVM, or Spark's executors when a context is given. */
-    public static Supplier<PhaseRunner> runners(JavaSparkContext sc, int tasks) {
+    public static Runners runners(JavaSparkContext sc, int tasks) {
         return sc != null ? () -> new SparkPhaseRunner(sc) : () -> new LocalPhaseRunner(tasks);
     }
 

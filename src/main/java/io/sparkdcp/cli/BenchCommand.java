@@ -193,13 +193,14 @@ final class BenchCommand implements Callable<Integer> {
         } catch (Exception e) { // Spark's own exceptions are checked ones Scala does not declare
             return usageError("cannot start Spark: " + ShortErrors.describe(e));
         }
+        EngineContender.Runners runners = EngineContender.runners(sc, tasks);
         Path generated = null;
         Path empty = null;
         try {
             if (contenders.contains(COMMAND_EMPTY)) empty = Files.createTempDirectory(scratch, "bench-empty-");
             List<Contender> chosen = new ArrayList<>();
             for (String name : contenders) {
-                Contender c = contender(name, base, sc, empty);
+                Contender c = contender(name, base, runners, empty);
                 if (c != null) chosen.add(c);
             }
             if (chosen.isEmpty()) return usageError("none of the contenders " + contenders + " can run here");
@@ -233,7 +234,7 @@ final class BenchCommand implements Callable<Integer> {
     /** {@code --once NAME SRC DST}: one copy by one engine contender on this JVM's threads, nothing printed; exit 0 or 1. */
     private int copyOnce() throws Exception {
         if (directories.size() != 2) return usageError("--once needs SRC and DST");
-        Contender c = contender(once, engine.request.build(), null, null);
+        Contender c = contender(once, engine.request.build(), EngineContender.runners(null, tasks), null);
         if (!(c instanceof EngineContender)) return usageError("--once takes an engine contender, not " + once);
         RoundResult r = c.copy(directories.get(0).toAbsolutePath(), directories.get(1).toAbsolutePath());
         return r.failed() == 0 ? 0 : 1;
@@ -272,8 +273,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** null for a command that is not installed: the table shows what could run. */
-    private Contender contender(String name, CopyRequest base, JavaSparkContext sc, Path empty) {
-        var runners = EngineContender.runners(sc, tasks);
+    private Contender contender(String name, CopyRequest base, EngineContender.Runners runners, Path empty) {
         return switch (name) {
             case NONE -> EngineContender.withoutProjectIds(base, runners, onceCommand(name));
             case FD -> EngineContender.singleFd(base, runners, onceCommand(name));
