@@ -118,8 +118,8 @@ class LauncherErrorsTest {
         Launch quiet = moveSourceAwayAfterTheWalk(src, tmp.resolve("dst"));
         assertEquals(1, quiet.exitCode(), quiet.describe());
         List<String> stopped = quiet.err().stream().filter(l -> l.contains("stopped")).toList();
-        assertEquals(List.of("spark-dcp: the run stopped: PosixException: open(" + src + "): ENOENT (No such file or directory)"),
-                stopped, quiet.describe());
+        assertEquals(List.of("spark-dcp: the run stopped: RootChangedException: source " + src + " cannot be opened as the "
+                + "directory the run started with (ENOENT: No such file or directory); nothing written"), stopped, quiet.describe());
         assertTrue(quiet.err().stream().allMatch(l -> l.startsWith("spark-dcp: ")), quiet.describe());
 
         Files.move(tmp.resolve("src.moved"), src);
