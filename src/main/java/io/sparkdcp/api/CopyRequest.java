@@ -20,15 +20,18 @@ import java.util.function.Consumer;
  * @param progressInterval how often a progress line goes to {@code messages}; zero for none
  * @param messages         where the copy's one-line messages go (listing summary, progress);
  *                         by default stderr, prefixed {@code spark-dcp: }
+ * @param timeWindow       compare: mtimes less than this apart count as equal (zero: to the nanosecond), for a
+ *                         tree on a file system that keeps coarser times; the copy finds its window by itself
  */
 public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean projectIds, int batchFiles,
                           long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, ListingOptions listing,
-                          CopyModes modes, Duration progressInterval, Consumer<String> messages) {
+                          CopyModes modes, Duration progressInterval, Consumer<String> messages, Duration timeWindow) {
 
     public CopyRequest {
         if (xattrs == null || access == null || listing == null || modes == null || progressInterval == null || messages == null)
             throw new IllegalArgumentException("xattrs, access, listing, modes, progressInterval and messages must be given");
         if (progressInterval.isNegative()) throw new IllegalArgumentException("--progress must not be negative");
+        if (timeWindow == null || timeWindow.isNegative()) throw new IllegalArgumentException("--time-window must not be negative");
         if (walkThreads < 0) throw new IllegalArgumentException("walk threads must not be negative");
         if (threadsPerTask < 1) throw new IllegalArgumentException("--threads-per-task must be at least 1");
     }
@@ -62,6 +65,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean pro
         private CopyModes modes = CopyModes.COPY;
         private Duration progressInterval = Duration.ZERO;
         private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
+        private Duration timeWindow = Duration.ZERO;
 
         private Builder() {}
 
@@ -117,6 +121,12 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean pro
         /** Data made durable before times are set. */
         public Builder fsync(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), modes.atomic(), modes.verify(), on)); }
 
+        /** Sync and compare: judge files of equal size by their bytes (sync: instead of their mtimes). */
+        public Builder contents(boolean on) { return modes(new CopyModes(modes.sync(), on, modes.atomic(), modes.verify(), modes.fsync())); }
+
+        /** Compare: mtimes less than this apart count as equal. */
+        public Builder timeWindow(Duration window) { this.timeWindow = window; return this; }
+
         public Builder progressSeconds(long seconds) { return progressInterval(Duration.ofSeconds(seconds)); }
 
         public Builder progressInterval(Duration interval) { this.progressInterval = interval; return this; }
@@ -125,7 +135,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean pro
 
         public CopyRequest build() {
             return new CopyRequest(xattrs, access, projectIds, batchFiles, batchBytes, chunkSize, walkThreads,
-                    threadsPerTask, new ListingOptions(walk, reuseListing, saveListing), modes, progressInterval, messages);
+                    threadsPerTask, new ListingOptions(walk, reuseListing, saveListing), modes, progressInterval, messages, timeWindow);
         }
     }
 }

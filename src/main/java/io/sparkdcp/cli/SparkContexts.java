@@ -1,6 +1,8 @@
 package io.sparkdcp.cli;
 
+import io.sparkdcp.api.CompareResult;
 import io.sparkdcp.api.CopyResult;
+import io.sparkdcp.api.PreparedCompare;
 import io.sparkdcp.api.PreparedCopy;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.spark.SparkPhaseRunner;
@@ -33,6 +35,10 @@ final class SparkContexts {
 
     /** Runs a job on a context of its own, stopped afterwards. */
     static CopyResult run(String masterOption, Job job) {
+        return onOwnContext(masterOption, job::run);
+    }
+
+    private static <R> R onOwnContext(String masterOption, java.util.function.Function<JavaSparkContext, R> work) {
         JavaSparkContext sc;
         try {
             sc = start(masterOption);
@@ -40,10 +46,15 @@ final class SparkContexts {
             throw new CannotStart(e);
         }
         try {
-            return job.run(sc);
+            return work.apply(sc);
         } finally {
             sc.stop();
         }
+    }
+
+    /** A comparison on a context of its own, stopped afterwards. */
+    static CompareResult compare(String masterOption, PreparedCompare compare) {
+        return onOwnContext(masterOption, compare::run);
     }
 
     static Job sync(PreparedCopy copy, boolean delete) {
