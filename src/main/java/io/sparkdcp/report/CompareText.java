@@ -9,6 +9,10 @@ import java.util.Map;
 public final class CompareText {
     private CompareText() {}
 
+    private static String count(long n, String noun) {
+        return String.format(Locale.ROOT, "%,d %s", n, n == 1 ? noun : noun.endsWith("y") ? noun.substring(0, noun.length() - 1) + "ies" : noun + "s");
+    }
+
     public static String render(CompareReport r) {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "compared %s and %s%n", r.source(), r.destination()));
@@ -25,7 +29,8 @@ public final class CompareText {
                     : String.format(Locale.ROOT, "no differences found, but %,d entries could not be compared%n", r.failures().size()));
             return out.toString();
         }
-        out.append(String.format(Locale.ROOT, "%,d differences in %,d entries%s:%n", r.differences().size(), r.entriesDiffering(),
+        out.append(String.format(Locale.ROOT, "%s in %s%s:%n", count(r.differences().size(), "difference"),
+                count(r.entriesDiffering(), "entry"),
                 r.onlyBelow() == 0 ? "" : String.format(Locale.ROOT, " (and %,d entries below directories only one side has)", r.onlyBelow())));
         for (Map.Entry<Difference.Kind, Long> k : r.byKind().entrySet())
             out.append(String.format(Locale.ROOT, "  %-20s %,d%n", k.getKey().word(), k.getValue()));
