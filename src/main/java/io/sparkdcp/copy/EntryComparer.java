@@ -207,7 +207,7 @@ public final class EntryComparer implements AutoCloseable {
 
     /** Text when the value is printable ASCII, else hex; long values cut short. */
     static String value(byte[] v) {
-        boolean text = v.length > 0;
+        boolean text = true;
         for (byte b : v) if (b < 0x20 || b == 0x7f) text = false; // negative bytes: not ASCII either
         String shown = text ? "\"" + new String(v, StandardCharsets.US_ASCII) + "\"" : "0x" + HexFormat.of().formatHex(v);
         return shown.length() <= VALUE_SHOWN ? shown : shown.substring(0, VALUE_SHOWN) + "… (" + v.length + " bytes)";
