@@ -84,6 +84,11 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--walk-threads", paramLabel = "N", description = "Threads listing each tree (default: twice the CPUs, from 4 to 32).")
     Integer walkThreads;
 
+    @Option(names = "--threads-per-task", paramLabel = "N", defaultValue = "1",
+            description = "Entries each task compares at once, each by its own thread: hides per-call latency "
+                    + "on file systems such as Lustre. Default: ${DEFAULT-VALUE}.")
+    int threadsPerTask;
+
     @Option(names = "--verbose", description = "Log Spark's INFO messages too (default: warnings only).")
     boolean verbose;
 
@@ -115,7 +120,7 @@ final class CompareCommand implements Callable<Integer> {
     private CopyRequest request() {
         PrintWriter err = spec.commandLine().getErr();
         CopyRequest.Builder request = CopyRequest.builder().xattrs(xattrs).projectIds(!noProjectIds).contents(contents)
-                .timeWindow(Duration.ofNanos(timeWindowNanos)).batchFiles(batchFiles).batchBytes(batchBytes).walk(walk)
+                .timeWindow(Duration.ofNanos(timeWindowNanos)).batchFiles(batchFiles).batchBytes(batchBytes).walk(walk).threadsPerTask(threadsPerTask)
                 .messages(line -> {
                     err.println("spark-dcp: " + line);
                     err.flush();

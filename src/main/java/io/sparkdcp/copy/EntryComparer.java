@@ -67,13 +67,54 @@ public final class EntryComparer implements AutoCloseable {
     /**
      * Compares a task's pairs. {@code options} names the roots, the xattr policy, whether project
      * IDs count and (modes().compareContents()) whether bytes are read; {@code windowNanos} is how
-     * far apart mtimes may be and still count as the same (0: to the nanosecond).
+     * far apart mtimes may be and still count as the same (0: to the nanosecond). With several
+     * threads the pairs are cut into as many runs of neighbours, each compared by its own thread with
+     * its own descriptors, so that many calls are in flight where each is a round trip (Lustre).
      */
-    public static CompareOutcome compare(CopyOptions options, long windowNanos, List<EntryPair> pairs) {
+    public static CompareOutcome compare(CopyOptions options, long windowNanos, int threads, List<EntryPair> pairs) {
+        int n = Math.max(1, Math.min(threads, pairs.size()));
+        if (n == 1) return compareSlice(options, windowNanos, pairs);
+        List<java.util.concurrent.Future<CompareOutcome>> slices = new ArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(n);
+        try {
+            for (int i = 0; i < n; i++) {
+                List<EntryPair> slice = pairs.subList(i * pairs.size() / n, (i + 1) * pairs.size() / n);
+                slices.add(pool.submit(() -> compareSlice(options, windowNanos, slice)));
+            }
+            List<Difference> differences = new ArrayList<>();
+            List<Failure> failures = new ArrayList<>();
+            long compared = 0;
+            long bytes = 0;
+            for (java.util.concurrent.Future<CompareOutcome> f : slices) {
+                CompareOutcome o = joined(f);
+                differences.addAll(o.differences());
+                failures.addAll(o.failures());
+                compared += o.compared();
+                bytes += o.bytesCompared();
+            }
+            return new CompareOutcome(differences, failures, compared, bytes);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static CompareOutcome compareSlice(CopyOptions options, long windowNanos, List<EntryPair> pairs) {
         try (EntryComparer comparer = new EntryComparer(options, windowNanos)) {
             for (EntryPair pair : pairs) comparer.compare(pair);
             return new CompareOutcome(List.copyOf(comparer.differences), List.copyOf(comparer.failures),
                     comparer.compared, comparer.bytesCompared);
+        }
+    }
+
+    private static CompareOutcome joined(java.util.concurrent.Future<CompareOutcome> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while comparing", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IllegalStateException(e.getCause());
         }
     }
 

@@ -48,7 +48,8 @@ public final class CompareJob {
 
     /**
      * @param options     the two roots (CopyOptions' source and destination), the xattr policy, project IDs on or
-     *                    off, modes().compareContents() for --contents, batch sizes, walk threads and mode
+     *                    off, modes().compareContents() for --contents, batch sizes, walk threads and mode, and
+     *                    filesInFlight(): threads comparing in each task
      * @param windowNanos mtimes less than this apart count as equal (0: to the nanosecond)
      */
     public CompareJob(JobOptions options, long windowNanos, PhaseRunner runner, Consumer<String> log) {
@@ -79,8 +80,9 @@ public final class CompareJob {
         long compared = 0;
         long bytes = 0;
         long window = windowNanos;
+        int threads = options.filesInFlight();
         List<List<EntryPair>> tasks = batches(matched.pairs(), copy.modes().compareContents());
-        for (CompareOutcome o : runner.map("compare", tasks, pairs -> EntryComparer.compare(copy, window, pairs))) {
+        for (CompareOutcome o : runner.map("compare", tasks, pairs -> EntryComparer.compare(copy, window, threads, pairs))) {
             differences.addAll(o.differences());
             failures.addAll(o.failures());
             compared += o.compared();

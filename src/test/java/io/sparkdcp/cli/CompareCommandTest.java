@@ -94,9 +94,9 @@ class CompareCommandTest {
             assertEquals(1, json.at("/differences_by_kind/" + kind).asInt(), kind + " in " + json.get("differences_by_kind"));
         assertTrue(run.out().contains("16 differences in 16 entries"), run.out());
 
-        // The same on Spark, the trees walked by the executors in batches of 5 pairs.
+        // The same on Spark, the trees walked by the executors, in batches of 5 pairs compared by 3 threads each.
         CommandLineRun spark = CommandLineRun.of("compare", "--contents", "--master", "local[2]", "--walk", "distributed",
-                "--batch-files", "5", source.root().toString(), copy.toString());
+                "--batch-files", "5", "--threads-per-task", "3", source.root().toString(), copy.toString());
         assertEquals(1, spark.exitCode(), spark.err());
         assertEquals(expected.stream().sorted().toList(), differsLines(spark.err()).stream().sorted().toList());
 
