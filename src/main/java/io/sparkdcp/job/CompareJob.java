@@ -82,9 +82,11 @@ public final class CompareJob {
         long window = windowNanos;
         int threads = options.filesInFlight();
         List<List<EntryPair>> tasks = batches(matched.pairs(), copy.modes().compareContents());
+        Set<String> walkFailed = failures.stream().map(Failure::path).collect(Collectors.toSet());
         for (CompareOutcome o : runner.map("compare", tasks, pairs -> EntryComparer.compare(copy, window, threads, pairs))) {
             differences.addAll(o.differences());
-            failures.addAll(o.failures());
+            // A directory a walk could not open fails its pair again: reported once, by the walk.
+            for (Failure f : o.failures()) if (!walkFailed.contains(f.path())) failures.add(f);
             compared += o.compared();
             bytes += o.bytesCompared();
         }

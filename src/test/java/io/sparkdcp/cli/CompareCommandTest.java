@@ -10,6 +10,7 @@ import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.ReadableClasspath;
 import io.sparkdcp.testing.RichTree;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -141,6 +143,34 @@ class CompareCommandTest {
         assertEquals(List.of(RichTree.SMALL_FILE + ": mtime: 981173106.123456789 != 981173106.000000000"), differsLines(exact.err()));
         CommandLineRun windowed = CommandLineRun.of("compare", "--time-window", "1s", source.root().toString(), copy.toString());
         assertEquals(0, windowed.exitCode(), windowed.err());
+    }
+
+    /**
+     * As a user: a directory they may not list is trouble (exit 2, listed as failed), not a tree of
+     * missing entries; files of others are still compared (opened without O_NOATIME, which they may not use).
+     */
+    @Test
+    void asAUserWhatCannotBeReadIsTroubleNotADifference() throws Exception {
+        Path base = mount.dir().resolve("user-" + ++copies);
+        Commands.bash("set -e; for t in a b; do mkdir -p '" + base + "'/$t/locked; cd '" + base + "'/$t"
+                + "; echo mine > mine; echo theirs > theirs; echo secret > locked/secret; chown -R 1001:1001 mine ."
+                + "; chown 0:0 theirs locked locked/secret; chmod 0700 locked; touch -d '2001-02-03 04:05:06.5' mine theirs; done"
+                + "; echo other > '" + base + "'/b/locked/extra; touch -r '" + base + "'/a/locked '" + base + "'/b/locked"
+                + "; touch -r '" + base + "'/a '" + base + "'/b");
+        String classpath = ReadableClasspath.copyTo(mount.dir().resolve("classpath"));
+        Process p = new ProcessBuilder("setpriv", "--reuid=1001", "--regid=1001", "--clear-groups",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classpath,
+                Main.class.getName(), "compare", "--contents", base.resolve("a").toString(), base.resolve("b").toString())
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(3, TimeUnit.MINUTES), output);
+
+        assertEquals(2, p.exitValue(), output);
+        List<String> failed = output.lines().filter(l -> l.startsWith("spark-dcp: failed: ")).toList();
+        assertEquals(2, failed.size(), output); // once per walk: the pair's own failure to open it is not repeated
+        assertTrue(failed.stream().allMatch(l -> l.startsWith("spark-dcp: failed: locked: openat") && l.contains("EACCES")), output);
+        assertTrue(output.contains("no differences found, but 2 entries could not be compared"), output);
+        assertTrue(output.contains("file contents (12 bytes on each side)"), output); // mine and theirs, read
     }
 
     @Test
