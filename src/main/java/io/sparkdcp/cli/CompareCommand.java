@@ -76,6 +76,11 @@ final class CompareCommand implements Callable<Integer> {
             description = "With --contents, file bytes per task at most. Default: ${DEFAULT-VALUE}.")
     long batchBytes;
 
+    @Option(names = "--chunk-size", paramLabel = "SIZE", defaultValue = CopyCommand.DEFAULT_CHUNK_SIZE, converter = SizeConverter.class,
+            description = "With --contents, files larger than this are compared in chunks of this size by several tasks. "
+                    + "Default: ${DEFAULT-VALUE}.")
+    long chunkSize;
+
     @Option(names = "--walk", paramLabel = "auto|driver|distributed", defaultValue = "auto",
             description = "Where the trees are listed: by the driver's threads, or by the executors; auto: on the "
                     + "executors when the master is a cluster. Default: ${DEFAULT-VALUE}.")
@@ -120,7 +125,7 @@ final class CompareCommand implements Callable<Integer> {
     private CopyRequest request() {
         PrintWriter err = spec.commandLine().getErr();
         CopyRequest.Builder request = CopyRequest.builder().xattrs(xattrs).projectIds(!noProjectIds).contents(contents)
-                .timeWindow(Duration.ofNanos(timeWindowNanos)).batchFiles(batchFiles).batchBytes(batchBytes).walk(walk).threadsPerTask(threadsPerTask)
+                .timeWindow(Duration.ofNanos(timeWindowNanos)).batchFiles(batchFiles).batchBytes(batchBytes).chunkSize(chunkSize).walk(walk).threadsPerTask(threadsPerTask)
                 .messages(line -> {
                     err.println("spark-dcp: " + line);
                     err.flush();

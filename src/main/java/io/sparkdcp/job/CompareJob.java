@@ -5,7 +5,9 @@ import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.Difference;
 import io.sparkdcp.copy.EntryComparer;
 import io.sparkdcp.copy.EntryPair;
+import io.sparkdcp.copy.PairChunk;
 import io.sparkdcp.copy.RootCheck;
+import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.DirectoryIdentity;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
@@ -90,11 +92,39 @@ public final class CompareJob {
             compared += o.compared();
             bytes += o.bytesCompared();
         }
+        if (copy.modes().compareContents()) bytes += compareLargeFiles(copy, matched.pairs(), differences, failures);
         differences.sort(BY_PATH);
         return new CompareReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
                 copy.xattrs().word(), copy.projectIds(), copy.modes().compareContents(), windowNanos, listedBy,
                 source.entryCount(), destination.entryCount(), compared, matched.onlyBelow(), bytes, differences, failures,
                 System.nanoTime() - start);
+    }
+
+    /**
+     * With --contents, the bytes of files larger than the chunk size, in chunks that different tasks
+     * compare (as the copy splits them); one DATA difference per file however many chunks differ.
+     * Returns the bytes read on each side.
+     */
+    private long compareLargeFiles(CopyOptions copy, List<EntryPair> pairs, List<Difference> differences, List<Failure> failures) {
+        List<PairChunk> chunks = new ArrayList<>();
+        for (EntryPair p : pairs) {
+            long size = p.source().stat().size();
+            if (p.source().type() != FileType.FILE || p.destination().type() != FileType.FILE || size != p.destination().stat().size()
+                    || size <= copy.chunkSize()) continue;
+            for (long off = 0; off < size; off += copy.chunkSize()) chunks.add(new PairChunk(p, off, Math.min(copy.chunkSize(), size - off)));
+        }
+        if (chunks.isEmpty()) return 0;
+        int perTask = (int) Math.max(1, options.batchBytes() / copy.chunkSize());
+        Set<ByteBuffer> differ = new HashSet<>();
+        Set<String> failed = new HashSet<>();
+        long bytes = 0;
+        for (CompareOutcome o : runner.map("compare large files", Planner.partition(chunks, perTask),
+                part -> EntryComparer.compareChunks(copy, part))) {
+            for (Difference d : o.differences()) if (differ.add(ByteBuffer.wrap(d.path()))) differences.add(d);
+            for (Failure f : o.failures()) if (failed.add(f.path())) failures.add(f);
+            bytes += o.bytesCompared();
+        }
+        return bytes;
     }
 
     /** Both roots' identities, so that every task opens the same two directories (read-only, no lock). */
@@ -225,13 +255,14 @@ public final class CompareJob {
         return pairs.stream().map(p -> PathBytes.display(p.path())).collect(Collectors.joining(", ", "[", "]"));
     }
 
-    /** Pairs in path order, cut at --batch-files entries or, when bytes are read, --batch-bytes bytes. */
+    /** Pairs in path order, cut at --batch-files entries or, when bytes are read, --batch-bytes bytes (large files' chunks aside). */
     private List<List<EntryPair>> batches(List<EntryPair> pairs, boolean readsBytes) {
         List<List<EntryPair>> out = new ArrayList<>();
         List<EntryPair> current = new ArrayList<>();
         long bytes = 0;
         for (EntryPair p : pairs) {
-            long size = readsBytes && p.source().type() == FileType.FILE ? p.source().stat().size() : 0;
+            long size = readsBytes && p.source().type() == FileType.FILE && p.source().stat().size() <= options.copy().chunkSize()
+                    ? p.source().stat().size() : 0;
             if (!current.isEmpty() && (current.size() >= options.batchFiles() || bytes + size > options.batchBytes())) {
                 out.add(current);
                 current = new ArrayList<>();

@@ -96,11 +96,15 @@ class CompareCommandTest {
             assertEquals(1, json.at("/differences_by_kind/" + kind).asInt(), kind + " in " + json.get("differences_by_kind"));
         assertTrue(run.out().contains("16 differences in 16 entries"), run.out());
 
-        // The same on Spark, the trees walked by the executors, in batches of 5 pairs compared by 3 threads each.
+        // The same on Spark, the trees walked by the executors, in batches of 5 pairs compared by 3 threads each,
+        // the big file's bytes in 1 MiB chunks by several tasks.
+        Path sparkReport = mount.dir().resolve("planted-spark.json");
         CommandLineRun spark = CommandLineRun.of("compare", "--contents", "--master", "local[2]", "--walk", "distributed",
-                "--batch-files", "5", "--threads-per-task", "3", source.root().toString(), copy.toString());
+                "--batch-files", "5", "--threads-per-task", "3", "--chunk-size", "1M", "--batch-bytes", "2M",
+                "--report", sparkReport.toString(), source.root().toString(), copy.toString());
         assertEquals(1, spark.exitCode(), spark.err());
         assertEquals(expected.stream().sorted().toList(), differsLines(spark.err()).stream().sorted().toList());
+        assertEquals(json.get("bytes_compared").asLong(), new ObjectMapper().readTree(sparkReport.toFile()).get("bytes_compared").asLong());
 
         // Without --contents the changed byte goes unseen (same size and mtime), the rest does not.
         CommandLineRun metadataOnly = CommandLineRun.of("compare", source.root().toString(), copy.toString());
