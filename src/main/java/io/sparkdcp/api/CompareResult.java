@@ -8,6 +8,7 @@ import io.sparkdcp.report.CompareReport;
 import io.sparkdcp.report.CompareText;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,15 @@ public record CompareResult(CompareReport report) {
     /** Entries that could not be compared, one line each ({@code PATH: call ERRNO: message}). */
     public List<String> failureLines() {
         return report.failures().stream().map(Failure::toString).toList();
+    }
+
+    /**
+     * The differences (at most 50, then a count) and the entries that could not be compared, on err:
+     * {@code spark-dcp: differs: PATH: kind: SRC != DST}, {@code spark-dcp: failed: PATH: call ERRNO: message}.
+     */
+    public void printProblems(PrintWriter err) {
+        ProblemLines.printLines(err, "differs", differenceLines());
+        ProblemLines.print(err, "failed", report.failures(), report.failures().size());
     }
 
     public String toJson() {

@@ -29,12 +29,12 @@ public final class PreparedCompare {
     static PreparedCompare check(String source, String destination, CopyRequest request) {
         Roots roots = Roots.check(source, destination);
         if (!roots.destinationExists()) throw new UsageException("destination " + destination + " does not exist");
-        if (request.listing().reuse() != null || request.listing().save() != null)
+        if (request.listing() != null || request.saveListing() != null)
             throw new UsageException("compare walks both trees: --listing and --save-listing do not apply");
-        CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(), request.access(),
+        CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(), request.xattrAccess(),
                 request.projectIds(), request.chunkSize(), request.modes()).withRootIds(roots.sourceId(), roots.destinationId());
-        JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreadsOrDefault(),
-                request.threadsPerTask(), new ListingOptions(request.listing().walk(), null, null));
+        JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
+                request.threadsPerTask(), new ListingOptions(request.walk(), null, null));
         return new PreparedCompare(options, request.timeWindow().toNanos(), request);
     }
 

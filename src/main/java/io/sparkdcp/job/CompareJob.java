@@ -51,11 +51,11 @@ public final class CompareJob {
     /**
      * @param options     the two roots (CopyOptions' source and destination), the xattr policy, project IDs on or
      *                    off, modes().compareContents() for --contents, batch sizes, walk threads and mode, and
-     *                    filesInFlight(): threads comparing in each task
+     *                    threadsPerTask(): threads comparing in each task
      * @param windowNanos mtimes less than this apart count as equal (0: to the nanosecond)
      */
     public CompareJob(JobOptions options, long windowNanos, PhaseRunner runner, Consumer<String> log) {
-        if (options.listing().reuse() != null || options.listing().save() != null)
+        if (options.listing().listing() != null || options.listing().saveListing() != null)
             throw new IllegalArgumentException("compare walks both trees: no saved listing is read or written");
         if (windowNanos < 0) throw new IllegalArgumentException("the time window must not be negative");
         this.options = options;
@@ -82,7 +82,7 @@ public final class CompareJob {
         long compared = 0;
         long bytes = 0;
         long window = windowNanos;
-        int threads = options.filesInFlight();
+        int threads = options.threadsPerTask();
         List<List<EntryPair>> tasks = batches(matched.pairs(), copy.modes().compareContents());
         Set<String> walkFailed = failures.stream().map(Failure::path).collect(Collectors.toSet());
         for (CompareOutcome o : runner.map("compare", tasks, pairs -> EntryComparer.compare(copy, window, threads, pairs))) {

@@ -80,9 +80,9 @@ public final class TreeComparator {
     }
 
     private static JobOptions jobOptions(byte[] a, byte[] b) {
-        CopyOptions compare = new CopyOptions(a, b, XattrPolicy.all(), MetadataAccess.FD, true, JobOptions.DEFAULT_CHUNK_SIZE,
+        CopyOptions compare = new CopyOptions(a, b, XattrPolicy.all(), MetadataAccess.FD, true, 256L << 20,
                 new CopyModes(false, true, false, false, false));
-        return new JobOptions(compare, 50, JobOptions.DEFAULT_BATCH_BYTES, 2);
+        return new JobOptions(compare, 50, 1L << 30, 2);
     }
 
     /** Holes b filled, and with options.atimes() atimes, of entries both trees have. */

@@ -1,16 +1,15 @@
-package io.sparkdcp.cli;
-
+package io.sparkdcp.api;
 
 import io.sparkdcp.posix.Failure;
 
 import java.io.PrintWriter;
 import java.util.List;
 
-/** Failed or skipped entries on stderr, one line each, capped so a bad run does not flood the terminal. */
-final class FailureLines {
+/** Failed or skipped entries on stderr (the CLI's, or a notebook's), one line each, capped so a bad run does not flood the terminal. */
+final class ProblemLines {
     static final int MAX_LISTED = 50;
 
-    private FailureLines() {}
+    private ProblemLines() {}
 
     /**
      * @param kind  "failed" or "skipped"
@@ -23,6 +22,15 @@ final class FailureLines {
             err.printf("spark-dcp: %s: %,d more not listed here (the JSON report of --report FILE lists them)%n",
                     kind, total - shown);
         }
+        err.flush();
+    }
+
+    /** Lines already worded (compare's differences), capped the same way. */
+    static void printLines(PrintWriter err, String kind, List<String> lines) {
+        int shown = Math.min(lines.size(), MAX_LISTED);
+        for (String line : lines.subList(0, shown)) err.println("spark-dcp: " + kind + ": " + line);
+        if (lines.size() > shown)
+            err.printf("spark-dcp: %s: %,d more not listed here (the JSON report of --report FILE lists them)%n", kind, lines.size() - shown);
         err.flush();
     }
 
