@@ -29,11 +29,13 @@ import java.util.function.Consumer;
  * @param progressInterval {@code --progress}: how often a progress line goes to {@code messages}; zero for none
  * @param messages         where the copy's one-line messages go (listing summary, progress);
  *                         by default stderr, prefixed {@code spark-dcp: }
+ * @param timeWindow       {@code compare --time-window}: mtimes less than this apart count as equal (zero: to the
+ *                         nanosecond), for a tree on a file system that keeps coarser times; a copy probes DST for its window
  */
 public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolean projectIds, int batchFiles,
                           long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, WalkMode walk,
                           String listing, String saveListing, CopyModes modes, Duration progressInterval,
-                          Consumer<String> messages) {
+                          Consumer<String> messages, Duration timeWindow) {
 
     /** The defaults, as the CLI's words (its help shows them). */
     public static final String DEFAULT_XATTRS = "non-lustre";
@@ -80,6 +82,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         b.modes = modes;
         b.progressInterval = progressInterval;
         b.messages = messages;
+        b.timeWindow = timeWindow;
         return b;
     }
 
@@ -113,6 +116,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         private CopyModes modes = CopyModes.COPY;
         private Duration progressInterval = Duration.ZERO;
         private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
+        private Duration timeWindow = Duration.ZERO;
 
         private Builder() {
             xattrs(DEFAULT_XATTRS);
@@ -170,7 +174,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         /** Existing entries whose data is right keep it; only differing metadata is fixed. */
         public Builder sync(boolean on) { return modes(new CopyModes(on, modes.compareContents(), modes.atomic(), modes.verify(), modes.fsync())); }
 
-        /** With sync: files of equal size are compared byte by byte, not by mtime. */
+        /** With sync: files of equal size are compared byte by byte, not by mtime; with compare: their bytes are read too. */
         public Builder contents(boolean on) { return modes(new CopyModes(modes.sync(), on, modes.atomic(), modes.verify(), modes.fsync())); }
 
         /** Each file under a temporary name, renamed into place when complete. */
@@ -197,15 +201,19 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
 
         public Builder messages(Consumer<String> sink) { this.messages = required(sink, "messages"); return this; }
 
+        public Builder timeWindow(Duration window) {
+            if (required(window, "--time-window").isNegative()) throw new IllegalArgumentException("--time-window must not be negative");
+            this.timeWindow = window;
+            return this;
+        }
+
         /** Checks what no single setter can: options that exclude each other. */
         public CopyRequest build() {
             if (listing != null && saveListing != null)
                 throw new IllegalArgumentException("--listing and --save-listing exclude each other: the listing is already saved");
-            if (modes.compareContents() && !modes.sync())
-                throw new IllegalArgumentException("--contents compares the data of a sync; a copy replaces what differs");
             return new CopyRequest(xattrs, xattrAccess, projectIds, batchFiles, batchBytes, chunkSize,
                     walkThreads > 0 ? walkThreads : defaultWalkThreads(threadsPerTask), threadsPerTask, walk, listing,
-                    saveListing, modes, progressInterval, messages);
+                    saveListing, modes, progressInterval, messages, timeWindow);
         }
 
         private static int threads(int n, String option) {

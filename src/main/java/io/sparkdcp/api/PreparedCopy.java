@@ -39,6 +39,9 @@ public final class PreparedCopy {
 
     /** The request's values, under the same names, as the engine's options: nothing is checked or defaulted here again. */
     static PreparedCopy check(String source, String destination, CopyRequest request) {
+        // Compare reads bytes with contents(true) too; a copy has no use for it.
+        if (request.modes().compareContents() && !request.modes().sync())
+            throw new IllegalArgumentException("--contents compares the data of a sync; a copy replaces what differs");
         Roots roots = Roots.check(source, destination);
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
                 request.xattrAccess(), request.projectIds(), request.chunkSize(), request.modes())

@@ -25,6 +25,15 @@ final class ProblemLines {
         err.flush();
     }
 
+    /** Lines already worded (compare's differences), capped the same way. */
+    static void printLines(PrintWriter err, String kind, List<String> lines) {
+        int shown = Math.min(lines.size(), MAX_LISTED);
+        for (String line : lines.subList(0, shown)) err.println("spark-dcp: " + kind + ": " + line);
+        if (lines.size() > shown)
+            err.printf("spark-dcp: %s: %,d more not listed here (the JSON report of --report FILE lists them)%n", kind, lines.size() - shown);
+        err.flush();
+    }
+
     static String describe(Failure f) {
         return f.path() + ": " + f.op() + (f.errno().isEmpty() ? "" : " " + f.errno()) + ": " + f.message();
     }

@@ -41,6 +41,20 @@ public final class SparkDcp {
         return copy(sc, source, destination, CopyRequest.defaults());
     }
 
+    /**
+     * Compares two trees (both must exist): differences in type, size, mode, owner, group, mtime,
+     * device numbers, symlink targets, hard links, the request's xattrs, project IDs and PROJINHERIT,
+     * and with {@code contents(true)} the bytes. Neither tree is written.
+     */
+    public static CompareResult compare(JavaSparkContext sc, String source, String destination, CopyRequest request) {
+        return prepareCompare(source, destination, request).run(sc);
+    }
+
+    /** Checks the two roots and the options of a comparison now, without Spark. */
+    public static PreparedCompare prepareCompare(String source, String destination, CopyRequest request) {
+        return PreparedCompare.check(source, destination, request);
+    }
+
     /** Checks the roots and options now, without Spark and without writing anything. */
     public static PreparedCopy prepare(String source, String destination, CopyRequest request) {
         return PreparedCopy.check(source, destination, request);

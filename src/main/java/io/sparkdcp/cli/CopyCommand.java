@@ -167,7 +167,7 @@ class CopyCommand implements Callable<Integer> {
     }
 
     /** Found out now, not after hours of copying. */
-    private static void checkReportTarget(Path file) {
+    static void checkReportTarget(Path file) {
         Path target = file.toAbsolutePath();
         if (Files.isDirectory(target)) throw new IllegalArgumentException("report " + file + " is a directory");
         Path dir = target.getParent();

@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "spark-dcp", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Distributed POSIX copy on Apache Spark that keeps every piece of metadata, project IDs included.",
-        subcommands = {CopyCommand.class, SyncCommand.class, BenchCommand.class, ScaleBenchCommand.class, HelpCommand.class})
+        subcommands = {CopyCommand.class, SyncCommand.class, CompareCommand.class, BenchCommand.class, ScaleBenchCommand.class, HelpCommand.class})
 public final class Main implements Runnable {
     /** Usage errors and impossible requests: nothing was written. picocli's own default for invalid input. */
     public static final int EXIT_USAGE = 2;

@@ -1,6 +1,8 @@
 package io.sparkdcp.cli;
 
+import io.sparkdcp.api.CompareResult;
 import io.sparkdcp.api.CopyResult;
+import io.sparkdcp.api.PreparedCompare;
 import io.sparkdcp.api.PreparedCopy;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -54,6 +56,15 @@ final class SparkContexts {
 
     /** Runs a job on a context of its own, stopped afterwards. */
     static CopyResult run(String masterOption, boolean verbose, Job job) {
+        return onOwnContext(masterOption, verbose, job::run);
+    }
+
+    /** A comparison on a context of its own, stopped afterwards. */
+    static CompareResult compare(String masterOption, boolean verbose, PreparedCompare compare) {
+        return onOwnContext(masterOption, verbose, compare::run);
+    }
+
+    private static <R> R onOwnContext(String masterOption, boolean verbose, java.util.function.Function<JavaSparkContext, R> work) {
         JavaSparkContext sc;
         try {
             sc = start(masterOption, verbose);
@@ -61,7 +72,7 @@ final class SparkContexts {
             throw new CannotStart(e);
         }
         try {
-            return job.run(sc);
+            return work.apply(sc);
         } finally {
             sc.stop();
         }

@@ -19,10 +19,16 @@ final class ContentComparer {
 
     /** Whether the first size bytes of both files are equal (and neither ends early). */
     boolean equal(Fd x, Fd y, long size, StepRecorder steps) {
+        return equal(x, y, 0, size, steps);
+    }
+
+    /** Whether the length bytes from offset are equal in both files (and neither ends early). */
+    boolean equal(Fd x, Fd y, long offset, long length, StepRecorder steps) {
         return steps.time(Step.VERIFY, () -> {
             buffers();
-            for (long off = 0; off < size; ) {
-                int want = (int) Math.min(BLOCK, size - off);
+            long end = offset + length;
+            for (long off = offset; off < end; ) {
+                int want = (int) Math.min(BLOCK, end - off);
                 int n = readFully(x, a, want, off);
                 if (n != want || readFully(y, b, want, off) != want) return false;
                 if (!Arrays.equals(a.copyOut(0, n), b.copyOut(0, n))) return false;

@@ -44,7 +44,7 @@ public final class DirectoryLister {
         List<Failure> errors = new ArrayList<>();
         FsXattr project = null;
         byte[] path = dir.path();
-        try (Fd opened = path.length == 0 ? null : Posix.openBeneath(root, path, DIRECTORY_FLAGS)) {
+        try (Fd opened = path.length == 0 ? null : openNoAtime(root, path)) {
             Fd open = opened == null ? root : opened;
             project = readProject(open);
             for (Posix.DirEntry d : Posix.readDirectory(open, buffer)) {
@@ -63,6 +63,19 @@ public final class DirectoryLister {
         // An unreadable directory is still created (and reported): its metadata is known.
         DirectoryBlock block = DirectoryBlock.ofChildren(path, new Entry(path, dir.stat(), project), files);
         return new Listed(block, subdirectories, errors);
+    }
+
+    /**
+     * Reading a directory moves its atime unless it is opened with O_NOATIME, which needs ownership
+     * or CAP_FOWNER: a walk leaves the atimes of the trees it lists as they were wherever it may.
+     */
+    static Fd openNoAtime(Fd root, byte[] path) {
+        try {
+            return Posix.openBeneath(root, path, DIRECTORY_FLAGS | Linux.O_NOATIME);
+        } catch (PosixException e) {
+            if (e.errno() != Errno.EPERM) throw e;
+            return Posix.openBeneath(root, path, DIRECTORY_FLAGS);
+        }
     }
 
     private FsXattr readProject(Fd dir) {

@@ -70,9 +70,17 @@ public final class TreeWalker {
         return new Part(new ArrayList<>(shared.blocks), new ArrayList<>(shared.frontier), List.copyOf(shared.errors));
     }
 
-    /** The root is named by the user: a symlink to a directory is followed, as cp -a SRC/. does. */
+    /**
+     * The root is named by the user: a symlink to a directory is followed, as cp -a SRC/. does.
+     * Opened with O_NOATIME where allowed, so listing it leaves its atime alone.
+     */
     public static Fd openRoot(byte[] sourceRoot) {
-        return Posix.open(sourceRoot, Linux.O_RDONLY | Linux.O_DIRECTORY);
+        try {
+            return Posix.open(sourceRoot, Linux.O_RDONLY | Linux.O_DIRECTORY | Linux.O_NOATIME);
+        } catch (io.sparkdcp.posix.PosixException e) {
+            if (e.errno() != io.sparkdcp.posix.Errno.EPERM) throw e;
+            return Posix.open(sourceRoot, Linux.O_RDONLY | Linux.O_DIRECTORY);
+        }
     }
 
     private record Shared(Fd root, long budget, long deadline, ThreadLocal<DirectoryLister> listers, AtomicLong listed,

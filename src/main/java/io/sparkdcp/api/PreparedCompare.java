@@ -1,0 +1,56 @@
+package io.sparkdcp.api;
+
+import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.job.CompareJob;
+import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.ListingOptions;
+import io.sparkdcp.job.LocalPhaseRunner;
+import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.job.Roots;
+import io.sparkdcp.job.UsageException;
+import io.sparkdcp.spark.SparkPhaseRunner;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/**
+ * A comparison of two trees whose roots and options have been checked (both trees exist and are
+ * directories, neither inside the other). It writes nothing to either tree.
+ */
+public final class PreparedCompare {
+    private final JobOptions options;
+    private final long windowNanos;
+    private final CopyRequest request;
+
+    private PreparedCompare(JobOptions options, long windowNanos, CopyRequest request) {
+        this.options = options;
+        this.windowNanos = windowNanos;
+        this.request = request;
+    }
+
+    static PreparedCompare check(String source, String destination, CopyRequest request) {
+        Roots roots = Roots.check(source, destination);
+        if (!roots.destinationExists()) throw new UsageException("destination " + destination + " does not exist");
+        if (request.listing() != null || request.saveListing() != null)
+            throw new UsageException("compare walks both trees: --listing and --save-listing do not apply");
+        CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(), request.xattrAccess(),
+                request.projectIds(), request.chunkSize(), request.modes()).withRootIds(roots.sourceId(), roots.destinationId());
+        JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
+                request.threadsPerTask(), new ListingOptions(request.walk(), null, null));
+        return new PreparedCompare(options, request.timeWindow().toNanos(), request);
+    }
+
+    /** Compares on the caller's context (left running): walks and pair batches run as Spark tasks. */
+    public CompareResult run(JavaSparkContext sc) {
+        try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+            return run(runner);
+        }
+    }
+
+    /** Compares on threads in this JVM (one task per CPU), without Spark. */
+    public CompareResult runInProcess() {
+        return run(new LocalPhaseRunner(Runtime.getRuntime().availableProcessors()));
+    }
+
+    private CompareResult run(PhaseRunner runner) {
+        return new CompareResult(new CompareJob(options, windowNanos, runner, request.messages()).run());
+    }
+}

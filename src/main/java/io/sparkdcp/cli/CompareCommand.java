@@ -1,0 +1,136 @@
+package io.sparkdcp.cli;
+
+import io.sparkdcp.api.CompareResult;
+import io.sparkdcp.api.CopyRequest;
+import io.sparkdcp.api.PreparedCompare;
+import io.sparkdcp.api.SparkDcp;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code spark-dcp compare SRC DST}: the check after a migration (mpifileutils' dcmp, rsync -n -c),
+ * project IDs and PROJINHERIT included. Reads both trees, writes to neither. Its options go into the
+ * API's request like the copy's, the engine's shared ones through the same mixin.
+ */
+@Command(name = "compare", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
+        exitCodeOnExecutionException = Main.EXIT_USAGE,
+        description = {"Compare the trees SRC and DST entry by entry and report every difference: entries one side "
+                + "lacks, type, size, mode, owner, group, mtime (to the nanosecond), device numbers, symlink targets, "
+                + "hard links, xattrs and ACLs, project IDs and PROJINHERIT, and with --contents the bytes of files.",
+                "Neither tree is written: files are opened read-only, without following symlinks, and with O_NOATIME "
+                        + "where allowed (owner or root). --xattrs names the xattrs compared; --batch-*, --chunk-size and "
+                        + "--threads-per-task cut the comparison into tasks as they cut a copy."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the trees are identical",
+                "1:differences found (summary on stdout, the first 50 on stderr, all in the report)",
+                "2:usage error, or some entries could not be read and compared (listed on stderr and in the report)"})
+final class CompareCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "SRC", description = "The tree copied from (or the expected one).")
+    String source;
+
+    @Parameters(index = "1", paramLabel = "DST", description = "The tree to check against SRC.")
+    String destination;
+
+    @Option(names = "--master", paramLabel = "URL", converter = SparkContexts.MasterConverter.class,
+            description = "Spark master: local, local[N], local[*], spark://HOST:PORT, yarn or k8s://URL (default: the one "
+                    + "spark-submit was given; run directly, threads in this JVM, without starting Spark).")
+    String master;
+
+    @Option(names = "--contents", description = "Also read and compare the bytes of files of equal size.")
+    boolean contents;
+
+    @Option(names = "--no-projid", description = "Do not compare project IDs and PROJINHERIT.")
+    boolean noProjectIds;
+
+    @Option(names = "--time-window", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Mtimes less than this apart count as equal (like rsync's --modify-window), for a DST on a file "
+                    + "system that keeps coarser times: 1s, 2s (FAT), 1us. Default: 0, to the nanosecond.")
+    void timeWindow(long nanos) { OptionValue.set(spec, "--time-window", () -> engine.request.timeWindow(Duration.ofNanos(nanos))); }
+
+    @Option(names = "--report", paramLabel = "FILE", description = "Also write the report, every difference listed, as JSON to FILE.")
+    Path reportFile;
+
+    @Mixin
+    EngineOptions engine;
+
+    @Option(names = "--walk", paramLabel = "auto|driver|distributed", defaultValue = CopyRequest.DEFAULT_WALK,
+            description = "Where the trees are listed: by the driver's threads, or by the executors in rounds of subtrees; "
+                    + "auto: on the executors when the master is a cluster. Default: ${DEFAULT-VALUE}.")
+    void walk(String word) { OptionValue.set(spec, "--walk", () -> engine.request.walk(word)); }
+
+    @Option(names = "--verbose", description = "Log Spark's INFO messages too (default: warnings only).")
+    boolean verbose;
+
+    @Override
+    public Integer call() {
+        PreparedCompare compare;
+        try {
+            compare = SparkDcp.prepareCompare(source, destination, request());
+            if (reportFile != null) CopyCommand.checkReportTarget(reportFile);
+        } catch (IllegalArgumentException e) { // a UsageException (DST missing, say), or options that exclude each other
+            return usageError(e.getMessage());
+        }
+        if (verbose) Logging.verbose();
+        CompareResult result;
+        try {
+            result = wantsSpark() ? SparkContexts.compare(master, verbose, compare) : compare.runInProcess();
+        } catch (SparkContexts.CannotStart e) {
+            return usageError("cannot start Spark: " + ShortErrors.describe(e.getCause()));
+        } catch (IllegalArgumentException e) { // a UsageException: speculation on
+            return usageError(e.getMessage());
+        }
+        return finish(result);
+    }
+
+    private boolean wantsSpark() {
+        return master != null || System.getProperty("spark.master") != null;
+    }
+
+    private CopyRequest request() {
+        PrintWriter err = spec.commandLine().getErr();
+        return engine.request.projectIds(!noProjectIds).contents(contents)
+                .messages(line -> {
+                    err.println("spark-dcp: " + line);
+                    err.flush();
+                })
+                .build();
+    }
+
+    private int finish(CompareResult result) {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        out.print(result);
+        out.flush();
+        result.printProblems(err);
+        if (reportFile != null) {
+            try {
+                result.writeJson(reportFile);
+            } catch (IOException e) {
+                err.println("spark-dcp: cannot write the report " + reportFile + ": " + e);
+                err.flush();
+                return Main.EXIT_USAGE; // not 1, which says "different"
+            }
+        }
+        return result.exitCode();
+    }
+
+    private int usageError(String reason) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("spark-dcp: " + reason);
+        err.flush();
+        return Main.EXIT_USAGE;
+    }
+}

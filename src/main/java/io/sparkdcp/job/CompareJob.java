@@ -1,0 +1,277 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.copy.CompareOutcome;
+import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.Difference;
+import io.sparkdcp.copy.EntryComparer;
+import io.sparkdcp.copy.EntryPair;
+import io.sparkdcp.copy.PairChunk;
+import io.sparkdcp.copy.RootCheck;
+import io.sparkdcp.plan.Planner;
+import io.sparkdcp.posix.DirectoryIdentity;
+import io.sparkdcp.posix.Failure;
+import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.report.CompareReport;
+import io.sparkdcp.walk.Entry;
+import io.sparkdcp.walk.Listing;
+import io.sparkdcp.walk.TreeWalker;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * The driver's side of {@code compare}: walk both trees the way a copy walks its source (on the
+ * driver, or on the executors), match the entries by path, judge what only the listings can tell
+ * (entries one side lacks, hard-link groups), and hand the pairs to tasks in batches, which compare
+ * each pair ({@link EntryComparer}). Nothing is written to either tree, and no lock is taken: a
+ * compare may run beside a copy, whose half-done entries it then reports as differences.
+ */
+public final class CompareJob {
+    private static final Comparator<Difference> BY_PATH = Comparator.<Difference, byte[]>comparing(Difference::path, PathBytes::compare)
+            .thenComparing(Difference::kind);
+
+    private final JobOptions options;
+    private final long windowNanos;
+    private final PhaseRunner runner;
+    private final Consumer<String> log;
+
+    /**
+     * @param options     the two roots (CopyOptions' source and destination), the xattr policy, project IDs on or
+     *                    off, modes().compareContents() for --contents, batch sizes, walk threads and mode, and
+     *                    threadsPerTask(): threads comparing in each task
+     * @param windowNanos mtimes less than this apart count as equal (0: to the nanosecond)
+     */
+    public CompareJob(JobOptions options, long windowNanos, PhaseRunner runner, Consumer<String> log) {
+        if (options.listing().listing() != null || options.listing().saveListing() != null)
+            throw new IllegalArgumentException("compare walks both trees: no saved listing is read or written");
+        if (windowNanos < 0) throw new IllegalArgumentException("the time window must not be negative");
+        this.options = options;
+        this.windowNanos = windowNanos;
+        this.runner = runner;
+        this.log = log;
+    }
+
+    public CompareReport run() {
+        long start = System.nanoTime();
+        CopyOptions copy = pinned(options.copy());
+        String listedBy = SourceListing.listedBy(options, runner);
+        Listing source = walk(copy.sourceRoot(), listedBy);
+        Listing destination = walk(copy.destinationRoot(), listedBy);
+        log.accept(String.format(Locale.ROOT, "listed %,d entries in SRC and %,d in DST", source.entryCount(), destination.entryCount()));
+
+        List<Failure> failures = new ArrayList<>();
+        for (Failure f : source.errors()) failures.add(side(f, "SRC"));
+        for (Failure f : destination.errors()) failures.add(side(f, "DST"));
+        Matched matched = match(source.entries(), destination.entries(), unreadable(source), unreadable(destination));
+        List<Difference> differences = new ArrayList<>(matched.differences());
+        differences.addAll(hardLinks(matched.pairs()));
+
+        long compared = 0;
+        long bytes = 0;
+        long window = windowNanos;
+        int threads = options.threadsPerTask();
+        List<List<EntryPair>> tasks = batches(matched.pairs(), copy.modes().compareContents());
+        Set<String> walkFailed = failures.stream().map(Failure::path).collect(Collectors.toSet());
+        for (CompareOutcome o : runner.map("compare", tasks, pairs -> EntryComparer.compare(copy, window, threads, pairs))) {
+            differences.addAll(o.differences());
+            // A directory a walk could not open fails its pair again: reported once, by the walk.
+            for (Failure f : o.failures()) if (!walkFailed.contains(f.path())) failures.add(f);
+            compared += o.compared();
+            bytes += o.bytesCompared();
+        }
+        if (copy.modes().compareContents()) bytes += compareLargeFiles(copy, matched.pairs(), differences, failures);
+        differences.sort(BY_PATH);
+        return new CompareReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
+                copy.xattrs().word(), copy.projectIds(), copy.modes().compareContents(), windowNanos, listedBy,
+                source.entryCount(), destination.entryCount(), compared, matched.onlyBelow(), bytes, differences, failures,
+                System.nanoTime() - start);
+    }
+
+    /**
+     * With --contents, the bytes of files larger than the chunk size, in chunks that different tasks
+     * compare (as the copy splits them); one DATA difference per file however many chunks differ.
+     * Returns the bytes read on each side.
+     */
+    private long compareLargeFiles(CopyOptions copy, List<EntryPair> pairs, List<Difference> differences, List<Failure> failures) {
+        List<PairChunk> chunks = new ArrayList<>();
+        for (EntryPair p : pairs) {
+            long size = p.source().stat().size();
+            if (p.source().type() != FileType.FILE || p.destination().type() != FileType.FILE || size != p.destination().stat().size()
+                    || size <= copy.chunkSize()) continue;
+            for (long off = 0; off < size; off += copy.chunkSize()) chunks.add(new PairChunk(p, off, Math.min(copy.chunkSize(), size - off)));
+        }
+        if (chunks.isEmpty()) return 0;
+        int perTask = (int) Math.max(1, options.batchBytes() / copy.chunkSize());
+        Set<ByteBuffer> differ = new HashSet<>();
+        Set<String> failed = new HashSet<>();
+        long bytes = 0;
+        for (CompareOutcome o : runner.map("compare large files", Planner.partition(chunks, perTask),
+                part -> EntryComparer.compareChunks(copy, part))) {
+            for (Difference d : o.differences()) if (differ.add(ByteBuffer.wrap(d.path()))) differences.add(d);
+            for (Failure f : o.failures()) if (failed.add(f.path())) failures.add(f);
+            bytes += o.bytesCompared();
+        }
+        return bytes;
+    }
+
+    /** Both roots' identities, so that every task opens the same two directories (read-only, no lock). */
+    private static CopyOptions pinned(CopyOptions copy) {
+        DirectoryIdentity s;
+        DirectoryIdentity d;
+        try (Fd fd = RootCheck.open(copy.sourceRoot(), copy.sourceId(), "source")) {
+            s = Posix.identity(fd);
+        }
+        try (Fd fd = RootCheck.open(copy.destinationRoot(), copy.destinationId(), "destination")) {
+            d = Posix.identity(fd);
+        }
+        return copy.withRootIds(s, d);
+    }
+
+    private Listing walk(byte[] root, String listedBy) {
+        return listedBy.equals(SourceListing.EXECUTORS)
+                ? new DistributedWalk(runner, options.walkThreads(), log).walk(root, false)
+                : new TreeWalker(options.walkThreads(), false).walk(root);
+    }
+
+    private static Failure side(Failure f, String tree) {
+        return new Failure(f.path(), f.op(), f.errno(), "in " + tree + ": " + f.message());
+    }
+
+    private static Set<String> unreadable(Listing listing) {
+        return listing.errors().stream().map(Failure::path).collect(Collectors.toSet());
+    }
+
+    /**
+     * @param pairs       entries both trees have, of the same type or not
+     * @param differences entries one tree lacks: the topmost only, for a directory one side lacks
+     * @param onlyBelow   entries left unreported below such directories
+     */
+    record Matched(List<EntryPair> pairs, List<Difference> differences, long onlyBelow) {}
+
+    /**
+     * Matches the two listings by path. An entry the other tree lacks is a difference unless the other
+     * tree could not list it (that walk error is reported already), and only the topmost of a subtree
+     * one side lacks (or has where the other has no directory) is listed.
+     */
+    static Matched match(List<Entry> source, List<Entry> destination, Set<String> sourceUnreadable, Set<String> destinationUnreadable) {
+        Map<ByteBuffer, Entry> there = new HashMap<>();
+        for (Entry d : destination) there.put(ByteBuffer.wrap(d.path()), d);
+        List<EntryPair> pairs = new ArrayList<>();
+        List<Difference> differences = new ArrayList<>();
+        Set<ByteBuffer> sourceOnlyDirs = new HashSet<>();
+        Set<ByteBuffer> destinationOnlyDirs = new HashSet<>();
+        long below = 0;
+        for (Entry s : source) {
+            Entry d = there.remove(ByteBuffer.wrap(s.path()));
+            if (d != null) {
+                pairs.add(new EntryPair(s, d));
+                if (s.type() != d.type()) {
+                    if (s.type() == FileType.DIRECTORY) sourceOnlyDirs.add(ByteBuffer.wrap(s.path()));
+                    if (d.type() == FileType.DIRECTORY) destinationOnlyDirs.add(ByteBuffer.wrap(d.path()));
+                }
+            } else if (oneSided(s, sourceOnlyDirs, destinationUnreadable)) {
+                below++;
+            } else if (!underUnreadable(s.path(), destinationUnreadable)) {
+                differences.add(new Difference(s.path(), Difference.Kind.ONLY_IN_SOURCE, describe(s), ""));
+            }
+        }
+        for (Entry d : destination) {
+            if (!there.containsKey(ByteBuffer.wrap(d.path()))) continue; // matched above
+            if (oneSided(d, destinationOnlyDirs, sourceUnreadable)) below++;
+            else if (!underUnreadable(d.path(), sourceUnreadable))
+                differences.add(new Difference(d.path(), Difference.Kind.ONLY_IN_DESTINATION, "", describe(d)));
+        }
+        return new Matched(pairs, differences, below);
+    }
+
+    /** Whether e lies below a directory only its tree has (remembering e if it is one, for its own children). */
+    private static boolean oneSided(Entry e, Set<ByteBuffer> oneSidedDirs, Set<String> otherUnreadable) {
+        boolean below = oneSidedDirs.contains(ByteBuffer.wrap(e.parent()));
+        if (e.type() == FileType.DIRECTORY && !underUnreadable(e.path(), otherUnreadable)) oneSidedDirs.add(ByteBuffer.wrap(e.path()));
+        return below && !e.isRoot();
+    }
+
+    /** The other walk could not list this path or a directory above it: its absence there says nothing. */
+    private static boolean underUnreadable(byte[] path, Set<String> unreadable) {
+        if (unreadable.isEmpty()) return false;
+        for (byte[] p = path; ; p = PathBytes.parent(p)) {
+            if (unreadable.contains(PathBytes.display(p))) return true;
+            if (p.length == 0) return false;
+        }
+    }
+
+    private static String describe(Entry e) {
+        return e.type() == FileType.FILE ? "file, " + e.stat().size() + " bytes" : e.type().name().toLowerCase(Locale.ROOT).replace('_', ' ');
+    }
+
+    /**
+     * The names of each inode must be the same on both sides: names that share an inode in one tree
+     * and not in the other are one difference, at the group's first name. Only names both trees have
+     * count (a missing name is its own difference).
+     */
+    static List<Difference> hardLinks(List<EntryPair> pairs) {
+        List<Difference> out = new ArrayList<>();
+        splits(pairs, true, out);
+        splits(pairs, false, out);
+        return out;
+    }
+
+    private static void splits(List<EntryPair> pairs, boolean fromSource, List<Difference> out) {
+        Map<List<Long>, List<EntryPair>> groups = new LinkedHashMap<>();
+        for (EntryPair p : pairs) {
+            Entry here = fromSource ? p.source() : p.destination();
+            Entry there = fromSource ? p.destination() : p.source();
+            if (here.type() == FileType.DIRECTORY || there.type() == FileType.DIRECTORY || here.stat().nlink() < 2) continue;
+            groups.computeIfAbsent(List.of(here.stat().dev(), here.stat().ino()), k -> new ArrayList<>()).add(p);
+        }
+        for (List<EntryPair> group : groups.values()) {
+            if (group.size() < 2) continue;
+            Map<List<Long>, List<EntryPair>> asThere = new LinkedHashMap<>();
+            for (EntryPair p : group) {
+                Entry there = fromSource ? p.destination() : p.source();
+                asThere.computeIfAbsent(List.of(there.stat().dev(), there.stat().ino()), k -> new ArrayList<>()).add(p);
+            }
+            if (asThere.size() < 2) continue;
+            String linked = names(group);
+            String split = asThere.values().stream().map(CompareJob::names).collect(Collectors.joining(" "));
+            out.add(new Difference(group.get(0).path(), Difference.Kind.HARD_LINKS, fromSource ? linked : split, fromSource ? split : linked));
+        }
+    }
+
+    private static String names(List<EntryPair> pairs) {
+        return pairs.stream().map(p -> PathBytes.display(p.path())).collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    /** Pairs in path order, cut at --batch-files entries or, when bytes are read, --batch-bytes bytes (large files' chunks aside). */
+    private List<List<EntryPair>> batches(List<EntryPair> pairs, boolean readsBytes) {
+        List<List<EntryPair>> out = new ArrayList<>();
+        List<EntryPair> current = new ArrayList<>();
+        long bytes = 0;
+        for (EntryPair p : pairs) {
+            long size = readsBytes && p.source().type() == FileType.FILE && p.source().stat().size() <= options.copy().chunkSize()
+                    ? p.source().stat().size() : 0;
+            if (!current.isEmpty() && (current.size() >= options.batchFiles() || bytes + size > options.batchBytes())) {
+                out.add(current);
+                current = new ArrayList<>();
+                bytes = 0;
+            }
+            current.add(p);
+            bytes += size;
+        }
+        if (!current.isEmpty()) out.add(current);
+        return out;
+    }
+}

@@ -1,0 +1,79 @@
+package io.sparkdcp.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sparkdcp.copy.Difference;
+import io.sparkdcp.posix.Failure;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The compare command's {@code --report FILE}: settings, counts, differences by kind, and every
+ * difference and failure. Field names are part of the interface, as in the copy's report; paths are
+ * shown as the copy shows them (UTF-8, other bytes as \xNN).
+ */
+public final class CompareJson {
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private CompareJson() {}
+
+    public static ObjectNode toJson(CompareReport r) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("source", r.source());
+        root.put("destination", r.destination());
+        ObjectNode settings = root.putObject("settings");
+        settings.put("xattrs", r.xattrPolicy());
+        settings.put("project_ids", r.projectIds());
+        settings.put("compare_contents", r.contents());
+        settings.put("time_window_nanos", r.timeWindowNanos());
+        settings.put("listed_by", r.listedBy());
+        root.put("exit_code", r.exitCode());
+        root.put("identical", r.exitCode() == CompareReport.IDENTICAL);
+        root.put("entries_source", r.entriesSource());
+        root.put("entries_destination", r.entriesDestination());
+        root.put("entries_compared", r.compared());
+        root.put("entries_differing", r.entriesDiffering());
+        root.put("entries_below_one_sided_directories", r.onlyBelow());
+        root.put("bytes_compared", r.bytesCompared());
+        root.put("differences_total", r.differences().size());
+        root.put("failed", r.failures().size());
+        root.put("wall_nanos", r.wallNanos());
+        ObjectNode kinds = root.putObject("differences_by_kind");
+        r.byKind().forEach((kind, n) -> kinds.put(kind.word(), n));
+        ArrayNode list = root.putArray("differences");
+        for (Difference d : r.differences())
+            list.addObject().put("path", d.display()).put("kind", d.kind().word()).put("source", d.source())
+                    .put("destination", d.destination());
+        ArrayNode failures = root.putArray("failures");
+        for (Failure f : r.failures())
+            failures.addObject().put("path", f.path()).put("op", f.op()).put("errno", f.errno()).put("message", f.message());
+        return root;
+    }
+
+    public static String render(CompareReport r) {
+        try {
+            return MAPPER.writeValueAsString(toJson(r)) + "\n";
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialise the report", e);
+        }
+    }
+
+    /** Written beside its name, then renamed over it, as the copy's report is. */
+    public static void write(CompareReport r, Path file) throws IOException {
+        Path target = file.toAbsolutePath();
+        Path temp = target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + "."
+                + Long.toHexString(System.nanoTime()) + ".tmp");
+        try {
+            Files.writeString(temp, render(r), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.copy.Difference;
+import io.sparkdcp.copy.EntryPair;
+import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Stat;
+import io.sparkdcp.walk.Entry;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** How compare matches two listings, judged from entries alone: what one side lacks, and hard-link groups. */
+class CompareMatchTest {
+
+    @Test
+    void aSubtreeOneSideLacksIsOneDifferenceAndItsEntriesAreCounted() {
+        List<Entry> source = List.of(dir(""), dir("a"), file("a/x", 1), dir("a/b"), file("a/b/y", 2), file("z", 3));
+        List<Entry> destination = List.of(dir(""), file("z", 3), dir("n"), file("n/m", 4));
+
+        CompareJob.Matched m = CompareJob.match(source, destination, Set.of(), Set.of());
+
+        assertEquals(List.of("a: only_in_source: directory", "n: only_in_destination: directory"), lines(m.differences()));
+        assertEquals(4, m.onlyBelow()); // a/x, a/b, a/b/y, n/m
+        assertEquals(2, m.pairs().size()); // the roots, z
+    }
+
+    @Test
+    void belowADirectoryFacingAFileOnlyTheTypeDiffers() {
+        List<Entry> source = List.of(dir(""), dir("t"), file("t/inner", 1));
+        List<Entry> destination = List.of(dir(""), file("t", 5));
+
+        CompareJob.Matched m = CompareJob.match(source, destination, Set.of(), Set.of());
+
+        assertEquals(List.of(), lines(m.differences()));
+        assertEquals(1, m.onlyBelow());
+        assertEquals(2, m.pairs().size()); // the pair at t is compared (and differs in type) by a task
+    }
+
+    @Test
+    void whatTheOtherWalkCouldNotListIsNotCalledMissing() {
+        List<Entry> source = List.of(dir(""), dir("locked"), file("locked/f", 1), file("gone", 1));
+        List<Entry> destination = List.of(dir(""), dir("locked"));
+
+        CompareJob.Matched m = CompareJob.match(source, destination, Set.of(), Set.of("locked"));
+
+        assertEquals(List.of("gone: only_in_source: file, 1 bytes"), lines(m.differences()));
+    }
+
+    @Test
+    void aSplitHardLinkGroupIsOneDifferenceFromEachSideThatSeesIt() {
+        EntryPair a = pair("h/a", 7, 3, 70, 2);
+        EntryPair b = pair("h/b", 7, 3, 70, 2);
+        EntryPair c = pair("h/c", 7, 3, 71, 1);
+        EntryPair lone = pair("lone", 8, 1, 70, 2); // linked to a and b only in the destination
+
+        List<String> found = lines(CompareJob.hardLinks(List.of(a, b, c, lone)));
+
+        assertEquals(List.of("h/a: hard_links: [h/a, h/b, h/c] != [h/a, h/b] [h/c]",
+                "h/a: hard_links: [h/a, h/b] [lone] != [h/a, h/b, lone]"), found);
+    }
+
+    private static List<String> lines(List<Difference> differences) {
+        return differences.stream().map(Difference::describe).toList();
+    }
+
+    private static EntryPair pair(String path, long sourceIno, long sourceLinks, long destinationIno, long destinationLinks) {
+        return new EntryPair(entry(path, FileType.FILE, 1, sourceIno, sourceLinks), entry(path, FileType.FILE, 1, destinationIno, destinationLinks));
+    }
+
+    private static Entry dir(String path) {
+        return entry(path, FileType.DIRECTORY, 4096, path.hashCode(), 2);
+    }
+
+    private static Entry file(String path, long size) {
+        return entry(path, FileType.FILE, size, path.hashCode(), 1);
+    }
+
+    private static Entry entry(String path, FileType type, long size, long ino, long nlink) {
+        Stat stat = new Stat(type, 0644, 0, 0, size, 8, nlink, 1, ino, 0, 0, 0, 0, 0, 0, 0);
+        return new Entry(PathBytes.of(path), stat, null);
+    }
+}
