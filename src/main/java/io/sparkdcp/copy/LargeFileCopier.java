@@ -96,9 +96,9 @@ final class LargeFileCopier {
             if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
             ctx.requireUnchanged(e, src); // every chunk checked its own; this covers changes after the last
             if (ctx.options.modes().fsync()) ctx.fsync(dst);
-            FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
+            WantedFsXattr fsx = ctx.wanted(ctx.readFsXattr(src, e.path()));
             List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
-            ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, project, null);
+            ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, fsx, null);
             counts.addCopied(e);
             if (ctx.options.modes().verify()) counts.addVerified();
         } catch (PosixException ex) {

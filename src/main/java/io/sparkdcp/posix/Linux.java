@@ -46,6 +46,24 @@ public final class Linux {
     public static final long FS_IOC_FSGETXATTR = 0x801c581fL; // _IOR('X', 31, struct fsxattr)
     public static final long FS_IOC_FSSETXATTR = 0x401c5820L; // _IOW('X', 32, struct fsxattr)
     public static final int FS_XFLAG_PROJINHERIT = 0x200;
+    // The other fsx_xflags bits (include/uapi/linux/fs.h); the copy keeps those a user sets.
+    public static final int FS_XFLAG_REALTIME = 0x1;
+    public static final int FS_XFLAG_IMMUTABLE = 0x8;
+    public static final int FS_XFLAG_APPEND = 0x10;
+    public static final int FS_XFLAG_SYNC = 0x20;
+    public static final int FS_XFLAG_NOATIME = 0x40;
+    public static final int FS_XFLAG_NODUMP = 0x80;
+    public static final int FS_XFLAG_RTINHERIT = 0x100;
+    public static final int FS_XFLAG_NOSYMLINKS = 0x400;
+    public static final int FS_XFLAG_EXTSIZE = 0x800;
+    public static final int FS_XFLAG_EXTSZINHERIT = 0x1000;
+    public static final int FS_XFLAG_NODEFRAG = 0x2000;
+    public static final int FS_XFLAG_FILESTREAM = 0x4000;
+    public static final int FS_XFLAG_DAX = 0x8000;
+    public static final int FS_XFLAG_COWEXTSIZE = 0x10000;
+    /** statx stx_attributes bits (include/uapi/linux/stat.h). */
+    static final long STATX_ATTR_IMMUTABLE = 0x10;
+    static final long STATX_ATTR_APPEND = 0x20;
 
     public static final int S_IFMT = 0170000;
     public static final int S_IFSOCK = 0140000;
