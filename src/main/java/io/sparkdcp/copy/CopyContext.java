@@ -27,6 +27,7 @@ final class CopyContext implements AutoCloseable {
     final MetadataWriter writer;
     final DataCopier data = new DataCopier();
     final FlagRefusals refusals;
+    final LayoutCopier layouts;
     final int euid;
     final int egid;
     private final TaskTrees trees;
@@ -42,6 +43,7 @@ final class CopyContext implements AutoCloseable {
         this.source = new DirectoryCache(trees.sourceRoot, steps);
         this.destination = new DirectoryCache(trees.destinationRoot, steps);
         this.refusals = new FlagRefusals(options.inode().strict());
+        this.layouts = new LayoutCopier(options.inode());
         this.metadata = switch (options.access()) {
             case FD -> new FdMetadataIO(options.xattrs(), steps, false, refusals);
             case FD_ALWAYS_SET -> new FdMetadataIO(options.xattrs(), steps, true, refusals);
@@ -151,9 +153,16 @@ final class CopyContext implements AutoCloseable {
         return true;
     }
 
+    /** The xattrs but lustre.lov when the layout is copied on its own, before the data (--xattrs all would set it again after). */
+    java.util.List<Xattr> xattrsBesidesLayout(java.util.List<Xattr> xattrs) {
+        if (!layouts.active()) return xattrs;
+        return xattrs.stream().filter(x -> !java.util.Arrays.equals(x.name(), LayoutCopier.LUSTRE_LOV)).toList();
+    }
+
     /** Flag notices of this engine not yet in the counts. */
     void drainNotices(CopyCounts counts) {
         refusals.drainInto(counts);
+        layouts.drainInto(counts);
     }
 
     /** The destination's time granularity, probed once per task (see Decision.sameTimes). */

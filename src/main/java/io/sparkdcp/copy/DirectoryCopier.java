@@ -43,6 +43,9 @@ final class DirectoryCopier {
                 if (!created) requireDirectory(parent, e);
             }
             if (!created) removeLeftoverTemporaries(e);
+            // A new directory's default layout before any entry is made in it.
+            if (created && ctx.layouts.active())
+                ctx.layouts.copy(ctx.source.get(e.path()), ctx.destination.get(e.path()), e.path(), ctx.steps);
             // Sync fixes an existing directory's project in its finish step, where it is counted; files
             // made in it meanwhile get their own project set explicitly, so the order does not matter.
             // The root (always "existing", often new) keeps the early set, so a fresh tree inherits.
@@ -123,7 +126,7 @@ final class DirectoryCopier {
             // A source directory we may not open failed once, in the walk: its copy still gets the
             // owner, mode and times the walk saw, not the 0700 and current time of its making.
             Fd src = MetadataSync.openUnlessUnreadable(ctx, e);
-            List<Xattr> xattrs = src == null ? List.of() : ctx.metadata.readXattrs(src, e.path());
+            List<Xattr> xattrs = src == null ? List.of() : ctx.xattrsBesidesLayout(ctx.metadata.readXattrs(src, e.path()));
             // The project was given when it was made; its flags now, after its entries.
             FsXattr source = sourceFsXattr(ctx, e, src);
             WantedFsXattr flags = ctx.options.flags() && source != null ? new WantedFsXattr(source, false, true) : null;

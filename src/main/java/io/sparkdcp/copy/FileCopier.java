@@ -109,9 +109,11 @@ final class FileCopier {
             ParentState where = ctx.parentState(parent);
             ctx.writer.applyOwner(dst, e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
             src = ctx.openSource(e);
+            // The layout on the descriptor that created the file, before its first byte.
+            ctx.layouts.copy(src, dst, e.path(), ctx.steps);
             FsXattr source = ctx.readFsXattr(src, e.path());
             WantedFsXattr wanted = ctx.wanted(source);
-            List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
+            List<Xattr> xattrs = ctx.xattrsBesidesLayout(ctx.metadata.readXattrs(src, e.path()));
             // The name dst has now (the temporary's with --atomic), for the path way's second look-up.
             byte[] current = inPlace ? e.path() : PathBytes.join(parent, name);
             FsXattr held = where.projectOfNewFile();
@@ -212,7 +214,7 @@ final class FileCopier {
 
     /** The new file, or null when the name is taken. */
     private Fd createExclusive(Fd dir, byte[] name, int mode) {
-        int flags = ctx.options.modes().verify() ? CREATE_READABLE : CREATE;
+        int flags = ctx.layouts.createFlags(ctx.options.modes().verify() ? CREATE_READABLE : CREATE);
         return ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, dir, name, flags, mode));
     }
 

@@ -39,10 +39,11 @@ final class LargeFileCopier {
         try {
             Fd dir = ctx.destination.get(e.parent());
             Fd dst = createOrReplace.run(e, dir, "openat",
-                    () -> ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, dir, e.name(), CREATE, 0600)),
+                    () -> ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, dir, e.name(), ctx.layouts.createFlags(CREATE), 0600)),
                     sync::keepFile, counts);
             if (dst == null) return null;
             try {
+                if (ctx.layouts.active()) copyLayout(e, dst); // the truncate below would give it its directory's
                 Posix.ftruncate(dst, e.stat().size());
                 return new LargeFile(e, statDestination(dst).ino());
             } finally {
@@ -51,6 +52,15 @@ final class LargeFileCopier {
         } catch (PosixException ex) {
             counts.addFailure(e, Failure.of(e.path(), ex));
             return null;
+        }
+    }
+
+    private void copyLayout(Entry e, Fd dst) {
+        Fd src = ctx.openSource(e);
+        try {
+            ctx.layouts.copy(src, dst, e.path(), ctx.steps);
+        } finally {
+            ctx.timedClose(src);
         }
     }
 
@@ -97,7 +107,7 @@ final class LargeFileCopier {
             ctx.requireUnchanged(e, src); // every chunk checked its own; this covers changes after the last
             if (ctx.options.modes().fsync()) ctx.fsync(dst);
             WantedFsXattr fsx = ctx.wanted(ctx.readFsXattr(src, e.path()));
-            List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
+            List<Xattr> xattrs = ctx.xattrsBesidesLayout(ctx.metadata.readXattrs(src, e.path()));
             ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, fsx, null);
             counts.addCopied(e);
             if (ctx.options.modes().verify()) counts.addVerified();

@@ -12,6 +12,14 @@ public final class Linux {
     public static final int O_CREAT = 0100;
     public static final int O_EXCL = 0200;
     public static final int O_NOCTTY = 0400;
+    /** O_ASYNC, FASYNC: the same on x86_64 and aarch64. */
+    public static final int O_ASYNC = 020000;
+    /**
+     * Lustre's O_LOV_DELAY_CREATE (lustre_user.h): the MDS creates the file without OST objects, so
+     * a layout can still be set on the descriptor before the first write. Harmless elsewhere: open(2)
+     * ignores O_ASYNC on regular files and O_NOCTTY on anything but a terminal.
+     */
+    public static final int O_LOV_DELAY_CREATE = O_NOCTTY | O_ASYNC;
     public static final int O_TRUNC = 01000;
     public static final int O_NONBLOCK = 04000;
     public static final int O_DIRECTORY = AARCH64 ? 040000 : 0200000;
