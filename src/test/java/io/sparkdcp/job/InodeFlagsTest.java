@@ -109,6 +109,20 @@ class InodeFlagsTest {
     }
 
     @Test
+    void atomicWritesRenameBeforeLockingAndReplaceLockedFiles() throws IOException {
+        LocalCopy atomic = COPY.withModes(new CopyModes(false, false, true, false, false));
+        Path src = flaggedTree("atomic-src");
+        Path dst = Files.createDirectory(mount.dir().resolve("atomic-dst"));
+        assertEquals(List.of(), atomic.run(src, dst).counts().failures());
+        assertEquals(flags(src), flags(dst));
+        changeLocked(src.resolve("both"), "rewritten");
+        changeLocked(src.resolve("locked-dir"), () -> Files.writeString(src.resolve("locked-dir/inside"), "rewritten inside"));
+        assertEquals(List.of(), atomic.run(src, dst).counts().failures());
+        assertEquals("rewritten inside", Files.readString(dst.resolve("locked-dir/inside")));
+        assertEquals(flags(src), flags(dst));
+    }
+
+    @Test
     void syncChangesFlagsAndLockedEntriesAndLocksThemAgain() throws IOException {
         Path src = flaggedTree("sync-src");
         Path dst = Files.createDirectory(mount.dir().resolve("sync-dst"));
