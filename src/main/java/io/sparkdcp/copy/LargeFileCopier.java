@@ -43,7 +43,7 @@ final class LargeFileCopier {
                     sync::keepFile, counts);
             if (dst == null) return null;
             try {
-                if (ctx.layouts.active()) copyLayout(e, dst); // the truncate below would give it its directory's
+                beforeFirstExtent(e, dst);
                 Posix.ftruncate(dst, e.stat().size());
                 return new LargeFile(e, statDestination(dst).ino());
             } finally {
@@ -55,10 +55,17 @@ final class LargeFileCopier {
         }
     }
 
-    private void copyLayout(Entry e, Fd dst) {
+    /**
+     * What must be set before the file has extents, and so before the truncate and the chunks: the
+     * Lustre layout (the truncate would give it its directory's) and an XFS extent-size hint.
+     */
+    private void beforeFirstExtent(Entry e, Fd dst) {
+        if (!ctx.layouts.active() && !ctx.options.flags()) return;
         Fd src = ctx.openSource(e);
         try {
             ctx.layouts.copy(src, dst, e.path(), ctx.steps);
+            FsXattr source = ctx.options.flags() ? ctx.readFsXattr(src, e.path()) : null;
+            if (source != null && source.hasExtentSizeHint()) ctx.metadata.writeFsXattr(dst, e.path(), ctx.wanted(source), null, false);
         } finally {
             ctx.timedClose(src);
         }

@@ -150,6 +150,20 @@ class InodeFlagsTest {
     }
 
     @Test
+    void aFileCopiedInChunksGetsItsHintBeforeItsFirstExtentAndItsLocksAfterTheLastChunk() throws IOException {
+        Path src = Files.createDirectory(mount.dir().resolve("chunked-src"));
+        Path big = Files.createFile(src.resolve("big"));
+        xfsIo(big, "extsize 1m");
+        Files.write(big, new byte[256 << 10]);
+        xfsIo(big, "chattr +id");
+        Path dst = Files.createDirectory(mount.dir().resolve("chunked-dst"));
+        CopyReport report = COPY.withChunkSize(64 << 10).run(src, dst);
+        assertEquals(List.of(), report.counts().failures());
+        assertEquals(List.of(), report.counts().notices());
+        assertEquals(flags(src), flags(dst));
+    }
+
+    @Test
     void noFlagsCopiesNone() throws IOException {
         Path src = flaggedTree("none-src");
         Path dst = Files.createDirectory(mount.dir().resolve("none-dst"));
