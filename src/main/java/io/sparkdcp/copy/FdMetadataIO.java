@@ -53,8 +53,8 @@ final class FdMetadataIO implements MetadataIO {
     public FsXattr writeFsXattr(Fd dst, byte[] relPath, WantedFsXattr wanted, FsXattr inherited, boolean withLocks) {
         if (wanted == null) return inherited;
         if (!alwaysSet && inherited != null && wanted.heldBy(inherited, withLocks)) return inherited;
-        // Read dst's struct first so the bits it has that are not copied (realtime, PROJINHERIT...) stay as they are.
-        FsXattr current = steps.time(Step.IOCTL_GET, () -> readDestination(dst, relPath, wanted, refusals));
+        // The bits dst has that are not copied (PROJINHERIT, realtime...) stay as they are: known, or read first.
+        FsXattr current = inherited != null ? inherited : steps.time(Step.IOCTL_GET, () -> readDestination(dst, relPath, wanted, refusals));
         if (current == null) return null;
         if (!alwaysSet && wanted.heldBy(current, withLocks)) return current;
         return steps.time(Step.IOCTL_SET, () -> refusals.set(dst, relPath, current, wanted.applyTo(current, withLocks), alwaysSet));

@@ -32,7 +32,7 @@ record ParentState(int gid, boolean setgid, FsXattr project, boolean defaultAcl)
 
     /** What a new directory gets at mkdir time: under PROJINHERIT, the parent's ID and the flag too. */
     FsXattr projectOfNewDirectory() {
-        if (project == null) return null;
+        if (project == null || (project.xflags() & FsXattr.PASSED_ON) != 0) return null; // as for files
         return new FsXattr(project.projInherit() ? Linux.FS_XFLAG_PROJINHERIT : 0, 0, 0, projectOfNewEntry(), 0);
     }
 }
