@@ -44,7 +44,7 @@ final class CopyContext implements AutoCloseable {
         this.destination = new DirectoryCache(trees.destinationRoot, steps);
         this.refusals = new FlagRefusals(options.inode().strict());
         this.layouts = new LayoutCopier(options.inode());
-        this.metadata = switch (options.access()) {
+        this.metadata = switch (options.xattrAccess()) {
             case FD -> new FdMetadataIO(options.xattrs(), steps, false, refusals);
             case FD_ALWAYS_SET -> new FdMetadataIO(options.xattrs(), steps, true, refusals);
             case PATH -> new PathMetadataIO(options, steps, source, destination, refusals);
@@ -227,10 +227,7 @@ final class CopyContext implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            source.close();
-        } finally {
-            destination.close();
+        try (source; destination) { // closes both, even when one of them throws
         }
     }
 }

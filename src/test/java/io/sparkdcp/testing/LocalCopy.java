@@ -26,7 +26,7 @@ public record LocalCopy(XattrPolicy xattrs, MetadataAccess access, boolean proje
     }
 
     public static LocalCopy defaults() {
-        return new LocalCopy(XattrPolicy.all(), MetadataAccess.FD, true, JobOptions.DEFAULT_CHUNK_SIZE, 7, CopyModes.COPY, ListingOptions.WALK);
+        return new LocalCopy(XattrPolicy.all(), MetadataAccess.FD, true, 256L << 20, 7, CopyModes.COPY, ListingOptions.WALK);
     }
 
     public LocalCopy withInode(InodeOptions i) { return new LocalCopy(xattrs, access, projectIds, chunkSize, batchFiles, modes, listing, i); }
