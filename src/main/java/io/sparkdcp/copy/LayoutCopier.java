@@ -41,7 +41,7 @@ final class LayoutCopier {
     private final List<Failure> notices = new ArrayList<>();
 
     LayoutCopier(InodeOptions options) {
-        this.mode = options.layout();
+        this.mode = options.lustreLayout();
         this.strict = options.strict();
     }
 

@@ -30,7 +30,7 @@ public final class CopyTreeMain {
         LocalCopy how = LocalCopy.defaults().withAccess(access(args[2]))
                 .withModes(new CopyModes(sync, false, words.contains("atomic"), false, words.contains("fsync")));
         for (String w : words)
-            if (w.startsWith("layout=")) how = how.withInode(how.inode().withLayout(LustreLayout.parse(w.substring("layout=".length()))));
+            if (w.startsWith("layout=")) how = how.withInode(how.inode().withLustreLayout(LustreLayout.parse(w.substring("layout=".length()))));
         Path src = Path.of(args[0]);
         Path dst = Path.of(args[1]);
         PhaseRunner runner = new LocalPhaseRunner(3);

@@ -150,7 +150,7 @@ class LustreLayoutTest {
     // ---- layouts --------------------------------------------------------------------------------
 
     private static LocalCopy copy(LustreLayout layout) {
-        return LocalCopy.defaults().withoutProjectIds().withInode(InodeOptions.DEFAULT.withLayout(layout));
+        return LocalCopy.defaults().withoutProjectIds().withInode(InodeOptions.DEFAULT.withLustreLayout(layout));
     }
 
     private static int indexOf(List<String> calls, java.util.function.Predicate<String> p) {
