@@ -11,6 +11,10 @@ import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.Entry;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+
 
 /**
  * What one engine's copiers share: the task's trees ({@link TaskTrees}), this engine's open
@@ -124,7 +128,7 @@ final class CopyContext implements AutoCloseable {
      * it (EPERM): then, as flags are carried, dir is unlocked and the call runs once more. The
      * directory's finish gives it its source's locks again; the call moved its mtime, so it is finished.
      */
-    <T> T unlockingParent(Fd dir, java.util.function.Supplier<T> call) {
+    <T> T unlockingParent(Fd dir, Supplier<T> call) {
         try {
             return call.get();
         } catch (PosixException ex) {
@@ -154,9 +158,9 @@ final class CopyContext implements AutoCloseable {
     }
 
     /** The xattrs but lustre.lov when the layout is copied on its own, before the data (--xattrs all would set it again after). */
-    java.util.List<Xattr> xattrsBesidesLayout(java.util.List<Xattr> xattrs) {
+    List<Xattr> xattrsBesidesLayout(List<Xattr> xattrs) {
         if (!layouts.active()) return xattrs;
-        return xattrs.stream().filter(x -> !java.util.Arrays.equals(x.name(), LayoutCopier.LUSTRE_LOV)).toList();
+        return xattrs.stream().filter(x -> !Arrays.equals(x.name(), LayoutCopier.LUSTRE_LOV)).toList();
     }
 
     /** Flag notices of this engine not yet in the counts. */
