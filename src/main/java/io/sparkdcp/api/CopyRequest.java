@@ -1,6 +1,8 @@
 package io.sparkdcp.api;
 
 import io.sparkdcp.copy.CopyModes;
+import io.sparkdcp.copy.InodeOptions;
+import io.sparkdcp.copy.LustreLayout;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
 import io.sparkdcp.job.WalkMode;
@@ -17,6 +19,9 @@ import java.util.function.Consumer;
  * @param xattrs           {@code --xattrs}: which extended attributes travel
  * @param xattrAccess      {@code --xattr-access}: xattrs and project IDs on the copy's descriptors, or by path
  * @param projectIds       not {@code --no-projid}: carry project IDs and PROJINHERIT
+ * @param flags            not {@code --no-flags}: carry inode flags (immutable, append-only, nodump...) and extent-size hints
+ * @param strict           {@code --strict}: a flag or layout the destination cannot hold fails the entry, not one notice
+ * @param lustreLayout     {@code --lustre-layout}: what layout new files and directories get on Lustre
  * @param batchFiles       {@code --batch-files}: entries per task at most
  * @param batchBytes       {@code --batch-bytes}: file bytes per task at most
  * @param chunkSize        {@code --chunk-size}: files larger than this are copied in chunks of this size
@@ -32,7 +37,8 @@ import java.util.function.Consumer;
  * @param timeWindow       {@code compare --time-window}: mtimes less than this apart count as equal (zero: to the
  *                         nanosecond), for a tree on a file system that keeps coarser times; a copy probes DST for its window
  */
-public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolean projectIds, int batchFiles,
+public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolean projectIds, boolean flags,
+                          boolean strict, LustreLayout lustreLayout, int batchFiles,
                           long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, WalkMode walk,
                           String listing, String saveListing, CopyModes modes, Duration progressInterval,
                           Consumer<String> messages, Duration timeWindow) {
@@ -45,6 +51,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
     public static final String DEFAULT_CHUNK_SIZE = "256M";
     public static final String DEFAULT_THREADS_PER_TASK = "1";
     public static final String DEFAULT_WALK = "auto";
+    public static final String DEFAULT_LUSTRE_LAYOUT = "inherit";
 
     /** Threads are platform threads, each with its own stack: beyond this a typo, not a plan. */
     public static final int MAX_THREADS = 1024;
@@ -53,8 +60,14 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
     public static final long MAX_PROGRESS_SECONDS = 86_400;
 
     public CopyRequest {
-        if (xattrs == null || xattrAccess == null || walk == null || modes == null || progressInterval == null || messages == null)
-            throw new IllegalArgumentException("xattrs, xattrAccess, walk, modes, progressInterval and messages must be given");
+        if (xattrs == null || xattrAccess == null || lustreLayout == null || walk == null || modes == null || progressInterval == null
+                || messages == null)
+            throw new IllegalArgumentException("xattrs, xattrAccess, lustreLayout, walk, modes, progressInterval and messages must be given");
+    }
+
+    /** What the engine carries of an inode beyond owner, mode, times, xattrs and project ID. */
+    public InodeOptions inode() {
+        return new InodeOptions(flags, strict, lustreLayout);
     }
 
     public static CopyRequest defaults() {
@@ -71,6 +84,9 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         b.xattrs = xattrs;
         b.xattrAccess = xattrAccess;
         b.projectIds = projectIds;
+        b.flags = flags;
+        b.strict = strict;
+        b.lustreLayout = lustreLayout;
         b.batchFiles = batchFiles;
         b.batchBytes = batchBytes;
         b.chunkSize = chunkSize;
@@ -104,6 +120,9 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         private XattrPolicy xattrs;
         private MetadataAccess xattrAccess;
         private boolean projectIds = true;
+        private boolean flags = true;
+        private boolean strict;
+        private LustreLayout lustreLayout;
         private int batchFiles;
         private long batchBytes;
         private long chunkSize;
@@ -126,6 +145,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
             chunkSize(DEFAULT_CHUNK_SIZE);
             threadsPerTask(Integer.parseInt(DEFAULT_THREADS_PER_TASK));
             walk(DEFAULT_WALK);
+            lustreLayout(DEFAULT_LUSTRE_LAYOUT);
         }
 
         public Builder xattrs(XattrPolicy policy) { this.xattrs = required(policy, "--xattrs"); return this; }
@@ -139,6 +159,17 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         public Builder xattrAccess(String word) { return xattrAccess(MetadataAccess.parse(word)); }
 
         public Builder projectIds(boolean copy) { this.projectIds = copy; return this; }
+
+        /** Inode flags and extent-size hints (false: --no-flags). */
+        public Builder flags(boolean copy) { this.flags = copy; return this; }
+
+        /** A flag or Lustre layout the destination cannot hold fails the entry (else one notice per kind). */
+        public Builder strict(boolean on) { this.strict = on; return this; }
+
+        public Builder lustreLayout(LustreLayout layout) { this.lustreLayout = required(layout, "--lustre-layout"); return this; }
+
+        /** inherit, keep or exact. */
+        public Builder lustreLayout(String word) { return lustreLayout(LustreLayout.parse(word)); }
 
         public Builder batchFiles(int n) { this.batchFiles = atLeast(n, 1, "--batch-files"); return this; }
 
@@ -211,7 +242,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         public CopyRequest build() {
             if (listing != null && saveListing != null)
                 throw new IllegalArgumentException("--listing and --save-listing exclude each other: the listing is already saved");
-            return new CopyRequest(xattrs, xattrAccess, projectIds, batchFiles, batchBytes, chunkSize,
+            return new CopyRequest(xattrs, xattrAccess, projectIds, flags, strict, lustreLayout, batchFiles, batchBytes, chunkSize,
                     walkThreads > 0 ? walkThreads : defaultWalkThreads(threadsPerTask), threadsPerTask, walk, listing,
                     saveListing, modes, progressInterval, messages, timeWindow);
         }

@@ -45,6 +45,7 @@ public final class PreparedCopy {
         Roots roots = Roots.check(source, destination);
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
                 request.xattrAccess(), request.projectIds(), request.chunkSize(), request.modes())
+                .withInode(request.inode())
                 .withRootIds(roots.sourceId(), roots.destinationId());
         JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
                 request.threadsPerTask(), new ListingOptions(request.walk(), request.listing(), request.saveListing()));

@@ -61,8 +61,9 @@ public record EngineContender(String name, CopyRequest request, Runners runners,
         return sc != null ? () -> new SparkPhaseRunner(sc) : () -> new LocalPhaseRunner(tasks);
     }
 
+    /** Without project IDs also without flags: the baseline reads no struct fsxattr at all. */
     private static CopyRequest way(CopyRequest base, boolean projectIds, MetadataAccess access) {
-        return base.toBuilder().projectIds(projectIds).xattrAccess(access).messages(line -> {}).build();
+        return base.toBuilder().projectIds(projectIds).flags(projectIds).xattrAccess(access).messages(line -> {}).build();
     }
 
     @Override

@@ -58,6 +58,19 @@ class CopyCommand implements Callable<Integer> {
     @Option(names = "--no-projid", description = "Do not copy project IDs and the PROJINHERIT flag.")
     boolean noProjectIds;
 
+    @Option(names = "--no-flags", description = "Do not copy inode flags (immutable, append-only, sync, noatime, nodump, "
+            + "nodefrag, dax) and extent-size hints.")
+    void noFlags(boolean off) { OptionValue.set(spec, "--no-flags", () -> engine.request.flags(!off)); }
+
+    @Option(names = "--strict", description = "A flag or Lustre layout the destination cannot hold fails the entry "
+            + "(default: one notice per kind, and the entry is copied without it).")
+    void strict(boolean on) { OptionValue.set(spec, "--strict", () -> engine.request.strict(on)); }
+
+    @Option(names = "--lustre-layout", paramLabel = "inherit|keep|exact", defaultValue = CopyRequest.DEFAULT_LUSTRE_LAYOUT,
+            description = "Layout of new files and directories on Lustre: the destination directory's (inherit), "
+                    + "the source's without OST indexes (keep), or as it is (exact). Default: ${DEFAULT-VALUE}.")
+    void lustreLayout(String word) { OptionValue.set(spec, "--lustre-layout", () -> engine.request.lustreLayout(word)); }
+
     @Option(names = "--report", paramLabel = "FILE", description = "Also write the report as JSON to FILE.")
     Path reportFile;
 

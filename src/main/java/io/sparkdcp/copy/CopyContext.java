@@ -11,6 +11,10 @@ import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.Entry;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+
 
 /**
  * What one engine's copiers share: the task's trees ({@link TaskTrees}), this engine's open
@@ -26,6 +30,8 @@ final class CopyContext implements AutoCloseable {
     final MetadataIO metadata;
     final MetadataWriter writer;
     final DataCopier data = new DataCopier();
+    final FlagRefusals refusals;
+    final LayoutCopier layouts;
     final int euid;
     final int egid;
     private final TaskTrees trees;
@@ -40,10 +46,12 @@ final class CopyContext implements AutoCloseable {
         this.egid = trees.egid;
         this.source = new DirectoryCache(trees.sourceRoot, steps);
         this.destination = new DirectoryCache(trees.destinationRoot, steps);
+        this.refusals = new FlagRefusals(options.inode().strict());
+        this.layouts = new LayoutCopier(options.inode());
         this.metadata = switch (options.xattrAccess()) {
-            case FD -> new FdMetadataIO(options.xattrs(), steps, false);
-            case FD_ALWAYS_SET -> new FdMetadataIO(options.xattrs(), steps, true);
-            case PATH -> new PathMetadataIO(options, steps, source, destination);
+            case FD -> new FdMetadataIO(options.xattrs(), steps, false, refusals);
+            case FD_ALWAYS_SET -> new FdMetadataIO(options.xattrs(), steps, true, refusals);
+            case PATH -> new PathMetadataIO(options, steps, source, destination, refusals);
         };
         this.writer = new MetadataWriter(this);
     }
@@ -62,7 +70,7 @@ final class CopyContext implements AutoCloseable {
         if (state != null) return state;
         Fd dir = destination.get(relPath);
         Stat s = steps.time(Step.STAT_DST, () -> Posix.fstat(dir));
-        FsXattr project = options.projectIds() ? FdMetadataIO.projectOrNull(dir, steps) : null;
+        FsXattr project = options.readsFsXattr() ? FdMetadataIO.projectOrNull(dir, steps) : null;
         boolean defaultAcl = !options.xattrs().copiesNothing() && steps.time(Step.XATTR_GET, () -> hasDefaultAcl(dir));
         state = new ParentState(s.gid(), (s.permissions() & Linux.S_ISGID) != 0, project, defaultAcl);
         trees.keepParentState(relPath, state);
@@ -85,7 +93,80 @@ final class CopyContext implements AutoCloseable {
 
     /** What the copy does with e, given what the destination has at its path (null: nothing). */
     Decision decide(Entry e, Stat existing) {
-        return Decision.of(e.stat(), existing, options.modes(), euid, timeWindowNanos());
+        return Decision.of(e.stat(), existing, options.modes(), euid, timeWindowNanos(), options.flags());
+    }
+
+    /** What of e's source struct (read as source) its copy must hold; null when nothing. */
+    WantedFsXattr wanted(FsXattr source) {
+        return WantedFsXattr.of(refusals.holdable(source), options);
+    }
+
+    /** The source's struct of an open source entry, when project IDs or flags are carried (else null, no call). */
+    FsXattr readFsXattr(Fd src, byte[] relPath) {
+        return options.readsFsXattr() ? metadata.readFsXattr(src, relPath) : null;
+    }
+
+    /**
+     * Clears immutable and append-only on an existing destination entry, by name in its open parent,
+     * so it can be changed or removed ({@link Decision#unlocksFirst}); returns what it had.
+     */
+    FsXattr unlock(Fd dir, byte[] name) {
+        try (Fd fd = steps.time(Step.OPEN_DST, () -> Posix.openat(dir, name, Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK, 0))) {
+            return unlock(fd);
+        }
+    }
+
+    /** As above, on the entry's open descriptor. */
+    FsXattr unlock(Fd fd) {
+        FsXattr current = steps.time(Step.IOCTL_GET, () -> Posix.getFsXattr(fd));
+        if (current.locks() != 0) steps.time(Step.IOCTL_SET, () -> Posix.setFsXattr(fd, current.unlocked()));
+        return current.unlocked();
+    }
+
+    /**
+     * Runs a call that makes or removes a name in dir. An immutable or append-only directory refuses
+     * it (EPERM): then, as flags are carried, dir is unlocked and the call runs once more. The
+     * directory's finish gives it its source's locks again; the call moved its mtime, so it is finished.
+     */
+    <T> T unlockingParent(Fd dir, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (PosixException ex) {
+            if (ex.errno() != Errno.EPERM || !options.flags() || !unlockedNow(dir)) throw ex;
+            return call.get();
+        }
+    }
+
+    void unlockingParent(Fd dir, Runnable call) {
+        unlockingParent(dir, () -> {
+            call.run();
+            return null;
+        });
+    }
+
+    /** True when dir was locked and is not now. */
+    private boolean unlockedNow(Fd dir) {
+        FsXattr current;
+        try {
+            current = steps.time(Step.IOCTL_GET, () -> Posix.getFsXattr(dir));
+        } catch (PosixException e) {
+            return false;
+        }
+        if (current.locks() == 0) return false;
+        steps.time(Step.IOCTL_SET, () -> Posix.setFsXattr(dir, current.unlocked()));
+        return true;
+    }
+
+    /** The xattrs but lustre.lov when the layout is copied on its own, before the data (--xattrs all would set it again after). */
+    List<Xattr> xattrsBesidesLayout(List<Xattr> xattrs) {
+        if (!layouts.active()) return xattrs;
+        return xattrs.stream().filter(x -> !Arrays.equals(x.name(), LayoutCopier.LUSTRE_LOV)).toList();
+    }
+
+    /** Flag notices of this engine not yet in the counts. */
+    void drainNotices(CopyCounts counts) {
+        refusals.drainInto(counts);
+        layouts.drainInto(counts);
     }
 
     /** The destination's time granularity, probed once per task (see Decision.sameTimes). */

@@ -62,6 +62,16 @@ public final class CopyCounts implements Serializable {
         if (notices.size() < MAX_FAILURES_KEPT) notices.add(notice);
     }
 
+    /** A notice that is given once per job: dropped when one with the same op and message is there. */
+    public void addNoticeOnce(Failure notice) {
+        if (!hasNotice(notice)) addNotice(notice);
+    }
+
+    private boolean hasNotice(Failure n) {
+        for (Failure f : notices) if (f.op().equals(n.op()) && f.message().equals(n.message())) return true;
+        return false;
+    }
+
     /** The data was already there; only owner, mode, times, xattrs or project ID were set. */
     public void addMetadataFixed(Entry e) {
         metadataFixed.merge(e.type(), 1L, Long::sum);
@@ -113,7 +123,10 @@ public final class CopyCounts implements Serializable {
         failed += o.failed;
         bytesCopied += o.bytesCopied;
         for (Failure f : o.failures) if (failures.size() < MAX_FAILURES_KEPT) failures.add(f);
-        for (Failure f : o.notices) if (notices.size() < MAX_FAILURES_KEPT) notices.add(f);
+        for (Failure f : o.notices) {
+            if (f.op().equals(FlagRefusals.NOTICE_OP)) addNoticeOnce(f); // one per flag kind, whatever the engines
+            else addNotice(f);
+        }
     }
 
     public long copied() { return sum(copied) + links; }

@@ -65,7 +65,7 @@ public final class CopyEngine implements AutoCloseable {
             if (directories.make(e, counts)) created.add(e.path());
             progress.done(1, 0);
         }
-        return new BatchResult(counts, List.of(), List.of(), created);
+        return new BatchResult(noticed(counts), List.of(), List.of(), created);
     }
 
     /** Copies a batch of files, symlinks and special files, then its hard links. */
@@ -84,7 +84,7 @@ public final class CopyEngine implements AutoCloseable {
             files.link(l, counts);
             progress.done(1, fileBytes(l.entry()));
         }
-        return BatchResult.of(counts);
+        return BatchResult.of(noticed(counts));
     }
 
     /** Creates large files at their size; the result names those whose chunks must be copied, and their inodes. */
@@ -96,7 +96,7 @@ public final class CopyEngine implements AutoCloseable {
             if (created != null) needChunks.add(created);
             progress.done(1, created != null ? 0 : fileBytes(e)); // the chunks report their own bytes
         }
-        return new BatchResult(counts, needChunks, List.of());
+        return new BatchResult(noticed(counts), needChunks, List.of());
     }
 
     /** Copies chunks; a failed chunk is returned as a failure for the driver to count once per file. */
@@ -111,21 +111,21 @@ public final class CopyEngine implements AutoCloseable {
             }
             progress.done(0, c.length());
         }
-        return new BatchResult(counts, List.of(), failures);
+        return new BatchResult(noticed(counts), List.of(), failures);
     }
 
     /** Gives large files whose chunks all arrived their metadata. */
     public BatchResult finishLargeFiles(List<LargeFile> batch) {
         CopyCounts counts = new CopyCounts(items);
         for (LargeFile f : batch) largeFiles.finish(f, counts);
-        return BatchResult.of(counts);
+        return BatchResult.of(noticed(counts));
     }
 
     /** Gives directories of one depth their metadata; call deepest level first. */
     public BatchResult finishDirectories(List<Entry> level) {
         CopyCounts counts = new CopyCounts(items);
         for (Entry e : level) directories.finish(e, counts);
-        return BatchResult.of(counts);
+        return BatchResult.of(noticed(counts));
     }
 
     /** Where this engine records its steps: engines that share a task's work record there too. */
@@ -142,14 +142,14 @@ public final class CopyEngine implements AutoCloseable {
     public BatchResult finishDirectories(DirectoryBatch batch) {
         CopyCounts counts = new CopyCounts(items);
         for (int i = 0; i < batch.entries().size(); i++) directories.finishSync(batch.entries().get(i), counts, batch.created()[i]);
-        return BatchResult.of(counts);
+        return BatchResult.of(noticed(counts));
     }
 
     /** Removes destination entries (relative to the destination root) of one depth; call deepest first. */
     public BatchResult deleteEntries(List<Entry> level) {
         CopyCounts counts = new CopyCounts(items);
         for (Entry e : level) deleter.delete(e, counts);
-        return BatchResult.of(counts);
+        return BatchResult.of(noticed(counts));
     }
 
     /**
@@ -168,6 +168,12 @@ public final class CopyEngine implements AutoCloseable {
         } finally {
             if (ownsTrees) trees.close();
         }
+    }
+
+    /** The counts with this engine's flag notices (one per flag kind) added. */
+    private CopyCounts noticed(CopyCounts counts) {
+        ctx.drainNotices(counts);
+        return counts;
     }
 
     /** Bytes as the walk's total counts them: regular files' sizes. */

@@ -16,11 +16,19 @@ import java.io.Serializable;
  * @param modes           sync, contents comparison, atomic writes, verification, fsync
  * @param sourceId        what the driver found at sourceRoot; every task checks it before writing (null: not pinned yet)
  * @param destinationId   the same for destinationRoot
+ * @param inode           inode flags and Lustre layouts
  */
 public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs,
                           MetadataAccess xattrAccess, boolean projectIds, long chunkSize, CopyModes modes,
-                          DirectoryIdentity sourceId, DirectoryIdentity destinationId)
+                          DirectoryIdentity sourceId, DirectoryIdentity destinationId, InodeOptions inode)
         implements Serializable {
+
+    public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
+                       boolean projectIds, long chunkSize, CopyModes modes, DirectoryIdentity sourceId,
+                       DirectoryIdentity destinationId) {
+        this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId,
+                InodeOptions.DEFAULT);
+    }
 
     /** Roots not pinned yet: the job pins them when it starts. */
     public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
@@ -38,14 +46,25 @@ public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy
         if (sourceRoot.length == 0 || sourceRoot[0] != '/') throw new IllegalArgumentException("source root must be absolute");
         if (destinationRoot.length == 0 || destinationRoot[0] != '/') throw new IllegalArgumentException("destination root must be absolute");
         if (modes == null) throw new IllegalArgumentException("modes must be given");
+        if (inode == null) throw new IllegalArgumentException("inode options must be given");
     }
 
+    /** Inode flags are carried (not --no-flags). */
+    public boolean flags() { return inode.flags(); }
+
+    /** Whether the struct fsxattr of sources is read: for project IDs or for flags. */
+    public boolean readsFsXattr() { return projectIds || inode.flags(); }
+
     public CopyOptions withModes(CopyModes m) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId, inode);
     }
 
     /** The same copy with its roots pinned to these identities. */
     public CopyOptions withRootIds(DirectoryIdentity source, DirectoryIdentity destination) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination, inode);
+    }
+
+    public CopyOptions withInode(InodeOptions i) {
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, i);
     }
 }

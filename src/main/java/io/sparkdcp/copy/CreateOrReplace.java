@@ -40,16 +40,23 @@ final class CreateOrReplace {
     /** As {@link #run(Entry, Fd, String, Supplier, Keeper, CopyCounts)}, with another rule (hard links). */
     <T> T run(Entry e, Fd dir, String call, Supplier<T> create, Function<Stat, Decision> decide, Keeper keeper,
               CopyCounts counts) {
-        T made = create.get();
+        T made = ctx.unlockingParent(dir, create);
         if (made != null) return made;
         Stat existing = ctx.statDestination(dir, e.name());
         if (existing != null) {
-            if (settle(e, dir, existing, decide.apply(existing), keeper, counts).keeps()) return null;
-            ctx.steps.time(Step.UNLINK, () -> Posix.unlinkat(dir, e.name(), false));
+            Decision d = settle(e, dir, existing, decide.apply(existing), keeper, counts);
+            if (d.keeps()) return null;
+            unlockToReplace(dir, e.name(), existing, d);
+            ctx.steps.time(Step.UNLINK, () -> ctx.unlockingParent(dir, () -> Posix.unlinkat(dir, e.name(), false)));
         }
-        made = create.get();
+        made = ctx.unlockingParent(dir, create);
         if (made == null) throw Posix.failure(call, Errno.EEXIST, e.path());
         return made;
+    }
+
+    /** An immutable or append-only entry to be replaced can be neither removed nor renamed over: cleared first. */
+    void unlockToReplace(Fd dir, byte[] name, Stat existing, Decision d) {
+        if (ctx.options.flags() && d.unlocksFirst(existing.locks())) ctx.unlock(dir, name);
     }
 
     /** Applies a decision on an existing entry: kept (by the keeper), refused (thrown), or to be replaced. */

@@ -50,6 +50,15 @@ public record Decision(Kind kind, String reason) {
 
     /** As above, with mtimes equal to within windowNanos (a destination that keeps coarser times). */
     public static Decision of(Stat source, Stat destination, CopyModes modes, int euid, long windowNanos) {
+        return of(source, destination, modes, euid, windowNanos, true);
+    }
+
+    /**
+     * As above; flags: inode flags are carried, so immutable and append-only (which a stat shows)
+     * count as metadata. (A directory locked at the destination whose entries must change is unlocked
+     * for them by the run; that moves its mtime, so it is fixed as any directory whose entries changed.)
+     */
+    public static Decision of(Stat source, Stat destination, CopyModes modes, int euid, long windowNanos, boolean flags) {
         FileType type = source.type();
         if ((type == FileType.CHAR_DEVICE || type == FileType.BLOCK_DEVICE) && euid != 0)
             return new Decision(Kind.SKIP, DEVICE_AS_USER);
@@ -57,12 +66,12 @@ public record Decision(Kind kind, String reason) {
         if (type == FileType.DIRECTORY) {
             if (destination.type() != FileType.DIRECTORY) return refuse("the destination has a "
                     + destination.type().name().toLowerCase().replace('_', ' ') + " where the source has a directory; left as it is");
-            return sameMetadata(source, destination, euid, windowNanos) ? SKIP : FIX_METADATA;
+            return sameMetadata(source, destination, euid, windowNanos, flags) ? SKIP : FIX_METADATA;
         }
         boolean sameData = sameDataByStat(source, destination, modes, windowNanos);
         // Sync keeps data that is right and fixes the rest; a copy keeps only what is identical.
-        if (sameData && modes.sync()) return sameMetadata(source, destination, euid, windowNanos) ? SKIP : FIX_METADATA;
-        if (sameData && sameMetadata(source, destination, euid, windowNanos)) return SKIP;
+        if (sameData && modes.sync()) return sameMetadata(source, destination, euid, windowNanos, flags) ? SKIP : FIX_METADATA;
+        if (sameData && sameMetadata(source, destination, euid, windowNanos, flags)) return SKIP;
         if (destination.type() == FileType.DIRECTORY)
             return refuse("the destination has a directory where the source has a " + type.name().toLowerCase());
         return REPLACE;
@@ -95,9 +104,10 @@ public record Decision(Kind kind, String reason) {
         };
     }
 
-    /** Owner (as far as euid may set it), mode (symlinks have none) and times. */
-    private static boolean sameMetadata(Stat source, Stat destination, int euid, long windowNanos) {
+    /** Owner (as far as euid may set it), mode (symlinks have none), times, and with flags immutable and append-only. */
+    private static boolean sameMetadata(Stat source, Stat destination, int euid, long windowNanos, boolean flags) {
         if (!sameTimes(source, destination, windowNanos)) return false;
+        if (flags && source.locks() != destination.locks()) return false;
         if (source.type() != FileType.SYMLINK && source.permissions() != destination.permissions()) return false;
         return !Ownership.differs(source, destination.uid(), destination.gid(), euid);
     }
@@ -122,6 +132,15 @@ public record Decision(Kind kind, String reason) {
      */
     public static boolean comparesData(Stat source, CopyModes modes) {
         return source.type() == FileType.SYMLINK || (source.type() == FileType.FILE && comparesContents(modes));
+    }
+
+    /**
+     * True when the entry there is immutable or append-only (destination: its stat, or its struct's
+     * lock bits) and this decision changes it: the locks are cleared first, and the source's set
+     * again after everything else. Nothing else may write to such an entry, nor remove it.
+     */
+    public boolean unlocksFirst(int destinationLocks) {
+        return destinationLocks != 0 && (kind == Kind.FIX_METADATA || kind == Kind.REPLACE);
     }
 
     /** The decision once the data was compared: an entry kept with other data is replaced. */

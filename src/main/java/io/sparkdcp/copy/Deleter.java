@@ -37,12 +37,24 @@ final class Deleter {
             }
             boolean directory = e.type() == FileType.DIRECTORY;
             if (directory) ctx.destination.evict(e.path());
-            ctx.steps.time(Step.UNLINK, () -> Posix.unlinkat(parent, e.name(), directory));
+            try {
+                ctx.steps.time(Step.UNLINK, () -> ctx.unlockingParent(parent, () -> Posix.unlinkat(parent, e.name(), directory)));
+            } catch (PosixException ex) {
+                // The entry itself is locked (a directory that stays is locked again when it is finished).
+                if (ex.errno() != Errno.EPERM || !ctx.options.flags() || !lockable(e)) throw ex;
+                ctx.unlock(parent, e.name());
+                ctx.steps.time(Step.UNLINK, () -> Posix.unlinkat(parent, e.name(), directory));
+            }
             counts.addDeleted(e);
         } catch (PosixException ex) {
             if (ex.errno() == Errno.ENOENT) return; // gone already: a retried task, or someone else
             counts.addFailure(e, Failure.of(e.path(), ex));
         }
+    }
+
+    /** Only files and directories can be immutable or append-only (and opening others could block). */
+    private static boolean lockable(Entry e) {
+        return e.type() == FileType.FILE || e.type() == FileType.DIRECTORY;
     }
 
     /** Deletion never crosses a mount point, bind mounts included: mount IDs, not devices, tell. */

@@ -39,10 +39,13 @@ final class DirectoryCopier {
         try {
             if (!e.isRoot()) {
                 Fd parent = ctx.destination.get(e.parent());
-                created = ctx.steps.time(Step.MKDIR, () -> Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE));
+                created = ctx.steps.time(Step.MKDIR, () -> ctx.unlockingParent(parent, () -> Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE)));
                 if (!created) requireDirectory(parent, e);
             }
             if (!created) removeLeftoverTemporaries(e);
+            // A new directory's default layout before any entry is made in it.
+            if (created && ctx.layouts.active())
+                ctx.layouts.copy(ctx.source.get(e.path()), ctx.destination.get(e.path()), e.path(), ctx.steps);
             // Sync fixes an existing directory's project in its finish step, where it is counted; files
             // made in it meanwhile get their own project set explicitly, so the order does not matter.
             // The root (always "existing", often new) keeps the early set, so a fresh tree inherits.
@@ -50,9 +53,11 @@ final class DirectoryCopier {
             if (ctx.options.projectIds() && e.project() != null && !projectLater) {
                 // A directory just made got its parent's project (and PROJINHERIT) if the parent has PROJINHERIT.
                 FsXattr inherited = created ? ctx.parentState(e.parent()).projectOfNewDirectory() : null;
-                if (ctx.metadata.needsProjectWrite(e.project(), inherited)) {
+                // The project alone: flags wait for the finish, so the entries made meanwhile inherit none.
+                WantedFsXattr project = new WantedFsXattr(e.project(), true, false);
+                if (ctx.metadata.needsFsXattrWrite(project, inherited)) {
                     Fd dir = ctx.destination.get(e.path());
-                    ctx.metadata.writeProject(dir, e.path(), e.project(), inherited);
+                    ctx.metadata.writeFsXattr(dir, e.path(), project, inherited, false);
                     ctx.forgetParentState(e.path());
                 }
             }
@@ -100,6 +105,17 @@ final class DirectoryCopier {
         if (d.kind() == Decision.Kind.REFUSE) throw d.refusal(e.stat(), e.path());
     }
 
+    /**
+     * A source directory's struct fsxattr: the walk's, unless it has hints, whose sizes the walk
+     * does not keep, or the listing has none (saved without); then read from the open source.
+     */
+    static FsXattr sourceFsXattr(CopyContext ctx, Entry e, Fd src) {
+        FsXattr walked = e.project();
+        boolean hints = walked != null && (walked.hasExtentSizeHint() || (walked.xflags() & Linux.FS_XFLAG_COWEXTSIZE) != 0);
+        if ((walked != null && !hints) || src == null || !ctx.options.flags()) return walked;
+        return ctx.readFsXattr(src, e.path());
+    }
+
     /** A copy's finish: a directory whose metadata differs gets all of it, and counts as copied. */
     void finish(Entry e, CopyCounts counts) {
         finishWith(e, counts, (dst, current) -> {
@@ -110,8 +126,11 @@ final class DirectoryCopier {
             // A source directory we may not open failed once, in the walk: its copy still gets the
             // owner, mode and times the walk saw, not the 0700 and current time of its making.
             Fd src = MetadataSync.openUnlessUnreadable(ctx, e);
-            List<Xattr> xattrs = src == null ? List.of() : ctx.metadata.readXattrs(src, e.path());
-            ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, null, null);
+            List<Xattr> xattrs = src == null ? List.of() : ctx.xattrsBesidesLayout(ctx.metadata.readXattrs(src, e.path()));
+            // The project was given when it was made; its flags now, after its entries.
+            FsXattr source = sourceFsXattr(ctx, e, src);
+            WantedFsXattr flags = ctx.options.flags() && source != null ? new WantedFsXattr(source, false, true) : null;
+            ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, flags, null);
             ctx.forgetParentState(e.path());
             if (src != null) counts.addCopied(e);
         });

@@ -18,18 +18,21 @@ final class FdMetadataIO implements MetadataIO {
     private final boolean alwaysSet;
     private final NativeBuffer buffer = new NativeBuffer(64 * 1024);
 
-    FdMetadataIO(XattrPolicy policy, StepRecorder steps, boolean alwaysSet) {
+    private final FlagRefusals refusals;
+
+    FdMetadataIO(XattrPolicy policy, StepRecorder steps, boolean alwaysSet, FlagRefusals refusals) {
         this.policy = policy;
         this.steps = steps;
         this.alwaysSet = alwaysSet;
+        this.refusals = refusals;
     }
 
     @Override
-    public FsXattr readProject(Fd src, byte[] relPath) {
+    public FsXattr readFsXattr(Fd src, byte[] relPath) {
         return projectOrNull(src, steps);
     }
 
-    /** The project ID and flags of an open entry (timed as ioctl_get), or null where the file system has none. */
+    /** The struct (project ID and flags) of an open entry (timed as ioctl_get), or null where the file system has none. */
     static FsXattr projectOrNull(Fd fd, StepRecorder steps) {
         return steps.time(Step.IOCTL_GET, () -> {
             try {
@@ -42,18 +45,19 @@ final class FdMetadataIO implements MetadataIO {
     }
 
     @Override
-    public boolean needsProjectWrite(FsXattr source, FsXattr inherited) {
-        return alwaysSet || inherited == null || inherited.projid() != source.projid() || inherited.projInherit() != source.projInherit();
+    public boolean needsFsXattrWrite(WantedFsXattr wanted, FsXattr inherited) {
+        return wanted != null && (alwaysSet || inherited == null || !wanted.heldBy(inherited, false));
     }
 
     @Override
-    public void writeProject(Fd dst, byte[] relPath, FsXattr source, FsXattr inherited) {
-        if (source == null || !needsProjectWrite(source, inherited)) return;
-        // Read dst's struct first so the flags it inherited (extent size, nodump...) stay as they are.
-        FsXattr current = steps.time(Step.IOCTL_GET, () -> readDestinationProject(dst, relPath, source));
-        if (current == null) return;
-        if (!alwaysSet && current.projid() == source.projid() && current.projInherit() == source.projInherit()) return;
-        steps.time(Step.IOCTL_SET, () -> setProject(dst, relPath, current, source));
+    public FsXattr writeFsXattr(Fd dst, byte[] relPath, WantedFsXattr wanted, FsXattr inherited, boolean withLocks) {
+        if (wanted == null) return inherited;
+        if (!alwaysSet && inherited != null && wanted.heldBy(inherited, withLocks)) return inherited;
+        // The bits dst has that are not copied (PROJINHERIT, realtime...) stay as they are: known, or read first.
+        FsXattr current = inherited != null ? inherited : steps.time(Step.IOCTL_GET, () -> readDestination(dst, relPath, wanted, refusals));
+        if (current == null) return null;
+        if (!alwaysSet && wanted.heldBy(current, withLocks)) return current;
+        return steps.time(Step.IOCTL_SET, () -> refusals.set(dst, relPath, current, wanted.applyTo(current, withLocks), alwaysSet));
     }
 
     @Override
@@ -81,16 +85,17 @@ final class FdMetadataIO implements MetadataIO {
     }
 
     /**
-     * The destination's struct, or null when its file system has no project IDs and the source's
-     * (0, no PROJINHERIT) has nothing to carry; a real ID it cannot hold fails the entry.
+     * The destination's struct, or null when its file system has none: then a real project ID it
+     * cannot hold fails the entry, and flags it cannot hold are noticed (or fail it with --strict).
      */
-    static FsXattr readDestinationProject(Fd dst, byte[] relPath, FsXattr source) {
+    static FsXattr readDestination(Fd dst, byte[] relPath, WantedFsXattr wanted, FlagRefusals refusals) {
         try {
             return Posix.getFsXattr(dst);
         } catch (PosixException e) {
             if (!noProjectSupport(e)) throw e;
-            if (source.projid() == 0 && !source.projInherit()) return null;
-            throw cannotHold(e, relPath, source);
+            if (wanted.carriesProject()) throw cannotHold(e, relPath, wanted.source());
+            if (wanted.carriesFlags()) refusals.refuseAll(wanted.source(), relPath, e);
+            return null;
         }
     }
 

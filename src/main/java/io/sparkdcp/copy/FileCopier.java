@@ -77,11 +77,14 @@ final class FileCopier {
         Fd dstDir = ctx.destination.get(e.parent());
         Stat existing = ctx.statDestination(dstDir, e.name());
         // Anything else there is replaced by the rename.
-        if (existing != null && createOrReplace.settle(e, dstDir, existing, ctx.decide(e, existing), sync::keepFile, counts).keeps())
-            return;
+        if (existing != null) {
+            Decision d = createOrReplace.settle(e, dstDir, existing, ctx.decide(e, existing), sync::keepFile, counts);
+            if (d.keeps()) return;
+            createOrReplace.unlockToReplace(dstDir, e.name(), existing, d); // the rename replaces it
+        }
         byte[] temporary = TemporaryNames.next(e.name());
         boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
-        Fd dst = createExclusive(dstDir, temporary, createMode(e, finalMode));
+        Fd dst = ctx.unlockingParent(dstDir, () -> createExclusive(dstDir, temporary, createMode(e, finalMode)));
         if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
         writeNew(e, dstDir, temporary, dst, e.name(), finalMode, counts);
     }
@@ -106,8 +109,17 @@ final class FileCopier {
             ParentState where = ctx.parentState(parent);
             ctx.writer.applyOwner(dst, e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
             src = ctx.openSource(e);
-            FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
-            List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
+            // The layout on the descriptor that created the file, before its first byte.
+            ctx.layouts.copy(src, dst, e.path(), ctx.steps);
+            FsXattr source = ctx.readFsXattr(src, e.path());
+            WantedFsXattr wanted = ctx.wanted(source);
+            List<Xattr> xattrs = ctx.xattrsBesidesLayout(ctx.metadata.readXattrs(src, e.path()));
+            // The name dst has now (the temporary's with --atomic), for the path way's second look-up.
+            byte[] current = inPlace ? e.path() : PathBytes.join(parent, name);
+            FsXattr held = where.projectOfNewFile();
+            // XFS takes an extent-size hint only while the file has no extents: such a file gets its struct before the data.
+            if (wanted != null && wanted.flags() && source.hasExtentSizeHint())
+                held = ctx.metadata.writeFsXattr(dst, current, wanted, held, false);
 
             long bytes = copyData(e, src, dst);
             if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
@@ -117,15 +129,13 @@ final class FileCopier {
 
             // A metadata step that fails leaves the data in place but no final times, so a re-run redoes the file.
             if (where.defaultAcl()) dropInheritedXattrs(dst, xattrs);
-            // The name dst has now (the temporary's with --atomic), for the path way's second look-up.
-            byte[] current = inPlace ? e.path() : PathBytes.join(parent, name);
-            ctx.writer.applyAfterOwner(dst, current, e.stat(), xattrs, project, where.projectOfNewFile(),
-                    finalMode);
+            held = ctx.writer.applyAfterOwner(dst, current, e.stat(), xattrs, wanted, held, finalMode);
             if (!inPlace) {
                 unmarkTemporary(dst);
                 renameIntoPlace(dstDir, name, dst, finalName, where);
                 inPlace = true;
             }
+            ctx.writer.applyLocks(dst, e.path(), wanted, held); // a locked file could be neither renamed nor marked
             counts.addCopied(e);
             counts.addBytes(bytes);
             if (ctx.options.modes().verify()) counts.addVerified(); // verify() threw otherwise
@@ -187,7 +197,7 @@ final class FileCopier {
     private void renameIntoPlace(Fd dir, byte[] temporary, Fd file, byte[] finalName, ParentState where) {
         ctx.steps.time(Step.RENAME, () -> {
             try {
-                Posix.renameat(dir, temporary, dir, finalName);
+                ctx.unlockingParent(dir, () -> Posix.renameat(dir, temporary, dir, finalName));
             } catch (PosixException ex) {
                 FsXattr dirProject = where.project();
                 if (ex.errno() != Errno.EXDEV || dirProject == null || !dirProject.projInherit()) throw ex;
@@ -204,7 +214,7 @@ final class FileCopier {
 
     /** The new file, or null when the name is taken. */
     private Fd createExclusive(Fd dir, byte[] name, int mode) {
-        int flags = ctx.options.modes().verify() ? CREATE_READABLE : CREATE;
+        int flags = ctx.layouts.createFlags(ctx.options.modes().verify() ? CREATE_READABLE : CREATE);
         return ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, dir, name, flags, mode));
     }
 
@@ -254,9 +264,31 @@ final class FileCopier {
             } catch (PosixException ex) {
                 if (ex.errno() == Errno.EEXIST) return false;
                 if (ex.errno() == Errno.EXDEV && ctx.options.projectIds()) return linkAcrossProjects(targetDir, targetName, dir, name, dirPath);
+                if (ex.errno() == Errno.EPERM && ctx.options.flags()) return linkToLocked(targetDir, targetName, dir, name, ex);
                 throw ex;
             }
         });
+    }
+
+    /**
+     * An immutable or append-only inode takes no new name (its first name was copied with its
+     * flags, locks last): it is unlocked for the link and locked again at once.
+     */
+    private boolean linkToLocked(Fd targetDir, byte[] targetName, Fd dir, byte[] name, PosixException refused) {
+        try (Fd target = Posix.openat(targetDir, targetName, Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK, 0)) {
+            FsXattr own = Posix.getFsXattr(target);
+            if (own.locks() == 0) throw refused;
+            Posix.setFsXattr(target, own.unlocked());
+            try {
+                Posix.linkat(targetDir, targetName, dir, name);
+                return true;
+            } catch (PosixException ex) {
+                if (ex.errno() == Errno.EEXIST) return false;
+                throw ex;
+            } finally {
+                Posix.setFsXattr(target, own);
+            }
+        }
     }
 
     /**

@@ -39,10 +39,11 @@ final class LargeFileCopier {
         try {
             Fd dir = ctx.destination.get(e.parent());
             Fd dst = createOrReplace.run(e, dir, "openat",
-                    () -> ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, dir, e.name(), CREATE, 0600)),
+                    () -> ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, dir, e.name(), ctx.layouts.createFlags(CREATE), 0600)),
                     sync::keepFile, counts);
             if (dst == null) return null;
             try {
+                beforeFirstExtent(e, dst);
                 Posix.ftruncate(dst, e.stat().size());
                 return new LargeFile(e, statDestination(dst).ino());
             } finally {
@@ -51,6 +52,22 @@ final class LargeFileCopier {
         } catch (PosixException ex) {
             counts.addFailure(e, Failure.of(e.path(), ex));
             return null;
+        }
+    }
+
+    /**
+     * What must be set before the file has extents, and so before the truncate and the chunks: the
+     * Lustre layout (the truncate would give it its directory's) and an XFS extent-size hint.
+     */
+    private void beforeFirstExtent(Entry e, Fd dst) {
+        if (!ctx.layouts.active() && !ctx.options.flags()) return;
+        Fd src = ctx.openSource(e);
+        try {
+            ctx.layouts.copy(src, dst, e.path(), ctx.steps);
+            FsXattr source = ctx.options.flags() ? ctx.readFsXattr(src, e.path()) : null;
+            if (source != null && source.hasExtentSizeHint()) ctx.metadata.writeFsXattr(dst, e.path(), ctx.wanted(source), null, false);
+        } finally {
+            ctx.timedClose(src);
         }
     }
 
@@ -96,9 +113,9 @@ final class LargeFileCopier {
             if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
             ctx.requireUnchanged(e, src); // every chunk checked its own; this covers changes after the last
             if (ctx.options.modes().fsync()) ctx.fsync(dst);
-            FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
-            List<Xattr> xattrs = ctx.metadata.readXattrs(src, e.path());
-            ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, project, null);
+            WantedFsXattr fsx = ctx.wanted(ctx.readFsXattr(src, e.path()));
+            List<Xattr> xattrs = ctx.xattrsBesidesLayout(ctx.metadata.readXattrs(src, e.path()));
+            ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, fsx, null);
             counts.addCopied(e);
             if (ctx.options.modes().verify()) counts.addVerified();
         } catch (PosixException ex) {

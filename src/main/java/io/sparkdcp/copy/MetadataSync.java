@@ -46,9 +46,9 @@ final class MetadataSync {
             if (Decision.comparesData(e.stat(), ctx.options.modes()))
                 d = d.afterComparingData(contents.equal(src, dst, e.stat().size(), ctx.steps));
             if (!d.keeps()) return d;
-            FsXattr project = ctx.options.projectIds() ? ctx.metadata.readProject(src, e.path()) : null;
+            WantedFsXattr fsx = ctx.wanted(ctx.readFsXattr(src, e.path()));
             List<Xattr> wanted = ctx.metadata.readXattrs(src, e.path());
-            return counted(e, fix(dst, e, existing, d, wanted, project), counts);
+            return counted(e, fix(dst, e, existing, d, wanted, fsx), counts);
         } finally {
             ctx.timedClose(src);
             ctx.timedClose(dst);
@@ -62,7 +62,8 @@ final class MetadataSync {
     void directory(Entry e, Fd dst, Stat existing, CopyCounts counts, boolean created) {
         Fd src = openUnlessUnreadable(ctx, e);
         List<Xattr> wanted = src == null ? null : ctx.metadata.readXattrs(src, e.path());
-        Decision d = fix(dst, e, existing, ctx.decide(e, existing), wanted, ctx.options.projectIds() ? e.project() : null);
+        WantedFsXattr fsx = ctx.wanted(DirectoryCopier.sourceFsXattr(ctx, e, src));
+        Decision d = fix(dst, e, existing, ctx.decide(e, existing), wanted, fsx);
         ctx.forgetParentState(e.path());
         if (src == null) return; // failed once, by the walk
         if (created) counts.addCopied(e);
@@ -106,21 +107,24 @@ final class MetadataSync {
      * Compares the kept xattrs (wantedOrNull null: unknown, left as they are) and project ID too,
      * and sets on dst all that differs; returns the decision with those differences counted in.
      */
-    private Decision fix(Fd dst, Entry e, Stat existing, Decision d, List<Xattr> wantedOrNull, FsXattr project) {
+    private Decision fix(Fd dst, Entry e, Stat existing, Decision d, List<Xattr> wantedOrNull, WantedFsXattr fsx) {
         Stat src = e.stat();
         List<Xattr> present = FdMetadataIO.readKept(listXattrs(dst), ctx.options.xattrs(), ctx.steps,
                 n -> Posix.fgetxattr(dst, n, buffer));
         List<Xattr> wanted = wantedOrNull == null ? present : wantedOrNull;
-        FsXattr current = project != null ? FdMetadataIO.projectOrNull(dst, ctx.steps) : null;
+        FsXattr current = fsx != null ? FdMetadataIO.projectOrNull(dst, ctx.steps) : null;
         boolean ownerDiffers = ctx.writer.ownerDiffers(src, existing.uid(), existing.gid());
-        boolean projectDiffers = project != null
-                && (current == null || current.projid() != project.projid() || current.projInherit() != project.projInherit());
+        boolean fsxDiffers = fsx != null && (current == null
+                ? fsx.carriesProject() || fsx.carriesFlags() // fails, or is noticed, in the writer
+                : !fsx.heldBy(current, true));
         List<Xattr> toSet = ownerDiffers ? wanted : missingOrDifferent(wanted, present); // chown drops security.capability
         List<Xattr> toRemove = missingOrDifferent(present, wanted).stream().filter(x -> find(wanted, x.name()) == null).toList();
-        d = d.afterComparingExtras(projectDiffers || !toSet.isEmpty() || !toRemove.isEmpty());
+        d = d.afterComparingExtras(fsxDiffers || !toSet.isEmpty() || !toRemove.isEmpty());
         if (d.kind() == Decision.Kind.SKIP) return d;
+        int locks = current != null ? current.locks() : existing.locks();
+        if (ctx.options.flags() && d.unlocksFirst(locks)) current = ctx.unlock(dst);
         for (Xattr x : toRemove) Posix.fremovexattr(dst, x.name());
-        ctx.writer.apply(dst, e.path(), src, existing.uid(), existing.gid(), toSet, projectDiffers ? project : null, current);
+        ctx.writer.apply(dst, e.path(), src, existing.uid(), existing.gid(), toSet, fsx, current);
         return d;
     }
 

@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * Gives an open destination its metadata, in the one order that keeps everything: owner first
  * (chown clears setuid/setgid and security.capability), then xattrs (ACLs among them), mode,
- * project ID, and times last (anything later would move mtime).
+ * project ID and flags (one FS_IOC_FSSETXATTR), times (anything later would move mtime), and
+ * immutable and append-only last, since nothing may change an entry once they are set.
  */
 final class MetadataWriter {
     private final CopyContext ctx;
@@ -20,27 +21,37 @@ final class MetadataWriter {
     MetadataWriter(CopyContext ctx) { this.ctx = ctx; }
 
     /**
+     * Everything, locks included.
+     *
      * @param currentUid uid/gid dst has now (for a new file: ours, or the setgid parent's group)
-     * @param project    source project ID to give, or null to leave it
-     * @param inherited  what dst got at creation (null: unknown)
+     * @param wanted     what of the source's struct fsxattr to give, or null to leave it
+     * @param held       what dst's struct holds now (null: unknown)
      */
     void apply(Fd dst, byte[] relPath, Stat src, int currentUid, int currentGid, List<Xattr> xattrs,
-               FsXattr project, FsXattr inherited) {
+               WantedFsXattr wanted, FsXattr held) {
         applyOwner(dst, src, currentUid, currentGid);
-        applyAfterOwner(dst, relPath, src, xattrs, project, inherited, false);
+        FsXattr now = applyAfterOwner(dst, relPath, src, xattrs, wanted, held, false);
+        applyLocks(dst, relPath, wanted, now);
     }
 
     /**
-     * Everything after the owner, for a file whose owner was set before its data.
+     * Everything after the owner but the locks, for a file whose owner was set before its data.
      *
      * @param modeIsFinal the file was created with its final mode, and nothing since changed it
+     * @return what dst's struct holds afterwards (null: unknown), for {@link #applyLocks}
      */
-    void applyAfterOwner(Fd dst, byte[] relPath, Stat src, List<Xattr> xattrs, FsXattr project, FsXattr inherited,
-                         boolean modeIsFinal) {
+    FsXattr applyAfterOwner(Fd dst, byte[] relPath, Stat src, List<Xattr> xattrs, WantedFsXattr wanted, FsXattr held,
+                            boolean modeIsFinal) {
         ctx.metadata.writeXattrs(dst, relPath, xattrs);
         if (!modeIsFinal) ctx.steps.time(Step.MODE, () -> Posix.fchmod(dst, src.permissions()));
-        if (project != null) ctx.metadata.writeProject(dst, relPath, project, inherited);
+        FsXattr now = ctx.metadata.writeFsXattr(dst, relPath, wanted, held, false);
         ctx.steps.time(Step.TIMES, () -> Posix.futimens(dst, src.atimeSec(), src.atimeNsec(), src.mtimeSec(), src.mtimeNsec()));
+        return now;
+    }
+
+    /** Immutable and append-only of the source, when it has them: the very last change to dst. */
+    void applyLocks(Fd dst, byte[] relPath, WantedFsXattr wanted, FsXattr held) {
+        if (wanted != null && wanted.locks()) ctx.metadata.writeFsXattr(dst, relPath, wanted, held, true);
     }
 
     /** Whether a chown would change anything we are allowed to change. */

@@ -9,7 +9,7 @@ import io.sparkdcp.posix.Linux;
  *
  * @param gid        the directory's group, which new entries take when it is setgid
  * @param setgid     whether the directory is setgid
- * @param project    its project ID and flags, or null when project IDs are off or unsupported
+ * @param project    its project ID and flags, or null when neither project IDs nor flags are carried, or unsupported
  * @param defaultAcl whether it has a default ACL, which new entries inherit as an access ACL
  */
 record ParentState(int gid, boolean setgid, FsXattr project, boolean defaultAcl) {
@@ -20,14 +20,19 @@ record ParentState(int gid, boolean setgid, FsXattr project, boolean defaultAcl)
     /** Project ID a new entry gets here: the parent's when it has PROJINHERIT, else 0. */
     int projectOfNewEntry() { return project != null && project.projInherit() ? project.projid() : 0; }
 
-    /** What a new file gets at create time: PROJINHERIT gives the parent's ID, never the flag. Null: no project IDs here. */
+    /**
+     * What a new file gets at create time: PROJINHERIT gives the parent's ID, never the flag. Null:
+     * unknown, when the parent has no such struct or passes flags on (XFS gives new entries its
+     * nodump, noatime, sync, nodefrag, dax and extent-size hints).
+     */
     FsXattr projectOfNewFile() {
-        return project == null ? null : new FsXattr(0, 0, 0, projectOfNewEntry(), 0);
+        if (project == null || (project.xflags() & FsXattr.PASSED_ON) != 0) return null;
+        return new FsXattr(0, 0, 0, projectOfNewEntry(), 0);
     }
 
     /** What a new directory gets at mkdir time: under PROJINHERIT, the parent's ID and the flag too. */
     FsXattr projectOfNewDirectory() {
-        if (project == null) return null;
+        if (project == null || (project.xflags() & FsXattr.PASSED_ON) != 0) return null; // as for files
         return new FsXattr(project.projInherit() ? Linux.FS_XFLAG_PROJINHERIT : 0, 0, 0, projectOfNewEntry(), 0);
     }
 }

@@ -27,7 +27,11 @@ final class PathMetadataIO implements MetadataIO {
     private final StepRecorder steps;
     private final NativeBuffer buffer = new NativeBuffer(64 * 1024);
 
-    PathMetadataIO(CopyOptions options, StepRecorder steps, DirectoryCache source, DirectoryCache destination) {
+    private final FlagRefusals refusals;
+
+    PathMetadataIO(CopyOptions options, StepRecorder steps, DirectoryCache source, DirectoryCache destination,
+                   FlagRefusals refusals) {
+        this.refusals = refusals;
         this.source = source;
         this.destination = destination;
         this.policy = options.xattrs();
@@ -35,7 +39,7 @@ final class PathMetadataIO implements MetadataIO {
     }
 
     @Override
-    public FsXattr readProject(Fd src, byte[] relPath) {
+    public FsXattr readFsXattr(Fd src, byte[] relPath) {
         Fd second = openByPath(source, relPath, Step.OPEN_SRC);
         try {
             return FdMetadataIO.projectOrNull(second, steps);
@@ -46,18 +50,18 @@ final class PathMetadataIO implements MetadataIO {
 
     /** The path way as the rejected patch had it: always a second open and the ioctls. */
     @Override
-    public boolean needsProjectWrite(FsXattr source, FsXattr inherited) {
-        return true;
+    public boolean needsFsXattrWrite(WantedFsXattr wanted, FsXattr inherited) {
+        return wanted != null;
     }
 
     @Override
-    public void writeProject(Fd dst, byte[] relPath, FsXattr source, FsXattr inherited) {
-        if (source == null) return;
+    public FsXattr writeFsXattr(Fd dst, byte[] relPath, WantedFsXattr wanted, FsXattr inherited, boolean withLocks) {
+        if (wanted == null) return inherited;
         Fd second = openByPath(destination, relPath, Step.OPEN_DST);
         try {
-            FsXattr current = steps.time(Step.IOCTL_GET, () -> FdMetadataIO.readDestinationProject(second, relPath, source));
-            if (current == null) return;
-            steps.time(Step.IOCTL_SET, () -> FdMetadataIO.setProject(second, relPath, current, source));
+            FsXattr current = steps.time(Step.IOCTL_GET, () -> FdMetadataIO.readDestination(second, relPath, wanted, refusals));
+            if (current == null) return null;
+            return steps.time(Step.IOCTL_SET, () -> refusals.set(second, relPath, current, wanted.applyTo(current, withLocks), true));
         } finally {
             closeTimed(second);
         }

@@ -64,10 +64,10 @@ public final class SourceListing {
             return saved;
         }
         Listing listing = listedBy(options, runner).equals(EXECUTORS)
-                ? new DistributedWalk(runner, options.walkThreads(), log).walk(copy.sourceRoot(), copy.projectIds())
-                : new TreeWalker(options.walkThreads(), copy.projectIds()).walk(copy.sourceRoot());
+                ? new DistributedWalk(runner, options.walkThreads(), log).walk(copy.sourceRoot(), copy.readsFsXattr())
+                : new TreeWalker(options.walkThreads(), copy.readsFsXattr()).walk(copy.sourceRoot());
         if (how.saveListing() != null) {
-            SavedListing.write(how.saveListing(), copy.sourceRoot(), copy.projectIds(), listing);
+            SavedListing.write(how.saveListing(), copy.sourceRoot(), copy.readsFsXattr(), listing);
             log.accept(String.format("saved the listing (%,d entries) to %s", listing.entryCount(), how.saveListing()));
         }
         return listing;

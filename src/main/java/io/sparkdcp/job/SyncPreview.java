@@ -2,6 +2,7 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.Decision;
 import io.sparkdcp.copy.CopyModes;
+import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
@@ -36,7 +37,7 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
                           long unchanged, List<Failure> sourceErrors, String deletionRefused) {
 
     public static SyncPreview of(JobOptions options, boolean delete, boolean destinationExists) {
-        boolean projects = options.copy().projectIds();
+        boolean projects = options.copy().readsFsXattr();
         Listing source = SourceListing.of(options, null, line -> {});
         Listing destination = destinationExists
                 ? new TreeWalker(options.walkThreads(), projects).walk(options.copy().destinationRoot())
@@ -54,22 +55,23 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         for (Entry d : destination.entries()) there.put(ByteBuffer.wrap(d.path()), d);
         for (Entry d : deletions) there.remove(ByteBuffer.wrap(d.path()));
         try (Targets targets = destinationExists ? new Targets(options.copy().sourceRoot(), options.copy().destinationRoot()) : null) {
-            return judge(source, there, deletions, options.copy().modes(), Posix.geteuid(), targets, refused);
+            return judge(source, there, deletions, options.copy(), Posix.geteuid(), targets, refused);
         }
     }
 
-    private static SyncPreview judge(Listing source, Map<ByteBuffer, Entry> there, List<Entry> deletions, CopyModes modes,
+    private static SyncPreview judge(Listing source, Map<ByteBuffer, Entry> there, List<Entry> deletions, CopyOptions options,
                                      int euid, Targets targets, String deletionRefused) {
+        CopyModes modes = options.modes();
         List<Entry> entries = source.entries();
         List<Decision> decisions = new ArrayList<>(entries.size());
         Set<ByteBuffer> touched = new HashSet<>(); // directories whose entries the run creates, replaces or deletes
         for (Entry d : deletions) touched.add(ByteBuffer.wrap(d.parent()));
         for (Entry e : entries) {
             Entry d = there.get(ByteBuffer.wrap(e.path()));
-            Decision decision = Decision.of(e.stat(), d == null ? null : d.stat(), modes, euid);
+            Decision decision = Decision.of(e.stat(), d == null ? null : d.stat(), modes, euid, 0, options.flags());
             if (decision.keeps() && e.type() == FileType.SYMLINK)
                 decision = decision.afterComparingData(targets.same(e.path()));
-            if (d != null) decision = decision.afterComparingExtras(!sameProject(e.project(), d.project()));
+            if (d != null) decision = decision.afterComparingExtras(!sameFsXattr(e.project(), d.project(), options));
             if (changesName(decision) && !e.isRoot()) touched.add(ByteBuffer.wrap(e.parent()));
             decisions.add(decision);
         }
@@ -97,9 +99,11 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         return d.kind() == Decision.Kind.CREATE || d.kind() == Decision.Kind.REPLACE;
     }
 
-    private static boolean sameProject(FsXattr a, FsXattr b) {
+    /** Project ID and kept flags as the run compares them (locks are in the stat); hint sizes only a run reads. */
+    private static boolean sameFsXattr(FsXattr a, FsXattr b, CopyOptions copy) {
         if (a == null || b == null) return true; // only directories carry it in a listing
-        return a.projid() == b.projid() && a.projInherit() == b.projInherit();
+        if (copy.projectIds() && (a.projid() != b.projid() || a.projInherit() != b.projInherit())) return false;
+        return !copy.flags() || (a.keptFlags() & ~FsXattr.LOCKS) == (b.keptFlags() & ~FsXattr.LOCKS);
     }
 
     /** Reads the targets of symlinks at the same path in both trees, beneath their roots. */

@@ -12,6 +12,14 @@ public final class Linux {
     public static final int O_CREAT = 0100;
     public static final int O_EXCL = 0200;
     public static final int O_NOCTTY = 0400;
+    /** O_ASYNC, FASYNC: the same on x86_64 and aarch64. */
+    public static final int O_ASYNC = 020000;
+    /**
+     * Lustre's O_LOV_DELAY_CREATE (lustre_user.h): the MDS creates the file without OST objects, so
+     * a layout can still be set on the descriptor before the first write. Harmless elsewhere: open(2)
+     * ignores O_ASYNC on regular files and O_NOCTTY on anything but a terminal.
+     */
+    public static final int O_LOV_DELAY_CREATE = O_NOCTTY | O_ASYNC;
     public static final int O_TRUNC = 01000;
     public static final int O_NONBLOCK = 04000;
     public static final int O_DIRECTORY = AARCH64 ? 040000 : 0200000;
@@ -46,6 +54,24 @@ public final class Linux {
     public static final long FS_IOC_FSGETXATTR = 0x801c581fL; // _IOR('X', 31, struct fsxattr)
     public static final long FS_IOC_FSSETXATTR = 0x401c5820L; // _IOW('X', 32, struct fsxattr)
     public static final int FS_XFLAG_PROJINHERIT = 0x200;
+    // The other fsx_xflags bits (include/uapi/linux/fs.h); the copy keeps those a user sets.
+    public static final int FS_XFLAG_REALTIME = 0x1;
+    public static final int FS_XFLAG_IMMUTABLE = 0x8;
+    public static final int FS_XFLAG_APPEND = 0x10;
+    public static final int FS_XFLAG_SYNC = 0x20;
+    public static final int FS_XFLAG_NOATIME = 0x40;
+    public static final int FS_XFLAG_NODUMP = 0x80;
+    public static final int FS_XFLAG_RTINHERIT = 0x100;
+    public static final int FS_XFLAG_NOSYMLINKS = 0x400;
+    public static final int FS_XFLAG_EXTSIZE = 0x800;
+    public static final int FS_XFLAG_EXTSZINHERIT = 0x1000;
+    public static final int FS_XFLAG_NODEFRAG = 0x2000;
+    public static final int FS_XFLAG_FILESTREAM = 0x4000;
+    public static final int FS_XFLAG_DAX = 0x8000;
+    public static final int FS_XFLAG_COWEXTSIZE = 0x10000;
+    /** statx stx_attributes bits (include/uapi/linux/stat.h). */
+    static final long STATX_ATTR_IMMUTABLE = 0x10;
+    static final long STATX_ATTR_APPEND = 0x20;
 
     public static final int S_IFMT = 0170000;
     public static final int S_IFSOCK = 0140000;

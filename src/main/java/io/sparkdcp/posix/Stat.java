@@ -8,11 +8,20 @@ import java.io.Serializable;
  * @param permissions mode bits 07777 (setuid, setgid, sticky and rwx)
  * @param blocks      512-byte blocks allocated: fewer than the size needs means holes
  * @param ctimeSec    inode change time: with size and mtime, how a copy tells that its source changed since the walk
+ * @param locks       immutable and append-only, as {@link FsXattr#LOCKS} bits (statx reports them without another call)
  */
 public record Stat(FileType type, int permissions, int uid, int gid, long size, long blocks, long nlink,
                    long dev, long ino, long rdev, long atimeSec, int atimeNsec, long mtimeSec, int mtimeNsec,
-                   long ctimeSec, int ctimeNsec)
+                   long ctimeSec, int ctimeNsec, int locks)
         implements Serializable {
+
+    /** An inode without immutable or append-only. */
+    public Stat(FileType type, int permissions, int uid, int gid, long size, long blocks, long nlink,
+                long dev, long ino, long rdev, long atimeSec, int atimeNsec, long mtimeSec, int mtimeNsec,
+                long ctimeSec, int ctimeNsec) {
+        this(type, permissions, uid, gid, size, blocks, nlink, dev, ino, rdev, atimeSec, atimeNsec, mtimeSec, mtimeNsec,
+                ctimeSec, ctimeNsec, 0);
+    }
 
     /** True when some of the size is holes, so the copy should look for data extents. */
     public boolean maybeSparse() {

@@ -10,6 +10,7 @@ final class Statx {
     /** The struct is 256 bytes; the kernel fills the fields that STATX_BASIC_STATS asks for. */
     static final int SIZE = 256;
 
+    private static final int ATTRIBUTES = 8;      // __u64 stx_attributes
     private static final int NLINK = 16;          // __u32 stx_nlink
     private static final int UID = 20;            // __u32 stx_uid
     private static final int GID = 24;            // __u32 stx_gid
@@ -33,7 +34,12 @@ final class Statx {
                 Linux.makedev(unsigned(b, DEV_MAJOR), unsigned(b, DEV_MAJOR + MINOR)), b.getLong(INO),
                 Linux.makedev(unsigned(b, RDEV_MAJOR), unsigned(b, RDEV_MAJOR + MINOR)),
                 b.getLong(ATIME), b.getInt(ATIME + TV_NSEC), b.getLong(MTIME), b.getInt(MTIME + TV_NSEC),
-                b.getLong(CTIME), b.getInt(CTIME + TV_NSEC));
+                b.getLong(CTIME), b.getInt(CTIME + TV_NSEC), locks(b.getLong(ATTRIBUTES)));
+    }
+
+    private static int locks(long attributes) {
+        return ((attributes & Linux.STATX_ATTR_IMMUTABLE) != 0 ? Linux.FS_XFLAG_IMMUTABLE : 0)
+                | ((attributes & Linux.STATX_ATTR_APPEND) != 0 ? Linux.FS_XFLAG_APPEND : 0);
     }
 
     private static long unsigned(ByteBuffer b, int offset) {

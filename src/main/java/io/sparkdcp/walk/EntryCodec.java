@@ -2,6 +2,7 @@ package io.sparkdcp.walk;
 
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;
+import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.Stat;
 
 import java.nio.ByteBuffer;
@@ -11,7 +12,7 @@ import java.util.Arrays;
 /**
  * The packed form of one entry, as a listing holds it and a saved listing stores it (format 2,
  * little-endian): a varint name length and the name's bytes, then fixed-width metadata —
- * mode u16 (type and permissions), flags u8 (bit 0: project follows), uid, gid, nlink i32,
+ * mode u16 (type and permissions), flags u8 (bit 0: project follows; bits 1, 2: immutable, append-only), uid, gid, nlink i32,
  * size, blocks, dev, ino, rdev i64, atime, mtime, ctime i64+i32 — and, when flagged, the
  * project's xflags and projid i32. 91 bytes plus the name, or 99 with a project.
  */
@@ -19,6 +20,8 @@ final class EntryCodec {
     private EntryCodec() {}
 
     private static final int HAS_PROJECT = 1;
+    private static final int IMMUTABLE = 2;
+    private static final int APPEND = 4;
     static final int FIXED = 91;
 
     private static final java.lang.invoke.VarHandle SHORT = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
@@ -42,7 +45,9 @@ final class EntryCodec {
         Writer putRecord(Stat s, FsXattr project) {
             room(FIXED + 8);
             SHORT.set(buf, pos, (short) (s.type().formatBits() | s.permissions()));
-            buf[pos + 2] = (byte) (project != null ? HAS_PROJECT : 0);
+            buf[pos + 2] = (byte) ((project != null ? HAS_PROJECT : 0)
+                    | ((s.locks() & Linux.FS_XFLAG_IMMUTABLE) != 0 ? IMMUTABLE : 0)
+                    | ((s.locks() & Linux.FS_XFLAG_APPEND) != 0 ? APPEND : 0));
             pos += 3;
             putInt(s.uid()).putInt(s.gid()).putInt((int) Math.min(Integer.MAX_VALUE, s.nlink()));
             putLong(s.size()).putLong(s.blocks()).putLong(s.dev()).putLong(s.ino()).putLong(s.rdev());
@@ -146,7 +151,8 @@ final class EntryCodec {
             long ctime = buf.getLong();
             int ctimeNsec = buf.getInt();
             return new Stat(FileType.ofMode(mode), mode & 07777, uid, gid, size, blocks, nlink, dev, ino, rdev,
-                    atime, atimeNsec, mtime, mtimeNsec, ctime, ctimeNsec);
+                    atime, atimeNsec, mtime, mtimeNsec, ctime, ctimeNsec,
+                    ((flags & IMMUTABLE) != 0 ? Linux.FS_XFLAG_IMMUTABLE : 0) | ((flags & APPEND) != 0 ? Linux.FS_XFLAG_APPEND : 0));
         }
 
         private FsXattr projectIfFlagged() {

@@ -38,6 +38,7 @@ class BadValuesTest {
             "copy | --xattrs           | some     | expected none, all, non-lustre or libattr",
             "sync | --xattr-access     | mmap     | expected fd or path",
             "copy | --walk             | nowhere  | must be auto, driver or distributed",
+            "sync | --lustre-layout    | striped  | must be inherit, keep or exact, not 'striped'",
             "copy | --listing          | ''       | needs a directory, not an empty name",
             "copy | --master           | ''       | '' is not a Spark master",
             "copy | --master           | garbage  | 'garbage' is not a Spark master",

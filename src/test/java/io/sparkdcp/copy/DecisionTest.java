@@ -2,6 +2,7 @@ package io.sparkdcp.copy;
 
 import io.sparkdcp.copy.Decision.Kind;
 import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.Stat;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -170,6 +171,39 @@ class DecisionTest {
                 () -> assertEquals(sync, Decision.of(src, dst, SYNC, euid).kind(), "sync"),
                 () -> assertEquals(contents, Decision.of(src, dst, CONTENTS, euid).kind(), "sync --contents"),
                 () -> assertEquals(atomic, Decision.of(src, dst, ATOMIC, euid).kind(), "copy --atomic"));
+    }
+
+    @Test
+    void immutableAndAppendOnlyCountAsMetadataUnlessFlagsAreOff() {
+        Stat plain = stat(FileType.FILE, 0644, USER, 10, 100, 0);
+        Stat locked = locked(plain, Linux.FS_XFLAG_IMMUTABLE);
+        assertAll(
+                () -> assertEquals(Kind.SKIP, Decision.of(locked, locked, COPY, ROOT, 0, true).kind()),
+                () -> assertEquals(Kind.REPLACE, Decision.of(locked, plain, COPY, ROOT, 0, true).kind()),
+                () -> assertEquals(Kind.FIX_METADATA, Decision.of(plain, locked, SYNC, ROOT, 0, true).kind()),
+                () -> assertEquals(Kind.FIX_METADATA, Decision.of(locked(plain, Linux.FS_XFLAG_APPEND), locked, SYNC, ROOT, 0, true).kind()),
+                () -> assertEquals(Kind.SKIP, Decision.of(plain, locked, SYNC, ROOT, 0, false).kind(), "--no-flags"),
+                () -> assertEquals(Kind.FIX_METADATA, Decision.of(dir(0), dir(Linux.FS_XFLAG_APPEND), SYNC, ROOT, 0, true).kind()));
+    }
+
+    @Test
+    void onlyAChangeOfALockedEntryClearsItsLocksFirst() {
+        int immutable = Linux.FS_XFLAG_IMMUTABLE;
+        assertAll(
+                () -> assertTrue(Decision.FIX_METADATA.unlocksFirst(immutable)),
+                () -> assertTrue(Decision.REPLACE.unlocksFirst(Linux.FS_XFLAG_APPEND)),
+                () -> assertFalse(Decision.SKIP.unlocksFirst(immutable)),
+                () -> assertFalse(Decision.CREATE.unlocksFirst(immutable)),
+                () -> assertFalse(Decision.FIX_METADATA.unlocksFirst(0)));
+    }
+
+    private static Stat dir(int locks) {
+        return locked(stat(FileType.DIRECTORY, 0755, USER, 0, 100, 0), locks);
+    }
+
+    private static Stat locked(Stat s, int locks) {
+        return new Stat(s.type(), s.permissions(), s.uid(), s.gid(), s.size(), s.blocks(), s.nlink(), s.dev(), s.ino(), s.rdev(),
+                s.atimeSec(), s.atimeNsec(), s.mtimeSec(), s.mtimeNsec(), s.ctimeSec(), s.ctimeNsec(), locks);
     }
 
     private static Stat stat(FileType type, int mode, int uid, long size, long mtime, long rdev) {

@@ -1,5 +1,6 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.copy.InodeOptions;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.Step;
@@ -161,9 +162,10 @@ class CopyJobTest {
     }
 
     @Test
-    void withoutProjectIdsNoProjectIoctlIsMade() throws IOException {
+    void withoutProjectIdsAndFlagsNoProjectIoctlIsMade() throws IOException {
         Path dst = newDestination();
-        CopyReport report = copy(LocalCopy.defaults().withoutProjectIds(), dst);
+        // --no-projid alone still reads each source's struct fsxattr for its flags.
+        CopyReport report = copy(LocalCopy.defaults().withoutProjectIds().withInode(InodeOptions.DEFAULT.withFlags(false)), dst);
         assertEquals(List.of(), report.counts().failures());
         assertEquals(0, report.steps().count(Step.IOCTL_GET) + report.steps().count(Step.IOCTL_SET));
         List<String> differences = TreeComparator.differences(source.tree().root(), dst);

@@ -4,6 +4,7 @@ import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.ItemLog;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
@@ -23,7 +24,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -38,8 +41,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * deletes (its itemized log), and counts as unchanged what it skips. The trees hold files,
  * directories, symlinks, FIFOs and devices with random modes, owners and times; the destination is
  * an exact copy then changed at random (metadata, sizes, same-size contents, types, symlink targets
- * of the same length, entries added and removed on either side). Not generated: xattrs and project
- * IDs of files and --contents, which the dry run documents it cannot judge, and hard links.
+ * of the same length, entries added and removed on either side, inode flags: immutable and
+ * append-only on files and directories, nodump, noatime, nodefrag on directories). Not generated: xattrs,
+ * project IDs and flags other than the locks of files, and --contents, which the dry run documents it
+ * cannot judge, and hard links.
  *
  * <p>Seeded: a failure names its seed; {@code -Dsync.seed=N} runs that one tree pair alone.
  */
@@ -92,8 +97,15 @@ class SyncDryRunMatchesRunTest {
         assertEquals(paths(preview.fixMetadata()), done.paths(ItemLog.Action.FIXED), context + ": metadata fixed");
         assertEquals(paths(preview.delete()), done.paths(ItemLog.Action.DELETED), context + ": deleted");
         assertEquals(preview.unchanged(), done.paths(ItemLog.Action.SKIPPED).size(), context + ": unchanged");
-        List<String> differences = TreeComparator.differences(src, dst).stream()
-                .filter(d -> !sameSizeRewrites.contains(d.substring(0, d.indexOf(": data: ") + 1))).toList();
+        List<String> differences = new ArrayList<>(TreeComparator.differences(src, dst).stream()
+                .filter(d -> !sameSizeRewrites.contains(d.substring(0, d.indexOf(": data: ") + 1))).toList());
+        try (Stream<Path> all = Files.walk(src)) {
+            for (Path p : all.toList()) {
+                Path q = dst.resolve(src.relativize(p).toString());
+                if (Files.exists(q, LinkOption.NOFOLLOW_LINKS) && flags(p) != flags(q))
+                    differences.add(src.relativize(p) + ": flags " + Integer.toHexString(flags(p)) + " at SRC, " + Integer.toHexString(flags(q)) + " at DST");
+            }
+        }
         assertEquals(List.of(), differences, context + ": the sync's result, but for files rewritten at their size and times");
     }
 
@@ -110,6 +122,60 @@ class SyncDryRunMatchesRunTest {
         try (Stream<Path> all = Files.walk(root)) {
             for (Path p : all.sorted(Comparator.reverseOrder()).toList()) setMetadata(p, random);
         }
+        // Flags last, locks among them, as a user sets them on a finished tree.
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : all.toList()) if (random.nextInt(5) == 0) setFlags(p, randomFlags(p, random));
+        }
+    }
+
+    /** Files get only locks and nodump here (the dry run reads other flags of directories only); directories more. */
+    private static int randomFlags(Path p, Random random) {
+        int[] choices = Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)
+                ? new int[]{Linux.FS_XFLAG_IMMUTABLE, Linux.FS_XFLAG_APPEND, Linux.FS_XFLAG_NODUMP, Linux.FS_XFLAG_NOATIME,
+                        Linux.FS_XFLAG_NODEFRAG | Linux.FS_XFLAG_IMMUTABLE, 0}
+                : new int[]{Linux.FS_XFLAG_IMMUTABLE, Linux.FS_XFLAG_APPEND, Linux.FS_XFLAG_IMMUTABLE | Linux.FS_XFLAG_APPEND, 0};
+        return choices[random.nextInt(choices.length)];
+    }
+
+    private static boolean lockable(Path p) {
+        return Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) || Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** The kept flags of a file or directory (0 for other types). */
+    private static int flags(Path p) {
+        if (!lockable(p)) return 0;
+        try (Fd fd = Posix.open(bytes(p), Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK)) {
+            return Posix.getFsXattr(fd).keptFlags();
+        }
+    }
+
+    /** Sets the kept flags of a file or directory to flags (others as they are). */
+    private static void setFlags(Path p, int flags) {
+        if (!lockable(p)) return;
+        try (Fd fd = Posix.open(bytes(p), Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK)) {
+            FsXattr now = Posix.getFsXattr(fd);
+            Posix.setFsXattr(fd, new FsXattr((now.xflags() & ~FsXattr.KEPT_FLAGS) | flags, now.extsize(), 0, now.projid(), now.cowextsize()));
+        }
+    }
+
+    /** The kept flags of every file and directory in the tree, which a test's changes first clear, by path. */
+    private static Map<Path, Integer> unlockAll(Path root) throws IOException {
+        Map<Path, Integer> flags = new HashMap<>();
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : all.toList()) {
+                int f = flags(p);
+                if (f == 0) continue;
+                flags.put(p, f);
+                setFlags(p, f & ~FsXattr.LOCKS);
+            }
+        }
+        return flags;
+    }
+
+    private static void relock(Map<Path, Integer> flags) {
+        flags.forEach((p, f) -> {
+            if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) setFlags(p, f);
+        });
     }
 
     /** A random entry of a random type at p. */
@@ -141,6 +207,13 @@ class SyncDryRunMatchesRunTest {
             entries = all.toList();
         }
         Path p = entries.get(random.nextInt(entries.size()));
+        Map<Path, Integer> flags = unlockAll(root); // a user who changes a locked entry unlocks it first
+        if (random.nextInt(10) == 0) flags.put(p, randomFlags(p, random)); // its flags changed, on either side
+        else changeUnlocked(root, p, random, sameSizeRewrites);
+        relock(flags);
+    }
+
+    private static void changeUnlocked(Path root, Path p, Random random, Set<String> sameSizeRewrites) throws IOException {
         boolean isRoot = p.equals(root);
         boolean directory = Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
         switch (random.nextInt(9)) {

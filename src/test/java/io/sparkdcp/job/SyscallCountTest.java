@@ -38,6 +38,9 @@ class SyscallCountTest {
         Files.createDirectory(project.resolve("inheriting")); // project 4242 and PROJINHERIT from its parent
         // The files carry their directory's project, as files created there do.
         Commands.bash("cd '" + project + "' && for f in plain-*; do xfs_io -c 'chproj 4242' $f; done");
+        Path flagged = project.resolve("nodump.dat");
+        Files.writeString(flagged, "a file with a flag");
+        Commands.run("xfs_io", "-c", "chproj 4242", "-c", "chattr +d", flagged.toString());
     }
 
     @AfterAll
@@ -60,6 +63,15 @@ class SyscallCountTest {
         assertTrue(copier.stream().noneMatch(c -> c.contains("\"/")), "nothing by absolute path: " + copier);
         assertTrue(copier.stream().noneMatch(c -> c.startsWith("ioctl") && c.contains("FSSETXATTR")),
                 "the inherited project ID is not set again: " + copier);
+    }
+
+    @Test
+    void aFlagCostsOneSetAndTheReadBackThatChecksIt() throws Exception {
+        List<String> calls = callsOn("nodump.dat", "fd").stream().filter(c -> !(c.startsWith("statx(") && c.contains("/src/project>"))).toList();
+        assertEquals(1, calls.stream().filter(c -> c.startsWith("ioctl") && c.contains("FSSETXATTR")).count(), calls.toString());
+        // The source's get (as for any file) and the read-back; what dst holds is known from its directory.
+        assertEquals(2, calls.stream().filter(c -> c.startsWith("ioctl") && c.contains("FSGETXATTR")).count(), calls.toString());
+        assertTrue(calls.size() <= 12, calls.size() + " calls: " + calls);
     }
 
     @Test

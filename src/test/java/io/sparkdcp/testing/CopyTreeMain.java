@@ -1,6 +1,7 @@
 package io.sparkdcp.testing;
 
 import io.sparkdcp.copy.CopyModes;
+import io.sparkdcp.copy.LustreLayout;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
@@ -15,7 +16,7 @@ import java.util.List;
 
 /**
  * A copy in a JVM of its own, for tests that watch or kill a whole process (strace, SIGKILL, another
- * user). Args: SRC DST fd|path|fd-always-set [fsync] [atomic] [sync] [delete] [pause] [report=FILE]: fsync writes
+ * user). Args: SRC DST fd|path|fd-always-set [fsync] [atomic] [sync] [delete] [pause] [report=FILE] [layout=inherit|keep|exact]: fsync writes
  * durably (and slower), atomic renames finished files into place, sync runs a sync job, delete makes it
  * delete what SRC lacks, pause prints "paused" before the files are copied and waits for a line on stdin,
  * report writes the JSON report. A usage error (DST held by another run, say) exits 2 with one line.
@@ -28,6 +29,8 @@ public final class CopyTreeMain {
         boolean sync = words.contains("sync");
         LocalCopy how = LocalCopy.defaults().withAccess(access(args[2]))
                 .withModes(new CopyModes(sync, false, words.contains("atomic"), false, words.contains("fsync")));
+        for (String w : words)
+            if (w.startsWith("layout=")) how = how.withInode(how.inode().withLustreLayout(LustreLayout.parse(w.substring("layout=".length()))));
         Path src = Path.of(args[0]);
         Path dst = Path.of(args[1]);
         PhaseRunner runner = new LocalPhaseRunner(3);

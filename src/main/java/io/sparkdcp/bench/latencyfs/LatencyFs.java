@@ -1,5 +1,6 @@
 package io.sparkdcp.bench.latencyfs;
 
+import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Linux;
@@ -28,7 +29,8 @@ import java.util.function.IntSupplier;
 /**
  * A FUSE passthrough over a real directory that delays metadata requests as a profile says, so
  * that a copy can be rehearsed against a file system where each such request is a round trip.
- * Data (read, write) is not delayed. Project-ID ioctls and xattrs go to the file system below.
+ * Data (read, write) is not delayed. Project-ID ioctls and xattrs go to the file system below, but
+ * for {@code lustre.*} xattrs and layouts, which {@link LustreEmulation} keeps as Lustre would.
  * Names are handled as UTF-8 strings, as jnr-fuse gives them: it is a bench tool, not a copy target.
  */
 public final class LatencyFs extends FuseStubFS {
@@ -51,6 +53,7 @@ public final class LatencyFs extends FuseStubFS {
      * create or setattr just served (each request is served on one thread, start to end).
      */
     private final ThreadLocal<String> replyPending = new ThreadLocal<>();
+    private final LustreEmulation lustre = new LustreEmulation();
 
     public LatencyFs(String backingDirectory, LatencyProfile profile) {
         this.backing = backingDirectory.endsWith("/") ? backingDirectory.substring(0, backingDirectory.length() - 1) : backingDirectory;
@@ -237,17 +240,26 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int unlink(String path) {
-        return serveCall(MetadataOp.UNLINK, () -> Posix.unlinkat(root, rel(path), false));
+        return serveCall(MetadataOp.UNLINK, () -> {
+            Posix.unlinkat(root, rel(path), false);
+            lustre.removed(path);
+        });
     }
 
     @Override
     public int rmdir(String path) {
-        return serveCall(MetadataOp.RMDIR, () -> Posix.unlinkat(root, rel(path), true));
+        return serveCall(MetadataOp.RMDIR, () -> {
+            Posix.unlinkat(root, rel(path), true);
+            lustre.removed(path);
+        });
     }
 
     @Override
     public int rename(String oldPath, String newPath) {
-        return serveCall(MetadataOp.RENAME, () -> Posix.renameat(root, rel(oldPath), root, rel(newPath)));
+        return serveCall(MetadataOp.RENAME, () -> {
+            Posix.renameat(root, rel(oldPath), root, rel(newPath));
+            lustre.renamed(oldPath, newPath);
+        });
     }
 
     @Override
@@ -273,6 +285,7 @@ public final class LatencyFs extends FuseStubFS {
     @Override
     public int truncate(String path, @off_t long size) {
         return serveWithReply(MetadataOp.TRUNCATE, path, () -> {
+            if (size > 0) lustre.written(path);
             try (Fd fd = Posix.openat(root, rel(path), Linux.O_WRONLY | Linux.O_NOFOLLOW, 0)) {
                 return failed(BackingLibC.LIBC.ftruncate(fd.fd(), size));
             }
@@ -281,6 +294,7 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int ftruncate(String path, @off_t long size, FuseFileInfo fi) {
+        if (size > 0) lustre.written(path);
         return serveWithReply(MetadataOp.TRUNCATE, path, () -> failed(BackingLibC.LIBC.ftruncate(fdOf(fi), size)));
     }
 
@@ -301,8 +315,12 @@ public final class LatencyFs extends FuseStubFS {
     @Override
     public int create(String path, long mode, FuseFileInfo fi) {
         int flags = fi.flags.get() & ~O_LARGEFILE;
-        return serveWithReply(MetadataOp.CREATE, path, () -> keep(Posix.openat(root, rel(path), flags | Linux.O_CREAT | Linux.O_NOFOLLOW,
-                (int) mode & Linux.PERMISSION_BITS), fi));
+        return serveWithReply(MetadataOp.CREATE, path, () -> {
+            int rc = keep(Posix.openat(root, rel(path), (flags & ~Linux.O_LOV_DELAY_CREATE) | Linux.O_CREAT | Linux.O_NOFOLLOW,
+                    (int) mode & Linux.PERMISSION_BITS), fi);
+            lustre.created(path, flags);
+            return rc;
+        });
     }
 
     @Override
@@ -318,6 +336,7 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int write(String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
+        lustre.written(path);
         return failed(BackingLibC.LIBC.pwrite(fdOf(fi), buf, size, offset));
     }
 
@@ -377,11 +396,25 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int getxattr(String path, String name, Pointer value, @size_t long size) {
+        if (LustreEmulation.handles(name)) return serve(MetadataOp.GETXATTR, () -> {
+            byte[] v = lustre.get(path, name);
+            if (v == null) return -Errno.ENODATA;
+            if (size == 0) return v.length;
+            if (size < v.length) return -Errno.ERANGE;
+            value.put(0, v, 0, v.length);
+            return v.length;
+        });
         return serve(MetadataOp.GETXATTR, () -> failed(BackingLibC.LIBC.lgetxattr(below(path), name, size == 0 ? null : value, size)));
     }
 
     @Override
     public int setxattr(String path, String name, Pointer value, @size_t long size, int flags) {
+        if (LustreEmulation.handles(name)) return serve(MetadataOp.SETXATTR, () -> {
+            byte[] v = new byte[(int) size];
+            value.get(0, v, 0, v.length);
+            boolean directory = Posix.statAt(root, rel(path)).type() == FileType.DIRECTORY;
+            return lustre.set(path, name, v, directory);
+        });
         return serve(MetadataOp.SETXATTR, () -> failed(BackingLibC.LIBC.lsetxattr(below(path), name, value, size, flags)));
     }
 
@@ -392,6 +425,7 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int removexattr(String path, String name) {
+        if (LustreEmulation.handles(name)) return serve(MetadataOp.REMOVEXATTR, () -> lustre.remove(path, name));
         return serve(MetadataOp.REMOVEXATTR, () -> failed(BackingLibC.LIBC.lremovexattr(below(path), name)));
     }
 }
