@@ -9,6 +9,8 @@ import io.sparkdcp.job.DirectoriesInFlight;
 import io.sparkdcp.job.FilesInFlight;
 import io.sparkdcp.job.HeldRoots;
 import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.ListingOptions;
+import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.SourceListing;
 import io.sparkdcp.job.TaskWork;
@@ -83,12 +85,14 @@ public final class ExecutorPlanCopy {
     }
 
     /**
-     * True when the copy runs this way: on Spark, with the source walked on the executors, not saved to a
-     * listing (written by the driver) and without --delete (which compares the listings on the driver).
+     * True when the copy runs this way: on Spark, with the listing on the executors (--walk distributed,
+     * or auto on a cluster; a saved listing is then read there too), and without --delete (which
+     * compares the listings on the driver).
      */
     public static boolean applies(JobOptions options, PhaseRunner runner, boolean delete) {
-        return runner instanceof SparkPhaseRunner && !delete && options.listing().save() == null
-                && SourceListing.listedBy(options, runner).equals(SourceListing.EXECUTORS);
+        WalkMode walk = options.listing().walk();
+        return runner instanceof SparkPhaseRunner && !delete
+                && (walk == WalkMode.DISTRIBUTED || (walk == WalkMode.AUTO && runner.spansNodes()));
     }
 
     /** The whole copy, holding DST's lock and with both roots pinned for every task. */
@@ -103,7 +107,14 @@ public final class ExecutorPlanCopy {
         CopyOptions copy = job.copy();
         ExecutorWalk walk = new ExecutorWalk(runner.context(), runner.parallelism(), job.walkThreads(), walkEntriesPerTask, log);
         try {
-            ExecutorWalk.Walked walked = walk.walk(copy.sourceRoot(), copy.projectIds());
+            ListingOptions how = job.listing();
+            ExecutorWalk.Walked walked;
+            if (how.reuse() != null) {
+                walked = walk.read(how.reuse());
+            } else {
+                walked = walk.walk(copy.sourceRoot(), copy.projectIds());
+                if (how.save() != null) walk.save(how.save(), copy.sourceRoot(), copy.projectIds());
+            }
             ExecutorWalk.ListingSummary listing = walked.summary();
             log.accept(String.format("listed %,d entries (%,d bytes in files) on the executors: %,d directories in %d levels",
                     listing.entries(), listing.fileBytes(), java.util.Arrays.stream(listing.directoriesByDepth()).sum(),
@@ -120,7 +131,7 @@ public final class ExecutorPlanCopy {
             return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
                     copy.xattrs().word(), copy.access().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
                     listing.entries(), listing.fileBytes(), System.nanoTime() - start, listing.complete(), copy.modes(),
-                    SourceListing.EXECUTORS, null);
+                    how.reuse() != null ? SourceListing.SAVED : SourceListing.EXECUTORS, SourceListing.directory(job));
         } finally {
             runner.context().setJobDescription(null);
             for (JavaRDD<?> rdd : persisted) rdd.unpersist(false);

@@ -6,6 +6,7 @@ import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.walk.DirectoryBlock;
+import io.sparkdcp.walk.SavedListing;
 import io.sparkdcp.walk.Subdirectory;
 import io.sparkdcp.walk.SubtreeWalk;
 import io.sparkdcp.walk.TreeWalker;
@@ -36,7 +37,7 @@ final class ExecutorWalk {
     private final int threadsPerTask;
     private final long entriesPerTask;
     private final Consumer<String> log;
-    private final List<JavaRDD<?>> persisted = new ArrayList<>();
+    private final List<JavaRDD<SubtreeWalk.Result>> rounds = new ArrayList<>();
 
     /** @param entriesPerTask a task's budget of entries per round besides its time (tests force many rounds) */
     ExecutorWalk(JavaSparkContext sc, int tasksPerRound, int threadsPerTask, long entriesPerTask, Consumer<String> log) {
@@ -72,7 +73,7 @@ final class ExecutorWalk {
                 if (dirs.isEmpty()) return Collections.emptyIterator();
                 return List.of(new SubtreeWalk(sourceRoot, projectIds, threads, dirs, budget).run()).iterator();
             }).persist(StorageLevel.MEMORY_AND_DISK_SER());
-            persisted.add(results);
+            rounds.add(results);
             pending = 0;
             for (ListingSummary s : results.map(ListingSummary::of).collect()) {
                 summary = summary.plus(s);
@@ -87,10 +88,49 @@ final class ExecutorWalk {
         return new Walked(blocks, summary);
     }
 
+    /**
+     * Writes the walk's listing to {@code dir} from the executors: each walk task's blocks and errors
+     * as one part, then {@code _SUCCESS} from the driver once all are written. Call after {@link #walk}.
+     */
+    void save(String dir, byte[] sourceRoot, boolean projectIds) {
+        SavedListing.start(dir);
+        int offset = 0;
+        sc.setJobDescription("spark-dcp: save the listing");
+        for (JavaRDD<SubtreeWalk.Result> results : rounds) {
+            int first = offset;
+            results.mapPartitionsWithIndex((i, part) -> {
+                while (part.hasNext()) {
+                    SubtreeWalk.Result r = part.next();
+                    SavedListing.writePart(dir, first + i, sourceRoot, projectIds, r.blocks(), r.errors());
+                }
+                return Collections.emptyIterator();
+            }, false).count();
+            offset += results.getNumPartitions();
+        }
+        sc.setJobDescription(null);
+        SavedListing.finish(dir);
+        log.accept(String.format("the executors saved the listing to %s in %d parts", dir, offset));
+    }
+
+    /** A saved listing read back by the executors, one task per part, kept there as a walk's blocks are. */
+    Walked read(String dir) {
+        List<String> parts = SavedListing.parts(dir);
+        sc.setJobDescription("spark-dcp: read the listing");
+        JavaRDD<SubtreeWalk.Result> results = sc.parallelize(parts, parts.size())
+                .map(part -> new SubtreeWalk.Result(SavedListing.readPart(part), List.of(), SavedListing.errors(part)))
+                .persist(StorageLevel.MEMORY_AND_DISK_SER());
+        rounds.add(results);
+        ListingSummary summary = ListingSummary.EMPTY;
+        for (ListingSummary s : results.map(ListingSummary::of).collect()) summary = summary.plus(s);
+        sc.setJobDescription(null);
+        log.accept(String.format("the executors read the listing saved in %s (%d parts): %,d entries", dir, parts.size(), summary.entries()));
+        return new Walked(results.flatMap(r -> r.blocks().iterator()), summary);
+    }
+
     /** Drops the persisted rounds (the walk's blocks with them). */
     void release() {
-        for (JavaRDD<?> rdd : persisted) rdd.unpersist(false);
-        persisted.clear();
+        for (JavaRDD<?> rdd : rounds) rdd.unpersist(false);
+        rounds.clear();
     }
 
     /**

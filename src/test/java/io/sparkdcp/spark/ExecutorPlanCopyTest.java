@@ -6,7 +6,11 @@ import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.testing.Listings;
 import io.sparkdcp.testing.LocalCopy;
+import io.sparkdcp.walk.SavedListing;
+import io.sparkdcp.walk.TreeWalker;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TreeComparator;
@@ -149,6 +153,25 @@ class ExecutorPlanCopyTest {
         assertEquals(1, again.counts().copied(FileType.DIRECTORY), "the sub directory is new: " + again.counts().copiedByType());
         assertEquals(1, again.counts().copied(FileType.FILE), "its file: " + again.counts().copiedByType());
         assertEquals(1, again.counts().links(), "the removed name is linked again");
+    }
+
+    @Test
+    void theTasksSaveTheListingInPartsAndACopyReadsItBackOnTheExecutors() throws IOException {
+        String saved = mount.dir().resolve("saved-listing").toString();
+        Path first = newDestination(), second = newDestination();
+        // Walked before the copy that saves: copying reads symlinks, which may move their atimes.
+        var walked = new TreeWalker(2, true).walk(PathBytes.of(source.toString()));
+        onExecutors(copy(WalkMode.DISTRIBUTED).withListing(new ListingOptions(WalkMode.DISTRIBUTED, null, saved)), first,
+                ExecutorPlanCopy.TaskFault.NONE);
+        assertTrue(SavedListing.parts(saved).size() > 3, "one part per walk task: " + SavedListing.parts(saved));
+        Listings.assertSameListing(walked, SavedListing.read(saved));
+
+        CopyReport reused = onExecutors(copy(WalkMode.DISTRIBUTED).withListing(new ListingOptions(WalkMode.DISTRIBUTED, saved, null)),
+                second, ExecutorPlanCopy.TaskFault.NONE);
+        assertEquals(List.of(), reused.counts().failures());
+        assertEquals("saved", reused.listedBy());
+        assertEquals(saved, reused.listingDir());
+        TreeComparator.assertSameTree(source, second);
     }
 
     @Test
