@@ -87,14 +87,15 @@ public final class PreparedCopy {
     }
 
     private CopyReport copyJob(PhaseRunner runner, Consumer<Work> planned) {
-        if (ExecutorPlanCopy.applies(options, runner, false))
+        if (ExecutorPlanCopy.applies(options, runner))
             return new ExecutorPlanCopy(options, (SparkPhaseRunner) runner, request.messages(), planned).run();
         return new CopyJob(options, runner, request.messages(), planned).run();
     }
 
     private BiFunction<PhaseRunner, Consumer<Work>, CopyReport> syncJob(boolean delete) {
-        return (runner, planned) -> ExecutorPlanCopy.applies(options, runner, delete)
-                ? new ExecutorPlanCopy(options, (SparkPhaseRunner) runner, request.messages(), planned).run()
+        return (runner, planned) -> ExecutorPlanCopy.applies(options, runner)
+                ? new ExecutorPlanCopy(options, delete, (SparkPhaseRunner) runner, request.messages(), planned,
+                        ExecutorPlanCopy.TaskFault.NONE, Long.MAX_VALUE).run()
                 : new SyncJob(options, delete, runner, request.messages(), planned).run();
     }
 

@@ -5,6 +5,7 @@ import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.DirectoryBatch;
+import io.sparkdcp.job.DeletionScope;
 import io.sparkdcp.job.DirectoriesInFlight;
 import io.sparkdcp.job.FilesInFlight;
 import io.sparkdcp.job.HeldRoots;
@@ -13,8 +14,10 @@ import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.SourceListing;
+import io.sparkdcp.job.SyncJob;
 import io.sparkdcp.job.TaskWork;
 import io.sparkdcp.plan.Chunk;
+import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.plan.FileBatch;
 import io.sparkdcp.plan.LargeFile;
 import io.sparkdcp.plan.Plan;
@@ -51,6 +54,7 @@ public final class ExecutorPlanCopy {
     private static final StorageLevel KEPT = StorageLevel.MEMORY_AND_DISK_SER();
 
     private final JobOptions options;
+    private final boolean delete;
     private final SparkPhaseRunner runner;
     private final Consumer<String> log;
     private final Consumer<Work> planned;
@@ -59,16 +63,19 @@ public final class ExecutorPlanCopy {
     private final List<JavaRDD<?>> persisted = new ArrayList<>();
 
     public ExecutorPlanCopy(JobOptions options, SparkPhaseRunner runner, Consumer<String> log, Consumer<Work> planned) {
-        this(options, runner, log, planned, TaskFault.NONE, Long.MAX_VALUE);
+        this(options, false, runner, log, planned, TaskFault.NONE, Long.MAX_VALUE);
     }
 
     /**
+     * @param delete             a sync that first removes what SRC lacks (the options' modes must say sync)
      * @param fault              called after each writing task's work (tests kill attempts with it)
      * @param walkEntriesPerTask a walk task's budget of entries per round (tests force many rounds)
      */
-    ExecutorPlanCopy(JobOptions options, SparkPhaseRunner runner, Consumer<String> log, Consumer<Work> planned,
-                     TaskFault fault, long walkEntriesPerTask) {
+    public ExecutorPlanCopy(JobOptions options, boolean delete, SparkPhaseRunner runner, Consumer<String> log,
+                            Consumer<Work> planned, TaskFault fault, long walkEntriesPerTask) {
+        if (delete && !options.copy().modes().sync()) throw new IllegalArgumentException("--delete needs the sync mode");
         this.options = options;
+        this.delete = delete;
         this.runner = runner;
         this.log = log;
         this.planned = planned;
@@ -86,13 +93,11 @@ public final class ExecutorPlanCopy {
 
     /**
      * True when the copy runs this way: on Spark, with the listing on the executors (--walk distributed,
-     * or auto on a cluster; a saved listing is then read there too), and without --delete (which
-     * compares the listings on the driver).
+     * or auto on a cluster; a saved listing is then read there too).
      */
-    public static boolean applies(JobOptions options, PhaseRunner runner, boolean delete) {
+    public static boolean applies(JobOptions options, PhaseRunner runner) {
         WalkMode walk = options.listing().walk();
-        return runner instanceof SparkPhaseRunner && !delete
-                && (walk == WalkMode.DISTRIBUTED || (walk == WalkMode.AUTO && runner.spansNodes()));
+        return runner instanceof SparkPhaseRunner && (walk == WalkMode.DISTRIBUTED || (walk == WalkMode.AUTO && runner.spansNodes()));
     }
 
     /** The whole copy, holding DST's lock and with both roots pinned for every task. */
@@ -106,6 +111,7 @@ public final class ExecutorPlanCopy {
     private CopyReport run(JobOptions job, long start) {
         CopyOptions copy = job.copy();
         ExecutorWalk walk = new ExecutorWalk(runner.context(), runner.parallelism(), job.walkThreads(), walkEntriesPerTask, log);
+        ExecutorWalk destinationWalk = new ExecutorWalk(runner.context(), runner.parallelism(), job.walkThreads(), walkEntriesPerTask, log);
         try {
             ListingOptions how = job.listing();
             ExecutorWalk.Walked walked;
@@ -121,6 +127,7 @@ public final class ExecutorPlanCopy {
                     listing.directoriesByDepth().length));
             planned.accept(new Work(listing.entries(), listing.fileBytes()));
             CopyCounts counts = new CopyCounts();
+            if (delete) deleteExtraneous(walked, destinationWalk, job, counts);
             listing.errors().forEach(counts::addFailure);
 
             JavaRDD<Entry> directories = walked.blocks().filter(b -> b.directory() != null).map(DirectoryBlock::directory);
@@ -136,7 +143,65 @@ public final class ExecutorPlanCopy {
             runner.context().setJobDescription(null);
             for (JavaRDD<?> rdd : persisted) rdd.unpersist(false);
             walk.release();
+            destinationWalk.release();
         }
+    }
+
+    /**
+     * sync --delete: walks DST on the executors too, groups both listings by directory path and applies
+     * the driver's rule ({@link DeletionPlanner#extraneous}) to each directory there; what lies in or at a
+     * mount point inside DST is spared (and each such mount point noticed once); the rest is deleted
+     * deepest first, in waves by depth. Nothing is deleted when SRC's walk had errors.
+     */
+    private void deleteExtraneous(ExecutorWalk.Walked source, ExecutorWalk destinationWalk, JobOptions job, CopyCounts counts) {
+        if (!source.summary().complete()) {
+            String reason = "deletion refused: the walk of the source reported " + source.summary().errorCount()
+                    + " error(s), so what it lacks is unknown; nothing was deleted";
+            log.accept(reason);
+            counts.addFailure(new Failure(SyncJob.WHOLE_TREE, "delete", "", reason));
+            return;
+        }
+        CopyOptions copy = job.copy();
+        ExecutorWalk.Walked destination = destinationWalk.walk(copy.destinationRoot(), false);
+        // Unlisted parts of DST cannot be compared: report them; what was listed is still safe to judge.
+        for (Failure f : destination.summary().errors())
+            counts.addFailure(new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
+        List<String> mountPoints = DeletionScope.mountPointsBelow(copy.destinationRoot());
+        JavaPairRDD<PathKey, DirectoryBlock> there = destination.blocks().mapToPair(b -> new Tuple2<>(new PathKey(b.path()), b));
+        JavaPairRDD<PathKey, DirectoryBlock> here = source.blocks().mapToPair(b -> new Tuple2<>(new PathKey(b.path()), b));
+        JavaRDD<Tuple2<Entry, String>> extraneous = there.cogroup(here).flatMap(byPath -> {
+            List<Tuple2<Entry, String>> out = new ArrayList<>();
+            DirectoryBlock sourceBlock = byPath._2()._2().iterator().hasNext() ? byPath._2()._2().iterator().next() : null;
+            for (DirectoryBlock d : byPath._2()._1())
+                DeletionPlanner.extraneous(d, sourceBlock, e -> out.add(new Tuple2<>(e, DeletionScope.mountPointOf(e, mountPoints))));
+            return out.iterator();
+        }).persist(KEPT);
+        persisted.add(extraneous);
+        runner.context().setJobDescription("spark-dcp: compare the listings");
+        for (String m : extraneous.filter(t -> t._2() != null).map(Tuple2::_2).distinct().collect())
+            counts.addNotice(DeletionScope.spared(m));
+        JavaRDD<Entry> toDelete = extraneous.filter(t -> t._2() == null).map(Tuple2::_1);
+        long[] byDepth = toDelete.map(e -> PathBytes.depth(e.path())).aggregate(new long[0], ExecutorPlanCopy::countDepth,
+                ExecutorPlanCopy::addDepths);
+        log.accept(String.format("deleting %,d destination entries the source does not have", java.util.Arrays.stream(byDepth).sum()));
+        List<DepthWave> waves = new ArrayList<>(DepthWave.of(byDepth, job.batchFiles()));
+        java.util.Collections.reverse(waves);
+        for (DepthWave wave : waves) {
+            merge(counts, stage("delete" + wave, wave.tasksOf(toDelete), copy,
+                    (engine, entries) -> engine.deleteEntries(sorted(entries, true))));
+        }
+    }
+
+    private static long[] countDepth(long[] counts, int depth) {
+        long[] out = counts.length > depth ? counts : java.util.Arrays.copyOf(counts, depth + 1);
+        out[depth]++;
+        return out;
+    }
+
+    private static long[] addDepths(long[] a, long[] b) {
+        long[] out = java.util.Arrays.copyOf(a, Math.max(a.length, b.length));
+        for (int i = 0; i < b.length; i++) out[i] += b[i];
+        return out;
     }
 
     /**

@@ -7,6 +7,7 @@ import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.Listings;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.walk.SavedListing;
@@ -90,7 +91,7 @@ class ExecutorPlanCopyTest {
     private static CopyReport onExecutors(LocalCopy how, Path dst, ExecutorPlanCopy.TaskFault fault) {
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
             JobOptions job = how.jobOptions(source, dst);
-            return new ExecutorPlanCopy(job, runner, line -> {}, total -> {}, fault, 25).run();
+            return new ExecutorPlanCopy(job, false, runner, line -> {}, total -> {}, fault, 25).run();
         }
     }
 
@@ -144,7 +145,7 @@ class ExecutorPlanCopyTest {
         TreeComparator.assertSameTree(source, byExecutors);
         assertSameCounts(driver.counts(), executors.counts());
 
-        io.sparkdcp.testing.Commands.bash("cd '" + byExecutors + "' && rm many/d2/g3 && chmod 700 chain/level0 && rm -r "
+        Commands.bash("cd '" + byExecutors + "' && rm many/d2/g3 && chmod 700 chain/level0 && rm -r "
                 + RichTree.PROJECT_77_DIR + "/sub");
         CopyReport again = onExecutors(executorSync, byExecutors, ExecutorPlanCopy.TaskFault.NONE);
         assertEquals(List.of(), again.counts().failures());
@@ -153,6 +154,48 @@ class ExecutorPlanCopyTest {
         assertEquals(1, again.counts().copied(FileType.DIRECTORY), "the sub directory is new: " + again.counts().copiedByType());
         assertEquals(1, again.counts().copied(FileType.FILE), "its file: " + again.counts().copiedByType());
         assertEquals(1, again.counts().links(), "the removed name is linked again");
+    }
+
+    @Test
+    void syncDeleteOnTheExecutorsDeletesWhatTheDriverPathDeletesAndSparesMounts() throws IOException {
+        Path byDriver = newDestination(), byExecutors = newDestination();
+        LocalCopy driverSync = LocalCopy.syncDefaults().withChunkSize(1 << 20).withListing(new ListingOptions(WalkMode.DRIVER, null, null));
+        LocalCopy executorSync = driverSync.withListing(new ListingOptions(WalkMode.DISTRIBUTED, null, null));
+        List<Path> mounts = new java.util.ArrayList<>();
+        try {
+            for (Path dst : List.of(byDriver, byExecutors)) {
+                onDriver(copy(WalkMode.DRIVER), dst);
+                // Extra files and trees, a directory where SRC has a file, a file where SRC has a directory, and a mount.
+                Commands.bash("cd '" + dst + "' && echo x > extra && mkdir -p gone/a/b/c && echo y > gone/a/b/c/f && touch gone/a/g"
+                        + " && rm many/d1/g5 && mkdir -p many/d1/g5/inside && echo z > many/d1/g5/inside/f"
+                        + " && rm -r chain/level0/level1/level2 && echo w > chain/level0/level1/level2"
+                        + " && echo v > many/d3/stray && mkdir -p kept/mnt");
+                Path mnt = dst.resolve("kept/mnt");
+                Commands.run("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt.toString());
+                mounts.add(mnt);
+                Files.writeString(mnt.resolve("on-tmpfs"), "keep me");
+            }
+            CopyReport driver;
+            try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+                driver = driverSync.sync(source, byDriver, true, runner);
+            }
+            CopyReport executors;
+            try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+                executors = new ExecutorPlanCopy(executorSync.jobOptions(source, byExecutors), true, runner, line -> {}, total -> {},
+                        ExecutorPlanCopy.TaskFault.NONE, 25).run();
+            }
+            assertEquals(driver.counts().failures(), executors.counts().failures());
+            assertTrue(driver.counts().deleted() >= 12, "deleted: " + driver.counts().deletedByType());
+            assertEquals(driver.counts().deletedByType(), executors.counts().deletedByType());
+            assertEquals(List.of("kept/mnt"), executors.counts().notices().stream().map(io.sparkdcp.posix.Failure::path).toList());
+            assertEquals(driver.counts().notices(), executors.counts().notices());
+            for (Path mnt : mounts) assertEquals("keep me", Files.readString(mnt.resolve("on-tmpfs")));
+        } finally {
+            for (Path mnt : mounts) Commands.run("umount", mnt.toString());
+        }
+        // What is left: SRC's tree and the spared mount point (made at different times by this test), the same on both sides.
+        for (Path dst : List.of(byDriver, byExecutors)) Commands.bash("cd '" + dst + "' && touch -d @1000000000 kept/mnt kept");
+        TreeComparator.assertSameTree(byDriver, byExecutors);
     }
 
     @Test
