@@ -51,7 +51,11 @@ import java.util.function.Consumer;
  * its counts and accumulator updates come from exactly one attempt of each task.
  */
 public final class ExecutorPlanCopy {
-    private static final StorageLevel KEPT = StorageLevel.MEMORY_AND_DISK_SER();
+    /**
+     * Kept on two executors: a lost executor's partitions are not computed again, since a walk task
+     * lists within a time budget and would list another share of its subtree the second time.
+     */
+    static final StorageLevel KEPT = StorageLevel.MEMORY_AND_DISK_SER_2();
 
     private final JobOptions options;
     private final boolean delete;
@@ -274,8 +278,11 @@ public final class ExecutorPlanCopy {
                         byInode.forEachRemaining(g -> {
                             List<Entry> group = new ArrayList<>();
                             g._2().forEach(group::add);
+                            group.sort(Comparator.comparing(Entry::path, PathBytes::compare));
                             names.add(group);
                         });
+                        // In an order of their own, not the shuffle's: a partition computed again cuts the same batches.
+                        names.sort(Comparator.comparing(g -> g.get(0).path(), PathBytes::compare));
                         return new Planner(batchFiles, batchBytes, chunkSize).linkBatches(names).iterator();
                     });
             batches = batches.union(linkBatches);

@@ -12,7 +12,6 @@ import io.sparkdcp.walk.SubtreeWalk;
 import io.sparkdcp.walk.TreeWalker;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.storage.StorageLevel;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -72,7 +71,7 @@ final class ExecutorWalk {
                 share.forEachRemaining(dirs::add);
                 if (dirs.isEmpty()) return Collections.emptyIterator();
                 return List.of(new SubtreeWalk(sourceRoot, projectIds, threads, dirs, budget).run()).iterator();
-            }).persist(StorageLevel.MEMORY_AND_DISK_SER());
+            }).persist(ExecutorPlanCopy.KEPT);
             rounds.add(results);
             pending = 0;
             for (ListingSummary s : results.map(ListingSummary::of).collect()) {
@@ -118,7 +117,7 @@ final class ExecutorWalk {
         sc.setJobDescription("spark-dcp: read the listing");
         JavaRDD<SubtreeWalk.Result> results = sc.parallelize(parts, parts.size())
                 .map(part -> new SubtreeWalk.Result(SavedListing.readPart(part), List.of(), SavedListing.errors(part)))
-                .persist(StorageLevel.MEMORY_AND_DISK_SER());
+                .persist(ExecutorPlanCopy.KEPT);
         rounds.add(results);
         ListingSummary summary = ListingSummary.EMPTY;
         for (ListingSummary s : results.map(ListingSummary::of).collect()) summary = summary.plus(s);
