@@ -3,34 +3,56 @@ package io.sparkdcp.api;
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
-import io.sparkdcp.job.JobOptions;
-import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.WalkMode;
 
 import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
- * How to copy: the CLI's options as a value, built with {@link #builder()}. Defaults are the CLI's.
+ * How to copy: the CLI's options as a value, built with {@link #builder()}. This is the one place
+ * where each option is named, defaulted and checked: every builder setter checks its value at once
+ * (the CLI calls them while parsing, so a bad value is a usage error before anything runs), and
+ * the defaults are the {@code DEFAULT_*} words below. Each component is named after its option.
  *
- * @param walkThreads      threads listing the source; 0 for the default (twice the CPUs, 4 to 32, or CPUs × threadsPerTask up to 64 if more)
- * @param threadsPerTask   files each task copies at once, each by its own thread (hides per-call latency)
- * @param listing          where the source is walked, and whether its listing is saved or a saved one reused
- * @param modes            how carefully files are written (atomic, verify, fsync) and, for a sync, how data is compared
- * @param progressInterval how often a progress line goes to {@code messages}; zero for none
+ * @param xattrs           {@code --xattrs}: which extended attributes travel
+ * @param xattrAccess      {@code --xattr-access}: xattrs and project IDs on the copy's descriptors, or by path
+ * @param projectIds       not {@code --no-projid}: carry project IDs and PROJINHERIT
+ * @param batchFiles       {@code --batch-files}: entries per task at most
+ * @param batchBytes       {@code --batch-bytes}: file bytes per task at most
+ * @param chunkSize        {@code --chunk-size}: files larger than this are copied in chunks of this size
+ * @param walkThreads      {@code --walk-threads}: threads listing the source, on the driver or in each walk task
+ * @param threadsPerTask   {@code --threads-per-task}: files each task copies at once, each by its own thread
+ * @param walk             {@code --walk}: where the source is listed
+ * @param listing          {@code --listing}: a listing saved earlier to copy from instead of walking; null to walk
+ * @param saveListing      {@code --save-listing}: where to save the listing for later runs; null not to
+ * @param modes            {@code --atomic}, {@code --verify}, {@code --fsync}; for a sync also {@code --contents}
+ * @param progressInterval {@code --progress}: how often a progress line goes to {@code messages}; zero for none
  * @param messages         where the copy's one-line messages go (listing summary, progress);
  *                         by default stderr, prefixed {@code spark-dcp: }
  */
-public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean projectIds, int batchFiles,
-                          long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, ListingOptions listing,
-                          CopyModes modes, Duration progressInterval, Consumer<String> messages) {
+public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolean projectIds, int batchFiles,
+                          long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, WalkMode walk,
+                          String listing, String saveListing, CopyModes modes, Duration progressInterval,
+                          Consumer<String> messages) {
+
+    /** The defaults, as the CLI's words (its help shows them). */
+    public static final String DEFAULT_XATTRS = "non-lustre";
+    public static final String DEFAULT_XATTR_ACCESS = "fd";
+    public static final String DEFAULT_BATCH_FILES = "2000";
+    public static final String DEFAULT_BATCH_BYTES = "1G";
+    public static final String DEFAULT_CHUNK_SIZE = "256M";
+    public static final String DEFAULT_THREADS_PER_TASK = "1";
+    public static final String DEFAULT_WALK = "auto";
+
+    /** Threads are platform threads, each with its own stack: beyond this a typo, not a plan. */
+    public static final int MAX_THREADS = 1024;
+    /** Smaller chunks would only multiply the plan's chunk objects (the copy buffer is 1 MiB). */
+    public static final long MIN_CHUNK_SIZE = 1L << 20;
+    public static final long MAX_PROGRESS_SECONDS = 86_400;
 
     public CopyRequest {
-        if (xattrs == null || access == null || listing == null || modes == null || progressInterval == null || messages == null)
-            throw new IllegalArgumentException("xattrs, access, listing, modes, progressInterval and messages must be given");
-        if (progressInterval.isNegative()) throw new IllegalArgumentException("--progress must not be negative");
-        if (walkThreads < 0) throw new IllegalArgumentException("walk threads must not be negative");
-        if (threadsPerTask < 1) throw new IllegalArgumentException("--threads-per-task must be at least 1");
+        if (xattrs == null || xattrAccess == null || walk == null || modes == null || progressInterval == null || messages == null)
+            throw new IllegalArgumentException("xattrs, xattrAccess, walk, modes, progressInterval and messages must be given");
     }
 
     public static CopyRequest defaults() {
@@ -41,72 +63,115 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean pro
         return new Builder();
     }
 
-    int walkThreadsOrDefault() {
-        return walkThreads > 0 ? walkThreads
-                : JobOptions.defaultWalkThreads(Runtime.getRuntime().availableProcessors() * threadsPerTask);
+    /** A builder holding this request's values, to change some of them. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.xattrs = xattrs;
+        b.xattrAccess = xattrAccess;
+        b.projectIds = projectIds;
+        b.batchFiles = batchFiles;
+        b.batchBytes = batchBytes;
+        b.chunkSize = chunkSize;
+        b.walkThreads = walkThreads;
+        b.threadsPerTask = threadsPerTask;
+        b.walk = walk;
+        b.listing = listing;
+        b.saveListing = saveListing;
+        b.modes = modes;
+        b.progressInterval = progressInterval;
+        b.messages = messages;
+        return b;
     }
 
-    /** Every setter returns the builder; strings take the CLI's words ({@code "non-lustre"}, {@code "1G"}). */
+    /**
+     * The default of {@code --walk-threads}: twice the CPUs, from 4 to 32, or as many as the copy
+     * keeps calls in flight (CPUs × {@code --threads-per-task}, up to 64): on a file system where
+     * each call is a round trip the walk needs the same concurrency as the copy.
+     */
+    static int defaultWalkThreads(int threadsPerTask) {
+        int cpus = Runtime.getRuntime().availableProcessors();
+        return Math.max(Math.min(32, Math.max(4, 2 * cpus)), (int) Math.min(64L, (long) cpus * threadsPerTask));
+    }
+
+    /**
+     * Every setter returns the builder and throws IllegalArgumentException, naming the option, for a
+     * value out of bounds; strings take the CLI's words ({@code "non-lustre"}, {@code "1G"}).
+     */
     public static final class Builder {
-        private XattrPolicy xattrs = XattrPolicy.nonLustre();
-        private MetadataAccess access = MetadataAccess.FD;
+        private XattrPolicy xattrs;
+        private MetadataAccess xattrAccess;
         private boolean projectIds = true;
-        private int batchFiles = JobOptions.DEFAULT_BATCH_FILES;
-        private long batchBytes = JobOptions.DEFAULT_BATCH_BYTES;
-        private long chunkSize = JobOptions.DEFAULT_CHUNK_SIZE;
+        private int batchFiles;
+        private long batchBytes;
+        private long chunkSize;
+        /** 0 until set: then the default, which depends on threadsPerTask. */
         private int walkThreads;
-        private int threadsPerTask = 1;
-        private WalkMode walk = WalkMode.AUTO;
-        private String reuseListing;
+        private int threadsPerTask;
+        private WalkMode walk;
+        private String listing;
         private String saveListing;
         private CopyModes modes = CopyModes.COPY;
         private Duration progressInterval = Duration.ZERO;
         private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
 
-        private Builder() {}
+        private Builder() {
+            xattrs(DEFAULT_XATTRS);
+            xattrAccess(DEFAULT_XATTR_ACCESS);
+            batchFiles(Integer.parseInt(DEFAULT_BATCH_FILES));
+            batchBytes(DEFAULT_BATCH_BYTES);
+            chunkSize(DEFAULT_CHUNK_SIZE);
+            threadsPerTask(Integer.parseInt(DEFAULT_THREADS_PER_TASK));
+            walk(DEFAULT_WALK);
+        }
 
-        public Builder xattrs(XattrPolicy policy) { this.xattrs = policy; return this; }
+        public Builder xattrs(XattrPolicy policy) { this.xattrs = required(policy, "--xattrs"); return this; }
 
         /** none, all, non-lustre or libattr. */
         public Builder xattrs(String word) { return xattrs(XattrPolicy.parse(word)); }
 
-        public Builder access(MetadataAccess access) { this.access = access; return this; }
+        public Builder xattrAccess(MetadataAccess access) { this.xattrAccess = required(access, "--xattr-access"); return this; }
 
         /** fd or path. */
-        public Builder access(String word) { return access(MetadataAccess.parse(word)); }
+        public Builder xattrAccess(String word) { return xattrAccess(MetadataAccess.parse(word)); }
 
         public Builder projectIds(boolean copy) { this.projectIds = copy; return this; }
 
-        public Builder batchFiles(int n) { this.batchFiles = n; return this; }
+        public Builder batchFiles(int n) { this.batchFiles = atLeast(n, 1, "--batch-files"); return this; }
 
-        public Builder batchBytes(long n) { this.batchBytes = n; return this; }
+        public Builder batchBytes(long n) { this.batchBytes = atLeast(n, 1, "--batch-bytes"); return this; }
 
         public Builder batchBytes(String size) { return batchBytes(Sizes.parse(size)); }
 
-        public Builder chunkSize(long n) { this.chunkSize = n; return this; }
-
-        public Builder chunkSize(String size) { return chunkSize(Sizes.parse(size)); }
-
-        public Builder walkThreads(int n) {
-            if (n < 1) throw new IllegalArgumentException("--walk-threads must be at least 1");
-            this.walkThreads = n;
+        public Builder chunkSize(long n) {
+            if (n < MIN_CHUNK_SIZE) throw new IllegalArgumentException("--chunk-size must be at least 1M, not " + n + " bytes");
+            this.chunkSize = n;
             return this;
         }
 
-        public Builder threadsPerTask(int n) { this.threadsPerTask = n; return this; }
+        public Builder chunkSize(String size) { return chunkSize(Sizes.parse(size)); }
+
+        public Builder walkThreads(int n) { this.walkThreads = threads(n, "--walk-threads"); return this; }
+
+        public Builder threadsPerTask(int n) { this.threadsPerTask = threads(n, "--threads-per-task"); return this; }
 
         /** auto, driver or distributed. */
         public Builder walk(String word) { return walk(WalkMode.parse(word)); }
 
-        public Builder walk(WalkMode mode) { this.walk = mode; return this; }
+        public Builder walk(WalkMode mode) { this.walk = required(mode, "--walk"); return this; }
 
         /** Copy from a listing an earlier run saved (a Hadoop path) instead of walking SRC. */
-        public Builder listing(String dir) { this.reuseListing = dir; return this; }
+        public Builder listing(String dir) { this.listing = nonBlank(dir, "--listing"); return this; }
 
         /** Save the listing of SRC (a Hadoop path) for later runs. */
-        public Builder saveListing(String dir) { this.saveListing = dir; return this; }
+        public Builder saveListing(String dir) { this.saveListing = nonBlank(dir, "--save-listing"); return this; }
 
-        public Builder modes(CopyModes m) { this.modes = m; return this; }
+        public Builder modes(CopyModes m) { this.modes = required(m, "modes"); return this; }
+
+        /** Existing entries whose data is right keep it; only differing metadata is fixed. */
+        public Builder sync(boolean on) { return modes(new CopyModes(on, modes.compareContents(), modes.atomic(), modes.verify(), modes.fsync())); }
+
+        /** With sync: files of equal size are compared byte by byte, not by mtime. */
+        public Builder contents(boolean on) { return modes(new CopyModes(modes.sync(), on, modes.atomic(), modes.verify(), modes.fsync())); }
 
         /** Each file under a temporary name, renamed into place when complete. */
         public Builder atomic(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), on, modes.verify(), modes.fsync())); }
@@ -117,15 +182,51 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess access, boolean pro
         /** Data made durable before times are set. */
         public Builder fsync(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), modes.atomic(), modes.verify(), on)); }
 
-        public Builder progressSeconds(long seconds) { return progressInterval(Duration.ofSeconds(seconds)); }
+        public Builder progressSeconds(long seconds) {
+            if (seconds < 0) throw new IllegalArgumentException("--progress must not be negative");
+            if (seconds > MAX_PROGRESS_SECONDS)
+                throw new IllegalArgumentException("--progress must be at most " + MAX_PROGRESS_SECONDS + " seconds, not " + seconds);
+            return progressInterval(Duration.ofSeconds(seconds));
+        }
 
-        public Builder progressInterval(Duration interval) { this.progressInterval = interval; return this; }
+        public Builder progressInterval(Duration interval) {
+            if (required(interval, "--progress").isNegative()) throw new IllegalArgumentException("--progress must not be negative");
+            this.progressInterval = interval;
+            return this;
+        }
 
-        public Builder messages(Consumer<String> sink) { this.messages = sink; return this; }
+        public Builder messages(Consumer<String> sink) { this.messages = required(sink, "messages"); return this; }
 
+        /** Checks what no single setter can: options that exclude each other. */
         public CopyRequest build() {
-            return new CopyRequest(xattrs, access, projectIds, batchFiles, batchBytes, chunkSize, walkThreads,
-                    threadsPerTask, new ListingOptions(walk, reuseListing, saveListing), modes, progressInterval, messages);
+            if (listing != null && saveListing != null)
+                throw new IllegalArgumentException("--listing and --save-listing exclude each other: the listing is already saved");
+            if (modes.compareContents() && !modes.sync())
+                throw new IllegalArgumentException("--contents compares the data of a sync; a copy replaces what differs");
+            return new CopyRequest(xattrs, xattrAccess, projectIds, batchFiles, batchBytes, chunkSize,
+                    walkThreads > 0 ? walkThreads : defaultWalkThreads(threadsPerTask), threadsPerTask, walk, listing,
+                    saveListing, modes, progressInterval, messages);
+        }
+
+        private static int threads(int n, String option) {
+            if (n < 1 || n > MAX_THREADS)
+                throw new IllegalArgumentException(option + " must be from 1 to " + MAX_THREADS + ", not " + n);
+            return n;
+        }
+
+        private static <N extends Number> N atLeast(N n, long min, String option) {
+            if (n.longValue() < min) throw new IllegalArgumentException(option + " must be at least " + min + ", not " + n);
+            return n;
+        }
+
+        private static <T> T required(T value, String what) {
+            if (value == null) throw new IllegalArgumentException(what + " must be given");
+            return value;
+        }
+
+        private static String nonBlank(String dir, String option) {
+            if (dir != null && dir.isBlank()) throw new IllegalArgumentException(option + " needs a directory, not an empty name");
+            return dir;
         }
     }
 }

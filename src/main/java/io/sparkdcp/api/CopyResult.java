@@ -6,6 +6,9 @@ import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.report.ReportJson;
 import io.sparkdcp.report.ReportText;
 
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -31,12 +34,23 @@ public record CopyResult(CopyReport report) {
         return ReportJson.render(report);
     }
 
+    /** The JSON report written to {@code file} atomically (a temporary file, then a rename); its directory must exist. */
+    public void writeJson(Path file) throws IOException {
+        ReportJson.write(report, file);
+    }
+
     /** The JSON report as nested maps and lists (what PySpark receives as a dict-like object). */
     @SuppressWarnings("unchecked")
     public Map<String, Object> toMap() {
         // A mapper of its own, not a static one: every copy makes a CopyResult, and Jackson's start-up
         // (some hundred classes) is paid only by a caller who asks for a map.
         return new ObjectMapper().convertValue(ReportJson.toJson(report), Map.class);
+    }
+
+    /** Entries skipped for a reason, then failed entries: one {@code spark-dcp: } line each, at most 50 of each kind. */
+    public void printProblems(PrintWriter err) {
+        ProblemLines.print(err, "skipped", report.counts().notices(), report.counts().notices().size());
+        ProblemLines.print(err, "failed", report.counts().failures(), report.counts().failed());
     }
 
     @Override

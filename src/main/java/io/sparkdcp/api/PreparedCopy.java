@@ -3,11 +3,13 @@ package io.sparkdcp.api;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.SourceListing;
 import io.sparkdcp.job.SyncJob;
+import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.job.UsageException;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
@@ -36,13 +38,14 @@ public final class PreparedCopy {
         this.request = request;
     }
 
+    /** The request's values, under the same names, as the engine's options: nothing is checked or defaulted here again. */
     static PreparedCopy check(String source, String destination, CopyRequest request) {
         Roots roots = Roots.check(source, destination);
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
-                request.access(), request.projectIds(), request.chunkSize(), request.modes())
+                request.xattrAccess(), request.projectIds(), request.chunkSize(), request.modes())
                 .withRootIds(roots.sourceId(), roots.destinationId());
-        JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreadsOrDefault(),
-                request.threadsPerTask(), request.listing());
+        JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
+                request.threadsPerTask(), new ListingOptions(request.walk(), request.listing(), request.saveListing()));
         SourceListing.check(options);
         return new PreparedCopy(roots, options, request);
     }
@@ -57,7 +60,12 @@ public final class PreparedCopy {
      * {@link #run(JavaSparkContext)} on {@code local[*]}, without Spark's start-up.
      */
     public CopyResult runInProcess() {
-        return run(inProcessRunner(), this::copyJob);
+        return runOn(inProcessRunner());
+    }
+
+    /** Runs the copy on the given runner (the bench times the engine on threads of its own count). */
+    public CopyResult runOn(PhaseRunner runner) {
+        return run(runner, this::copyJob);
     }
 
     /**
@@ -65,23 +73,24 @@ public final class PreparedCopy {
      * differing metadata fixed; with {@code delete}, what SRC lacks is removed, unless SRC could not be listed whole.
      */
     public CopyResult runSync(JavaSparkContext sc, boolean delete) {
-        checkSync(delete);
+        checkSyncDelete(delete);
         return run(sc, syncJob(delete));
     }
 
     /** {@link #runSync(JavaSparkContext, boolean)} on threads in this JVM, as {@link #runInProcess()}. */
     public CopyResult runSyncInProcess(boolean delete) {
-        checkSync(delete);
+        checkSyncDelete(delete);
         return run(inProcessRunner(), syncJob(delete));
     }
 
-    /** The checked job options: what a dry run judges from. */
-    public JobOptions options() { return options; }
+    /** What a sync would do, judged from the two listings, without Spark and without writing anything (DST is not created). */
+    public DryRun dryRun(boolean delete) {
+        checkSyncDelete(delete);
+        return new DryRun(SyncPreview.of(options, delete, roots.destinationExists()));
+    }
 
-    public boolean destinationExists() { return roots.destinationExists(); }
-
-    private void checkSync(boolean delete) {
-        if (delete && options.listing().reuse() != null)
+    private void checkSyncDelete(boolean delete) {
+        if (delete && options.listing().listing() != null)
             throw new UsageException("sync --delete walks SRC afresh: a saved listing may lack what SRC gained since, "
                     + "and DST must not lose it; drop --listing or --delete");
     }

@@ -1,65 +1,88 @@
 package io.sparkdcp.bench;
 
-import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.api.CopyRequest;
+import io.sparkdcp.api.CopyResult;
+import io.sparkdcp.api.PreparedCopy;
+import io.sparkdcp.api.SparkDcp;
 import io.sparkdcp.copy.MetadataAccess;
-import io.sparkdcp.copy.XattrPolicy;
-import io.sparkdcp.job.CopyJob;
-import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
-import io.sparkdcp.posix.PathBytes;
-import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.spark.SparkPhaseRunner;
+import org.apache.spark.api.java.JavaSparkContext;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * spark-dcp's own copy with one way of handling project IDs. The destination directory is made
- * before the clock starts, as the copy command does before its job.
+ * spark-dcp's own copy with one way of handling project IDs: the bench's request with that way
+ * set, run through the API as the copy command runs it, on the given runner. The destination
+ * directory is made and the roots checked before the clock starts, as the copy command does
+ * before its job.
+ *
+ * @param once the command that makes this same copy in a process of its own, without its SRC and DST
  */
-public record EngineContender(String name, boolean projectIds, MetadataAccess access, EngineSettings settings,
-                              Supplier<PhaseRunner> runners) implements Contender {
+public record EngineContender(String name, CopyRequest request, Runners runners, List<String> once)
+        implements Contender {
+
+    /**
+     * A new runner for each copy. A type of the bench's own, so that the command classes name
+     * neither Spark's nor the job's types: picocli reflects on their methods for every command,
+     * a copy on threads included, whose class path has no Spark.
+     */
+    public interface Runners extends Supplier<PhaseRunner> {}
 
     public static final String NO_PROJECT_IDS = "no project IDs";
     public static final String SINGLE_FD = "project IDs, single fd";
     public static final String PATH_WAY = "project IDs, path way";
     public static final String SINGLE_FD_ALWAYS_SET = "single fd, always set";
 
-    public static EngineContender withoutProjectIds(EngineSettings s, Supplier<PhaseRunner> runners) {
-        return new EngineContender(NO_PROJECT_IDS, false, MetadataAccess.FD, s, runners);
+    public static EngineContender withoutProjectIds(CopyRequest base, Runners runners, List<String> once) {
+        return new EngineContender(NO_PROJECT_IDS, way(base, false, MetadataAccess.FD), runners, once);
     }
 
-    public static EngineContender singleFd(EngineSettings s, Supplier<PhaseRunner> runners) {
-        return new EngineContender(SINGLE_FD, true, MetadataAccess.FD, s, runners);
+    public static EngineContender singleFd(CopyRequest base, Runners runners, List<String> once) {
+        return new EngineContender(SINGLE_FD, way(base, true, MetadataAccess.FD), runners, once);
     }
 
     /** The single fd without its skip: FSSETXATTR on every entry, even one that inherited the right project. */
-    public static EngineContender singleFdAlwaysSet(EngineSettings s, Supplier<PhaseRunner> runners) {
-        return new EngineContender(SINGLE_FD_ALWAYS_SET, true, MetadataAccess.FD_ALWAYS_SET, s, runners);
+    public static EngineContender singleFdAlwaysSet(CopyRequest base, Runners runners, List<String> once) {
+        return new EngineContender(SINGLE_FD_ALWAYS_SET, way(base, true, MetadataAccess.FD_ALWAYS_SET), runners, once);
     }
 
-    public static EngineContender pathWay(EngineSettings s, Supplier<PhaseRunner> runners) {
-        return new EngineContender(PATH_WAY, true, MetadataAccess.PATH, s, runners);
+    public static EngineContender pathWay(CopyRequest base, Runners runners, List<String> once) {
+        return new EngineContender(PATH_WAY, way(base, true, MetadataAccess.PATH), runners, once);
     }
 
-    /** A fresh JVM running {@link CopyOnceMain}; it makes the destination itself. */
+    /** Threads of this JVM, or Spark's executors when a context is given. */
+    public static Runners runners(JavaSparkContext sc, int tasks) {
+        return sc != null ? () -> new SparkPhaseRunner(sc) : () -> new LocalPhaseRunner(tasks);
+    }
+
+    private static CopyRequest way(CopyRequest base, boolean projectIds, MetadataAccess access) {
+        return base.toBuilder().projectIds(projectIds).xattrAccess(access).messages(line -> {}).build();
+    }
+
     @Override
     public List<String> commandLine(Path source, Path destination) {
-        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
-                CopyOnceMain.class.getName(), source.toString(), destination.toString(), String.valueOf(projectIds),
-                access.name(), String.valueOf(settings.tasks()),
-                String.valueOf(settings.filesInFlight()), String.valueOf(settings.batchFiles()));
+        List<String> command = new ArrayList<>(once);
+        command.add(source.toString());
+        command.add(destination.toString());
+        return command;
     }
 
     @Override
     public RoundResult copy(Path source, Path destination) throws Exception {
         Files.createDirectory(destination);
-        CopyOptions copy = new CopyOptions(PathBytes.of(source.toString()), PathBytes.of(destination.toString()),
-                XattrPolicy.all(), access, projectIds, JobOptions.DEFAULT_CHUNK_SIZE);
-        JobOptions job = new JobOptions(copy, settings.batchFiles(), JobOptions.DEFAULT_BATCH_BYTES,
-                JobOptions.defaultWalkThreads(settings.tasks() * settings.filesInFlight()), settings.filesInFlight());
-        CopyReport report = new CopyJob(job, runners.get(), line -> {}).run();
-        return new RoundResult(report.wallNanos(), report.counts().failed(), report.steps());
+        PreparedCopy copy = SparkDcp.prepare(source.toString(), destination.toString(), request);
+        PhaseRunner runner = runners.get();
+        try {
+            CopyResult r = copy.runOn(runner);
+            return new RoundResult(r.report().wallNanos(), r.report().counts().failed(), r.report().steps());
+        } finally {
+            if (runner instanceof AutoCloseable c) c.close();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.bench.Bench;
 import io.sparkdcp.bench.BenchJson;
 import io.sparkdcp.bench.BenchReport;
@@ -7,20 +8,23 @@ import io.sparkdcp.bench.BenchTable;
 import io.sparkdcp.bench.CommandContender;
 import io.sparkdcp.bench.Contender;
 import io.sparkdcp.bench.EngineContender;
-import io.sparkdcp.bench.EngineSettings;
 import io.sparkdcp.bench.RequestCounter;
+import io.sparkdcp.bench.RoundResult;
 import io.sparkdcp.bench.RoundsTable;
 import io.sparkdcp.bench.SyscallAccounting;
 import io.sparkdcp.bench.Workload;
 import io.sparkdcp.bench.WorkloadGenerator;
 import io.sparkdcp.bench.latencyfs.LatencyMount;
 import io.sparkdcp.bench.latencyfs.LatencyProfile;
-import io.sparkdcp.job.LocalPhaseRunner;
-import io.sparkdcp.job.PhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IDefaultValueProvider;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -29,14 +33,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 
 /**
  * {@code spark-dcp bench [SRC] SCRATCH}: copies a tree (SRC, or one generated in SCRATCH) with and
  * without project IDs, interleaved over several rounds, and prints where the time goes.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
+        defaultValueProvider = BenchCommand.Defaults.class,
         description = {"Time copies of one tree without project IDs, with them through the single fd (skipping IDs the "
                 + "entry inherited, or setting every one: fd-always), and the path way (a second open per file), "
                 + "interleaved over several rounds; cp -a and rsync -aAX too when installed.",
@@ -57,18 +62,38 @@ final class BenchCommand implements Callable<Integer> {
             COMMAND_SPARK, COMMAND_EMPTY);
     private static final String KNOWN_WORDS = "none, fd, fd-always, path, cp, rsync, dcp, command, command-spark or command-empty";
 
+    /** The bench's own defaults for two engine options: every xattr, and batches small enough that a small tree spreads over the tasks. */
+    static final class Defaults implements IDefaultValueProvider {
+        private static final Map<String, String> BENCH = Map.of("--xattrs", "all", "--batch-files", "250");
+
+        @Override
+        public String defaultValue(ArgSpec arg) {
+            return arg instanceof OptionSpec o ? BENCH.get(o.longestName()) : null;
+        }
+    }
+
     @Spec
     CommandSpec spec;
+
+    /** The engine's options, as copy and sync take them. */
+    @Mixin
+    EngineOptions engine;
 
     @Parameters(arity = "1..2", paramLabel = "[SRC] SCRATCH", description = "Tree to copy (optional) and scratch directory.")
     List<Path> directories;
 
-    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3", description = "Copies per contender. Default: ${DEFAULT-VALUE}.")
     int rounds;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3", description = "Copies per contender. Default: ${DEFAULT-VALUE}.")
+    void rounds(int n) { rounds = atLeast(n, 1, "--rounds"); }
+
+    int warmups;
 
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
             description = "Rounds run first and not counted (the JIT warms up). Default: ${DEFAULT-VALUE}.")
-    int warmups;
+    void warmups(int n) { warmups = atLeast(n, 0, "--warmup"); }
+
+    List<String> contenders;
 
     @Option(names = "--contenders", paramLabel = "LIST", split = ",", defaultValue = "none,fd,fd-always,path,cp,rsync",
             description = "Which of none, fd, fd-always, path, cp, rsync, dcp, command, command-spark, command-empty to run, "
@@ -77,7 +102,18 @@ final class BenchCommand implements Callable<Integer> {
                     + "spark-dcp copy command as a process (launcher, JVM, walk, copy, report), command-spark the same "
                     + "with --master local[*], command-empty the command copying an empty directory: the fixed cost. "
                     + "dcp is mpifileutils' dcp -p on 2 MPI ranks. Default: ${DEFAULT-VALUE}.")
-    List<String> contenders;
+    void contenders(List<String> names) {
+        for (String name : names) {
+            if (!KNOWN_CONTENDERS.contains(name))
+                throw new ParameterException(spec.commandLine(), "Invalid value for option '--contenders': unknown contender '"
+                        + name + "' (expected " + KNOWN_WORDS + ")");
+        }
+        contenders = names;
+    }
+
+    /** Hidden: copy SRC into the new directory DST once with this engine contender, in this process (the bench's strace run). */
+    @Option(names = "--once", hidden = true, paramLabel = "CONTENDER")
+    String once;
 
     @Option(names = "--dirs", paramLabel = "N", defaultValue = "100", description = "Generated directories. Default: ${DEFAULT-VALUE}.")
     int dirs;
@@ -95,16 +131,17 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--keep-workload", description = "Leave the generated tree in SCRATCH/bench-src, to pass it as SRC next time.")
     boolean keepWorkload;
 
-    @Option(names = "--tasks", paramLabel = "N", description = "Tasks at once (default: the CPUs).")
-    Integer tasks;
+    int tasks = Runtime.getRuntime().availableProcessors();
 
-    @Option(names = "--threads-per-task", paramLabel = "N", defaultValue = "1", description = "Files each task copies at once. Default: ${DEFAULT-VALUE}.")
-    int threadsPerTask;
+    @Option(names = "--tasks", paramLabel = "N", description = "Tasks at once, 1 to " + CopyRequest.MAX_THREADS + " (default: the CPUs).")
+    void tasks(int n) {
+        if (n < 1 || n > CopyRequest.MAX_THREADS)
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--tasks': must be from 1 to "
+                    + CopyRequest.MAX_THREADS + ", not " + n);
+        tasks = n;
+    }
 
-    @Option(names = "--batch-files", paramLabel = "N", defaultValue = "250", description = "Entries per task at most. Default: ${DEFAULT-VALUE}.")
-    int batchFiles;
-
-    @Option(names = "--master", paramLabel = "URL",
+    @Option(names = "--master", paramLabel = "URL", converter = SparkContexts.MasterConverter.class,
             description = "Run the engine on Spark with this master (local[2], say); default: threads in this JVM, without Spark's start-up.")
     String master;
 
@@ -133,22 +170,16 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (once != null) return copyOnce();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Path scratch = directories.get(directories.size() - 1).toAbsolutePath();
         if (!Files.isDirectory(scratch)) return usageError("scratch directory " + scratch + " does not exist");
         Path source = directories.size() == 2 ? directories.get(0).toAbsolutePath() : null;
         if (source != null && !Files.isDirectory(source)) return usageError("source " + source + " is not a directory");
-        int taskCount = tasks != null ? tasks : Runtime.getRuntime().availableProcessors();
-        EngineSettings settings;
+        CopyRequest base;
         try {
-            settings = new EngineSettings(taskCount, threadsPerTask, batchFiles);
-            if (rounds < 1) throw new IllegalArgumentException("--rounds must be at least 1");
-            if (warmups < 0) throw new IllegalArgumentException("--warmup must not be negative");
-            for (String name : contenders) {
-                if (!KNOWN_CONTENDERS.contains(name))
-                    throw new IllegalArgumentException("unknown contender '" + name + "' (expected " + KNOWN_WORDS + ")");
-            }
+            base = engine.request.build();
             if (latencyNanos != null) {
                 LatencyProfile.named(profile, latencyNanos);
                 if (source != null && !source.startsWith(scratch)) throw new IllegalArgumentException("with --latency, SRC must be inside SCRATCH");
@@ -156,15 +187,20 @@ final class BenchCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return usageError(e.getMessage());
         }
-        JavaSparkContext sc = master != null ? SparkContexts.start(master) : null;
+        JavaSparkContext sc;
+        try {
+            sc = master != null ? SparkContexts.start(master, false) : null;
+        } catch (Exception e) { // Spark's own exceptions are checked ones Scala does not declare
+            return usageError("cannot start Spark: " + ShortErrors.describe(e));
+        }
+        EngineContender.Runners runners = EngineContender.runners(sc, tasks);
         Path generated = null;
         Path empty = null;
         try {
-            Supplier<PhaseRunner> runners = sc != null ? SparkContexts.runners(sc) : () -> new LocalPhaseRunner(taskCount);
             if (contenders.contains(COMMAND_EMPTY)) empty = Files.createTempDirectory(scratch, "bench-empty-");
             List<Contender> chosen = new ArrayList<>();
             for (String name : contenders) {
-                Contender c = contender(name, settings, runners, empty);
+                Contender c = contender(name, base, runners, empty);
                 if (c != null) chosen.add(c);
             }
             if (chosen.isEmpty()) return usageError("none of the contenders " + contenders + " can run here");
@@ -178,7 +214,7 @@ final class BenchCommand implements Callable<Integer> {
                 source = generated;
             }
             String setting = String.format("%s, %d tasks x %d files in flight, batches of %d",
-                    sc != null ? "Spark " + master : "local runner", taskCount, threadsPerTask, batchFiles);
+                    sc != null ? "Spark " + master : "local runner", tasks, base.threadsPerTask(), base.batchFiles());
             Bench bench = new Bench(chosen, rounds, warmups, line -> {
                 err.println("spark-dcp: " + line);
                 err.flush();
@@ -193,6 +229,25 @@ final class BenchCommand implements Callable<Integer> {
             if (empty != null) Files.deleteIfExists(empty);
             if (generated != null && !keepWorkload) new ProcessBuilder("rm", "-rf", "--", generated.toString()).start().waitFor();
         }
+    }
+
+    /** {@code --once NAME SRC DST}: one copy by one engine contender on this JVM's threads, nothing printed; exit 0 or 1. */
+    private int copyOnce() throws Exception {
+        if (directories.size() != 2) return usageError("--once needs SRC and DST");
+        Contender c = contender(once, engine.request.build(), EngineContender.runners(null, tasks), null);
+        if (!(c instanceof EngineContender)) return usageError("--once takes an engine contender, not " + once);
+        RoundResult r = c.copy(directories.get(0).toAbsolutePath(), directories.get(1).toAbsolutePath());
+        return r.failed() == 0 ? 0 : 1;
+    }
+
+    /** The command that makes one contender's copy in a JVM of its own, so that strace sees that copy and nothing else of the bench. */
+    private List<String> onceCommand(String name) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "bench", "--once", name,
+                "--tasks", String.valueOf(tasks)));
+        command.addAll(engine.words());
+        command.add("--");
+        return command;
     }
 
     /** The timed rounds, then (strace permitting) one traced copy per contender. */
@@ -218,12 +273,12 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** null for a command that is not installed: the table shows what could run. */
-    private Contender contender(String name, EngineSettings s, Supplier<PhaseRunner> runners, Path empty) {
+    private Contender contender(String name, CopyRequest base, EngineContender.Runners runners, Path empty) {
         return switch (name) {
-            case NONE -> EngineContender.withoutProjectIds(s, runners);
-            case FD -> EngineContender.singleFd(s, runners);
-            case FD_ALWAYS -> EngineContender.singleFdAlwaysSet(s, runners);
-            case PATH -> EngineContender.pathWay(s, runners);
+            case NONE -> EngineContender.withoutProjectIds(base, runners, onceCommand(name));
+            case FD -> EngineContender.singleFd(base, runners, onceCommand(name));
+            case FD_ALWAYS -> EngineContender.singleFdAlwaysSet(base, runners, onceCommand(name));
+            case PATH -> EngineContender.pathWay(base, runners, onceCommand(name));
             case CP -> CommandContender.installed("cp") ? CommandContender.cpArchive() : null;
             case RSYNC -> CommandContender.installed("rsync") ? CommandContender.rsyncArchive() : null;
             case DCP -> CommandContender.installed("dcp") && CommandContender.installed("mpirun") ? CommandContender.dcp() : null;
@@ -235,6 +290,11 @@ final class BenchCommand implements Callable<Integer> {
         };
     }
 
+    private int atLeast(int n, int min, String option) {
+        if (n < min) throw new ParameterException(spec.commandLine(), "Invalid value for option '" + option + "': must be at least " + min + ", not " + n);
+        return n;
+    }
+
     private int usageError(String reason) {
         PrintWriter err = spec.commandLine().getErr();
         err.println("spark-dcp: " + reason);
@@ -242,3 +302,4 @@ final class BenchCommand implements Callable<Integer> {
         return Main.EXIT_USAGE;
     }
 }
+

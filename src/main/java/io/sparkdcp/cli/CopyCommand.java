@@ -1,19 +1,10 @@
 package io.sparkdcp.cli;
 
 import io.sparkdcp.api.CopyRequest;
+import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.DriverOutOfMemoryException;
 import io.sparkdcp.api.PreparedCopy;
-import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.SparkDcp;
-import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.MetadataAccess;
-import io.sparkdcp.copy.XattrPolicy;
-import io.sparkdcp.job.JobOptions;
-import io.sparkdcp.job.UsageException;
-import io.sparkdcp.job.WalkMode;
-import io.sparkdcp.report.CopyReport;
-import io.sparkdcp.report.ReportJson;
-import io.sparkdcp.report.ReportText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,8 +19,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
- * {@code spark-dcp copy SRC DST}. Everything is checked before Spark starts and before DST is
- * created, so a usage error (exit 2) leaves no trace.
+ * {@code spark-dcp copy SRC DST}. Every option value is checked while parsing, and the roots before
+ * Spark starts and before DST is created, so a usage error (exit 2) leaves no trace.
  */
 @Command(name = "copy", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
         description = {"Copy the contents of SRC into DST, keeping all metadata: like cp -a SRC/. DST, "
@@ -42,10 +33,8 @@ import java.util.concurrent.Callable;
                 "2:usage error or impossible request; nothing was written",
                 "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)"})
 class CopyCommand implements Callable<Integer> {
-    /** Help shows these words; CopyCommandUsageTest checks they equal JobOptions' defaults. */
-    static final String DEFAULT_BATCH_BYTES = "1G";
-    static final String DEFAULT_CHUNK_SIZE = "256M";
-    static final int DEFAULT_PROGRESS_SECONDS = 5;
+    /** The CLI's own default: progress is for a person watching. */
+    static final int PROGRESS_SECONDS_ON_A_TERMINAL = 5;
 
     @Spec
     CommandSpec spec;
@@ -56,21 +45,15 @@ class CopyCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "DST", description = "Destination directory (created if missing).")
     String destination;
 
-    @Option(names = "--master", paramLabel = "URL",
-            description = "Spark master, local[*] included (default: the one spark-submit was given; run directly, "
-                    + "the same job on threads in this JVM, without starting Spark).")
+    @Option(names = "--master", paramLabel = "URL", converter = SparkContexts.MasterConverter.class,
+            description = "Spark master: local, local[N], local[*], spark://HOST:PORT, yarn or k8s://URL (default: the one "
+                    + "spark-submit was given; run directly, the same job on threads in this JVM, without starting Spark).")
     String master;
 
-    @Option(names = "--xattrs", paramLabel = "none|all|non-lustre|libattr", defaultValue = "non-lustre",
-            converter = XattrPolicyConverter.class,
-            description = "Extended attributes to copy (ACLs included): non-lustre skips those Lustre manages itself, "
-                    + "libattr those /etc/xattr.conf marks skip. Default: ${DEFAULT-VALUE}.")
-    XattrPolicy xattrs;
-
-    @Option(names = "--xattr-access", paramLabel = "fd|path", defaultValue = "fd", converter = MetadataAccessConverter.class,
+    @Option(names = "--xattr-access", paramLabel = "fd|path", defaultValue = CopyRequest.DEFAULT_XATTR_ACCESS,
             description = "Read and write xattrs and project IDs on the file descriptors the copy holds (fd), "
                     + "or by path with a second open of each file (path: slower, for comparison). Default: ${DEFAULT-VALUE}.")
-    MetadataAccess access;
+    void xattrAccess(String word) { OptionValue.set(spec, "--xattr-access", () -> engine.request.xattrAccess(word)); }
 
     @Option(names = "--no-projid", description = "Do not copy project IDs and the PROJINHERIT flag.")
     boolean noProjectIds;
@@ -78,51 +61,38 @@ class CopyCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "FILE", description = "Also write the report as JSON to FILE.")
     Path reportFile;
 
-    @Option(names = "--batch-files", paramLabel = "N", defaultValue = "" + JobOptions.DEFAULT_BATCH_FILES,
-            description = "Entries per task at most. Default: ${DEFAULT-VALUE}.")
-    int batchFiles;
+    @Mixin
+    EngineOptions engine;
 
-    @Option(names = "--batch-bytes", paramLabel = "SIZE", defaultValue = DEFAULT_BATCH_BYTES, converter = SizeConverter.class,
-            description = "File bytes per task at most (K, M, G, T: binary units). Default: ${DEFAULT-VALUE}.")
-    long batchBytes;
-
-    @Option(names = "--chunk-size", paramLabel = "SIZE", defaultValue = DEFAULT_CHUNK_SIZE, converter = SizeConverter.class,
-            description = "Files larger than this are copied in chunks of this size by several tasks. Default: ${DEFAULT-VALUE}.")
-    long chunkSize;
-
-    @Option(names = "--walk-threads", paramLabel = "N",
-            description = "Threads listing the source, on the driver or in each walk task (default: twice the CPUs, from 4 to 32, "
-                    + "or the CPUs times --threads-per-task, up to 64, when that is more).")
-    Integer walkThreads;
-
-    @Option(names = "--walk", paramLabel = "auto|driver|distributed", defaultValue = "auto", converter = WalkModeConverter.class,
+    @Option(names = "--walk", paramLabel = "auto|driver|distributed", defaultValue = CopyRequest.DEFAULT_WALK,
             description = "Where SRC is listed: by the driver's threads, or by the executors in rounds of subtrees "
                     + "(for huge trees); auto: on the executors when the master is a cluster. Default: ${DEFAULT-VALUE}.")
-    WalkMode walk;
+    void walk(String word) { OptionValue.set(spec, "--walk", () -> engine.request.walk(word)); }
 
     @Option(names = "--save-listing", paramLabel = "DIR",
             description = "Save the listing of SRC in DIR (a Hadoop SequenceFile; any Hadoop path) for later runs' --listing.")
-    String saveListing;
+    void saveListing(String dir) { OptionValue.set(spec, "--save-listing", () -> engine.request.saveListing(dir)); }
 
     @Option(names = "--listing", paramLabel = "DIR",
             description = "Copy from the listing an earlier run saved in DIR instead of walking SRC: "
                     + "entries SRC gained since are not copied.")
-    String reuseListing;
+    void listing(String dir) { OptionValue.set(spec, "--listing", () -> engine.request.listing(dir)); }
 
-    @Option(names = "--threads-per-task", paramLabel = "N", defaultValue = "1",
-            description = "Files each task copies at once, each by its own thread: hides per-call latency "
-                    + "on file systems such as Lustre. Default: ${DEFAULT-VALUE}.")
-    int threadsPerTask;
+    private boolean progressGiven;
 
     @Option(names = "--progress", paramLabel = "SECONDS",
             description = "Print entries and bytes done, rate and ETA on stderr every SECONDS while copying; 0: never "
-                    + "(default: every " + DEFAULT_PROGRESS_SECONDS + " s when run on a terminal, else never).")
-    Integer progressSeconds;
+                    + "(default: every " + PROGRESS_SECONDS_ON_A_TERMINAL + " s when run on a terminal, else never).")
+    void progress(long seconds) {
+        OptionValue.set(spec, "--progress", () -> engine.request.progressSeconds(seconds));
+        progressGiven = true;
+    }
 
     @Mixin
     WriteOptions write;
 
-    @Option(names = "--verbose", description = "Log Spark's INFO messages too (default: warnings only).")
+    @Option(names = "--verbose", description = "Log Spark's INFO messages too, and the stack trace of a run that stops "
+            + "(default: warnings only, and one line).")
     boolean verbose;
 
     @Override
@@ -131,18 +101,22 @@ class CopyCommand implements Callable<Integer> {
         try {
             copy = SparkDcp.prepare(source, destination, request());
             if (reportFile != null) checkReportTarget(reportFile);
-        } catch (UsageException | IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) { // a UsageException, or options that exclude each other
             return usageError(e.getMessage());
         }
-        Integer withoutSpark = runWithoutSpark(copy);
-        if (withoutSpark != null) return withoutSpark;
+        try {
+            Integer withoutSpark = runWithoutSpark(copy);
+            if (withoutSpark != null) return withoutSpark;
+        } catch (IllegalArgumentException e) {
+            return usageError(e.getMessage());
+        }
         if (verbose) Logging.verbose();
         OutOfMemoryExit.showTrace(verbose);
         try {
-            return finish((wantsSpark() ? SparkContexts.run(master, onSpark(copy)) : runInProcess(copy)).report());
+            return finish(wantsSpark() ? SparkContexts.run(master, verbose, onSpark(copy)) : runInProcess(copy));
         } catch (SparkContexts.CannotStart e) {
-            return usageError("cannot start Spark: " + e.getMessage());
-        } catch (UsageException e) {
+            return usageError("cannot start Spark: " + ShortErrors.describe(e.getCause()));
+        } catch (IllegalArgumentException e) { // a UsageException: speculation on, DST not creatable
             return usageError(e.getMessage());
         } catch (DriverOutOfMemoryException e) {
             return outOfMemory(e);
@@ -176,55 +150,47 @@ class CopyCommand implements Callable<Integer> {
         return null;
     }
 
-    CopyModes modes() {
-        return write.modes(false, false);
+    /** Sync adds its modes to the request. */
+    CopyRequest.Builder withModes(CopyRequest.Builder request) {
+        return request;
     }
 
     private CopyRequest request() {
         PrintWriter err = spec.commandLine().getErr();
-        CopyRequest.Builder request = CopyRequest.builder().xattrs(xattrs).access(access).projectIds(!noProjectIds)
-                .batchFiles(batchFiles).batchBytes(batchBytes).chunkSize(chunkSize).threadsPerTask(threadsPerTask).modes(modes())
-                .walk(walk).listing(reuseListing).saveListing(saveListing)
-                .progressSeconds(progressSeconds != null ? progressSeconds : onTerminal())
+        CopyRequest.Builder request = write.applyTo(engine.request).projectIds(!noProjectIds)
                 .messages(line -> {
                     err.println("spark-dcp: " + line);
                     err.flush();
                 });
-        if (walkThreads != null) request.walkThreads(walkThreads);
-        return request.build();
-    }
-
-    /** Progress by default only for a person watching: System.console() is null when piped or redirected. */
-    private static int onTerminal() {
-        return System.console() != null ? DEFAULT_PROGRESS_SECONDS : 0;
+        if (!progressGiven) request.progressSeconds(System.console() != null ? PROGRESS_SECONDS_ON_A_TERMINAL : 0);
+        return withModes(request).build();
     }
 
     /** Found out now, not after hours of copying. */
     private static void checkReportTarget(Path file) {
         Path target = file.toAbsolutePath();
-        if (Files.isDirectory(target)) throw new UsageException("report " + file + " is a directory");
+        if (Files.isDirectory(target)) throw new IllegalArgumentException("report " + file + " is a directory");
         Path dir = target.getParent();
-        if (!Files.isDirectory(dir)) throw new UsageException("report directory " + dir + " does not exist");
-        if (!Files.isWritable(dir)) throw new UsageException("report directory " + dir + " is not writable");
+        if (!Files.isDirectory(dir)) throw new IllegalArgumentException("report directory " + dir + " does not exist");
+        if (!Files.isWritable(dir)) throw new IllegalArgumentException("report directory " + dir + " is not writable");
     }
 
-    private int finish(CopyReport report) {
+    private int finish(CopyResult result) {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        out.print(ReportText.render(report));
+        out.print(result);
         out.flush();
-        FailureLines.print(err, "skipped", report.counts().notices(), report.counts().notices().size());
-        FailureLines.print(err, "failed", report.counts().failures(), report.counts().failed());
+        result.printProblems(err);
         if (reportFile != null) {
             try {
-                ReportJson.write(report, reportFile);
+                result.writeJson(reportFile);
             } catch (IOException e) {
                 err.println("spark-dcp: cannot write the report " + reportFile + ": " + e);
                 err.flush();
                 return spec.exitCodeOnExecutionException();
             }
         }
-        return report.exitCode();
+        return result.exitCode();
     }
 
     private int outOfMemory(DriverOutOfMemoryException e) {
@@ -235,7 +201,7 @@ class CopyCommand implements Callable<Integer> {
         return Main.EXIT_OUT_OF_MEMORY;
     }
 
-    private int usageError(String reason) {
+    int usageError(String reason) {
         PrintWriter err = spec.commandLine().getErr();
         err.println("spark-dcp: " + reason);
         err.flush();

@@ -24,7 +24,7 @@ public final class Main implements Runnable {
     /** Reached only without a subcommand: a usage error like any other, not an empty success. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing command (try 'spark-dcp copy --help')");
+        throw new ParameterException(spec.commandLine(), "missing command (copy, sync, bench or scale-bench)");
     }
 
     /** The command line with one-line error messages, as the launcher runs it. */

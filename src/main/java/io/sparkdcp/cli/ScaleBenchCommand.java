@@ -45,7 +45,7 @@ final class ScaleBenchCommand implements Callable<Integer> {
             description = "Directories per top-level group. Default: ${DEFAULT-VALUE}.")
     int dirsPerGroup;
 
-    @Option(names = "--master", paramLabel = "URL", description = "Spark master (default: " + SparkContexts.DEFAULT_MASTER + ").")
+    @Option(names = "--master", paramLabel = "URL", converter = SparkContexts.MasterConverter.class, description = "Spark master (default: " + SparkContexts.DEFAULT_MASTER + ").")
     String master;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the result as JSON to FILE.")
@@ -69,7 +69,7 @@ final class ScaleBenchCommand implements Callable<Integer> {
                     err.println("spark-dcp: " + line);
                     err.flush();
                 });
-        JavaSparkContext sc = SparkContexts.start(master);
+        JavaSparkContext sc = SparkContexts.start(master, false);
         if (plans) return comparePlans(bench, sc, out);
         ScaleBench.Result result;
         try {

@@ -6,30 +6,56 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 import java.io.PrintWriter;
+import java.io.StringWriter;
 
 /**
- * Error output for people and log scrapers: {@code spark-dcp: <reason>} on one line and a pointer
- * to the help, instead of picocli's default of the whole usage text after every typo.
+ * Error output for people and log scrapers: {@code spark-dcp: <reason>} on one line, instead of
+ * picocli's default of the whole usage text after every typo, or a stack trace when a run stops.
  */
 final class ShortErrors {
     private ShortErrors() {}
 
+    /** One line: the reason, picocli's suggestions if any, and where the help is. */
     static int invalidInput(ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
+        StringWriter suggestions = new StringWriter();
+        UnmatchedArgumentException.printSuggestions(e, new PrintWriter(suggestions));
+        String suggested = suggestions.toString().strip().replaceAll("\\s+", " ");
         PrintWriter err = cmd.getErr();
-        err.println("spark-dcp: " + e.getMessage());
-        UnmatchedArgumentException.printSuggestions(e, err);
-        err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
+        err.println("spark-dcp: " + firstLine(e.getMessage()) + (suggested.isEmpty() ? "" : " (" + suggested + ")")
+                + "; see '" + cmd.getCommandSpec().qualifiedName() + " --help'");
         err.flush();
         return cmd.getCommandSpec().exitCodeOnInvalidInput();
     }
 
-    /** A bug or a failure of the run itself (not of single entries): the trace is what a bug report needs. */
+    /**
+     * The run itself stopped (Spark gave up, a root vanished, a bug): one line with the innermost
+     * cause, which is what the user can act on; the stack trace only with {@code --verbose}, for a bug report.
+     */
     static int unexpected(Exception e, CommandLine cmd, ParseResult parsed) {
         PrintWriter err = cmd.getErr();
-        err.println("spark-dcp: the copy stopped: " + e);
-        e.printStackTrace(err);
+        err.println("spark-dcp: the run stopped: " + describe(e));
+        if (verbose(parsed)) e.printStackTrace(err);
         err.flush();
         return cmd.getCommandSpec().exitCodeOnExecutionException();
+    }
+
+    /** The innermost cause, as its class's simple name and the first line of its message. */
+    static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        String message = root.getMessage() == null ? "" : ": " + firstLine(root.getMessage());
+        return root.getClass().getSimpleName() + message;
+    }
+
+    private static String firstLine(String message) {
+        String line = message.strip();
+        int end = line.indexOf('\n');
+        return end < 0 ? line : line.substring(0, end).strip();
+    }
+
+    private static boolean verbose(ParseResult parsed) {
+        for (ParseResult p = parsed; p != null; p = p.subcommand()) if (p.hasMatchedOption("--verbose")) return true;
+        return false;
     }
 }

@@ -1,8 +1,17 @@
 package io.sparkdcp.cli;
 
 import io.sparkdcp.api.Sizes;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
 
-/** {@code --batch-bytes}, {@code --chunk-size}. */
-final class SizeConverter extends ParsedValue<Long> {
-    SizeConverter() { super(Sizes::parse); }
+/** Sizes of the bench's own options ({@code --large-size}), by the API's parser. */
+final class SizeConverter implements ITypeConverter<Long> {
+    @Override
+    public Long convert(String value) {
+        try {
+            return Sizes.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new TypeConversionException(e.getMessage());
+        }
+    }
 }

@@ -2,12 +2,12 @@ package io.sparkdcp.cli;
 
 import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.PreparedCopy;
-import io.sparkdcp.job.PhaseRunner;
-import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
 
-import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * The Spark context of one copy, configured the way the job needs it. The commands reach Spark
@@ -31,11 +31,32 @@ final class SparkContexts {
 
     private SparkContexts() {}
 
+    /**
+     * {@code --master}: refused while parsing when no Spark could start with it. Its own class,
+     * loaded without SparkContexts (whose methods name Spark's types), for a run on threads.
+     */
+    static final class MasterConverter implements ITypeConverter<String> {
+        /**
+         * The masters spark-submit accepts (yarn, spark…, k8s…, local…; the launcher's case pattern is
+         * the same rule), with local's thread counts at least 1: anything else cannot start Spark.
+         */
+        private static final Pattern MASTER = Pattern.compile(
+                "local|local\\[(\\*|[1-9]\\d*)(,[1-9]\\d*)?]|local-cluster\\[[1-9]\\d*,[1-9]\\d*,[1-9]\\d*]|yarn|spark://\\S+|k8s://\\S+");
+
+        @Override
+        public String convert(String value) {
+            if (!MASTER.matcher(value).matches())
+                throw new TypeConversionException("'" + value + "' is not a Spark master "
+                        + "(expected local, local[N], local[*], spark://HOST:PORT, yarn or k8s://URL)");
+            return value;
+        }
+    }
+
     /** Runs a job on a context of its own, stopped afterwards. */
-    static CopyResult run(String masterOption, Job job) {
+    static CopyResult run(String masterOption, boolean verbose, Job job) {
         JavaSparkContext sc;
         try {
-            sc = start(masterOption);
+            sc = start(masterOption, verbose);
         } catch (Exception e) { // Spark's own exceptions are checked ones Scala does not declare
             throw new CannotStart(e);
         }
@@ -48,11 +69,6 @@ final class SparkContexts {
 
     static Job sync(PreparedCopy copy, boolean delete) {
         return sc -> copy.runSync(sc, delete);
-    }
-
-    /** A new runner on sc for each of the bench's copies. */
-    static Supplier<PhaseRunner> runners(JavaSparkContext sc) {
-        return () -> new SparkPhaseRunner(sc);
     }
 
     /**
@@ -68,8 +84,11 @@ final class SparkContexts {
     /**
      * @param masterOption {@code --master}, or null: then spark-submit's master (it arrives as the
      *                     system property spark.master) or, run directly, the embedded local Spark
+     * @param verbose      false: a context that fails to start, or a run that stops, is reported by
+     *                     the caller in one line, so Spark's own error logs of it (with stack traces)
+     *                     are held back
      */
-    static JavaSparkContext start(String masterOption) {
+    static JavaSparkContext start(String masterOption, boolean verbose) {
         SparkConf conf = new SparkConf().setAppName("spark-dcp");
         if (masterOption != null) conf.setMaster(masterOption);
         else conf.setIfMissing("spark.master", DEFAULT_MASTER);
@@ -82,6 +101,9 @@ final class SparkContexts {
         conf.setIfMissing("spark.executor.heartbeatInterval", HEARTBEAT_INTERVAL);
         // Results bigger than this fail the job with Spark's own message before they fill the heap.
         conf.setIfMissing("spark.driver.maxResultSize", maxResultSize(Runtime.getRuntime().maxMemory()));
-        return new JavaSparkContext(conf);
+        if (verbose) return new JavaSparkContext(conf);
+        JavaSparkContext sc = Logging.quietDuring(Logging.SPARK_START, () -> new JavaSparkContext(conf));
+        Logging.quiet(Logging.SPARK_TASK_FAILURES);
+        return sc;
     }
 }

@@ -1,9 +1,9 @@
 package io.sparkdcp.cli;
 
+import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.api.CopyResult;
+import io.sparkdcp.api.DryRun;
 import io.sparkdcp.api.PreparedCopy;
-import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.job.SyncPreview;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -38,8 +38,8 @@ final class SyncCommand extends CopyCommand {
     boolean dryRun;
 
     @Override
-    CopyModes modes() {
-        return write.modes(true, contents);
+    CopyRequest.Builder withModes(CopyRequest.Builder request) {
+        return request.sync(true).contents(contents);
     }
 
     @Override
@@ -55,16 +55,11 @@ final class SyncCommand extends CopyCommand {
     @Override
     Integer runWithoutSpark(PreparedCopy copy) {
         if (!dryRun) return null;
-        SyncPreview preview = SyncPreview.of(copy.options(), delete, copy.destinationExists());
+        DryRun plan = copy.dryRun(delete);
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        out.print(SyncPreviewText.render(preview));
+        out.print(plan);
         out.flush();
-        FailureLines.print(err, "failed", preview.sourceErrors(), preview.sourceErrors().size());
-        if (preview.deletionRefused() != null) {
-            err.println("spark-dcp: deletion refused: " + preview.deletionRefused() + "; nothing would be deleted");
-            err.flush();
-        }
-        return preview.sourceErrors().isEmpty() ? 0 : 1;
+        plan.printProblems(spec.commandLine().getErr());
+        return plan.exitCode();
     }
 }

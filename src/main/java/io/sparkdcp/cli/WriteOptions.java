@@ -1,6 +1,6 @@
 package io.sparkdcp.cli;
 
-import io.sparkdcp.copy.CopyModes;
+import io.sparkdcp.api.CopyRequest;
 import picocli.CommandLine.Option;
 
 /** How carefully files are written, shared by copy and sync. */
@@ -16,7 +16,7 @@ final class WriteOptions {
     @Option(names = "--fsync", description = "Make each file's data durable (fsync) before its times are set.")
     boolean fsync;
 
-    CopyModes modes(boolean sync, boolean compareContents) {
-        return new CopyModes(sync, compareContents, atomic, verify, fsync);
+    CopyRequest.Builder applyTo(CopyRequest.Builder request) {
+        return request.atomic(atomic).verify(verify).fsync(fsync);
     }
 }

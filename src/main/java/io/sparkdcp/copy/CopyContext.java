@@ -40,7 +40,7 @@ final class CopyContext implements AutoCloseable {
         this.egid = trees.egid;
         this.source = new DirectoryCache(trees.sourceRoot, steps);
         this.destination = new DirectoryCache(trees.destinationRoot, steps);
-        this.metadata = switch (options.access()) {
+        this.metadata = switch (options.xattrAccess()) {
             case FD -> new FdMetadataIO(options.xattrs(), steps, false);
             case FD_ALWAYS_SET -> new FdMetadataIO(options.xattrs(), steps, true);
             case PATH -> new PathMetadataIO(options, steps, source, destination);
@@ -150,10 +150,7 @@ final class CopyContext implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            source.close();
-        } finally {
-            destination.close();
+        try (source; destination) { // closes both, even when one of them throws
         }
     }
 }

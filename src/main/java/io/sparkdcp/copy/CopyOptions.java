@@ -11,41 +11,41 @@ import java.io.Serializable;
  * @param sourceRoot      absolute path of the source tree (bytes)
  * @param destinationRoot absolute path of the destination tree (bytes); it exists when the engine runs
  * @param projectIds      carry project IDs and PROJINHERIT
+ * @param xattrAccess     {@code --xattr-access}: on the descriptors, or by path
  * @param chunkSize       files larger than this are copied in chunks of this size by several tasks
  * @param modes           sync, contents comparison, atomic writes, verification, fsync
  * @param sourceId        what the driver found at sourceRoot; every task checks it before writing (null: not pinned yet)
  * @param destinationId   the same for destinationRoot
  */
 public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs,
-                          MetadataAccess access, boolean projectIds, long chunkSize, CopyModes modes,
+                          MetadataAccess xattrAccess, boolean projectIds, long chunkSize, CopyModes modes,
                           DirectoryIdentity sourceId, DirectoryIdentity destinationId)
         implements Serializable {
 
     /** Roots not pinned yet: the job pins them when it starts. */
-    public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess access,
+    public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
                        boolean projectIds, long chunkSize, CopyModes modes) {
-        this(sourceRoot, destinationRoot, xattrs, access, projectIds, chunkSize, modes, null, null);
+        this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, null, null);
     }
 
     /** A plain copy. */
-    public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess access,
+    public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
                        boolean projectIds, long chunkSize) {
-        this(sourceRoot, destinationRoot, xattrs, access, projectIds, chunkSize, CopyModes.COPY);
+        this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, CopyModes.COPY);
     }
 
     public CopyOptions {
         if (sourceRoot.length == 0 || sourceRoot[0] != '/') throw new IllegalArgumentException("source root must be absolute");
         if (destinationRoot.length == 0 || destinationRoot[0] != '/') throw new IllegalArgumentException("destination root must be absolute");
-        if (chunkSize <= 0) throw new IllegalArgumentException("chunk size must be positive");
         if (modes == null) throw new IllegalArgumentException("modes must be given");
     }
 
     public CopyOptions withModes(CopyModes m) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, access, projectIds, chunkSize, m, sourceId, destinationId);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId);
     }
 
     /** The same copy with its roots pinned to these identities. */
     public CopyOptions withRootIds(DirectoryIdentity source, DirectoryIdentity destination) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, access, projectIds, chunkSize, modes, source, destination);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination);
     }
 }

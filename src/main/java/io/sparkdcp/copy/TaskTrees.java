@@ -52,10 +52,7 @@ final class TaskTrees implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            sourceRoot.close();
-        } finally {
-            destinationRoot.close();
+        try (sourceRoot; destinationRoot) { // closes both, even when one of them throws
         }
     }
 }

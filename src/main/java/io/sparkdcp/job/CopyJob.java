@@ -85,20 +85,20 @@ public final class CopyJob {
         Set<ByteBuffer> created = new HashSet<>();
         for (List<List<Entry>> wave : Planner.directoryWaves(levels, options.batchFiles(), false)) {
             for (BatchResult r : runner.run("make directories" + depths(wave), wave, copy,
-                    new DirectoriesInFlight(copy, options.filesInFlight(), false))) {
+                    new DirectoriesInFlight(options.threadsPerTask(), false))) {
                 counts.merge(r.counts());
                 for (byte[] p : r.directoriesCreated()) created.add(ByteBuffer.wrap(p));
             }
         }
-        merge(counts, runner.run("copy files", plan.fileBatches(), copy, new FilesInFlight(copy, options.filesInFlight())));
+        merge(counts, runner.run("copy files", plan.fileBatches(), copy, new FilesInFlight(options.threadsPerTask())));
         copyLargeFiles(plan.largeFiles(), copy, counts);
         for (List<List<Entry>> wave : Planner.directoryWaves(levels, options.batchFiles(), true)) {
             String phase = "finish directories" + depths(wave);
             if (copy.modes().sync()) merge(counts, runner.run(phase, markCreated(wave, created), copy, CopyEngine::finishDirectories));
-            else merge(counts, runner.run(phase, wave, copy, new DirectoriesInFlight(copy, options.filesInFlight(), true)));
+            else merge(counts, runner.run(phase, wave, copy, new DirectoriesInFlight(options.threadsPerTask(), true)));
         }
         return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
-                copy.xattrs().word(), copy.access().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
+                copy.xattrs().word(), copy.xattrAccess().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
                 plan.totalEntries(), plan.totalBytes(), System.nanoTime() - start, listing.complete(), copy.modes(),
                 SourceListing.listedBy(options, runner), SourceListing.directory(options));
     }

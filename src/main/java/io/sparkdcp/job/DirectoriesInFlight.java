@@ -3,7 +3,6 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
-import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.walk.Entry;
 
@@ -15,21 +14,18 @@ import java.util.List;
  * by level, in its order (parents before children to make, deepest first to finish), and each
  * level's directories, independent of each other, are cut into slices made or finished at once.
  *
- * @param threads directories in flight per task (--threads-per-task); 1 works in the task's own thread
+ * @param threadsPerTask directories in flight per task; 1 works in the task's own thread
  * @param finish  false to make the directories, true to give them their metadata
  */
-public record DirectoriesInFlight(CopyOptions options, int threads, boolean finish) implements TaskWork<List<Entry>> {
-    public DirectoriesInFlight {
-        if (threads < 1) throw new IllegalArgumentException("--threads-per-task must be at least 1");
-    }
+public record DirectoriesInFlight(int threadsPerTask, boolean finish) implements TaskWork<List<Entry>> {
 
     @Override
     public BatchResult run(CopyEngine engine, List<Entry> directories) {
-        if (threads == 1) return step(engine, directories);
+        if (threadsPerTask == 1) return step(engine, directories);
         CopyCounts counts = new CopyCounts();
         List<byte[]> created = new ArrayList<>();
         for (List<Entry> level : levels(directories)) {
-            List<List<Entry>> slices = SlicesInFlight.slices(level, threads);
+            List<List<Entry>> slices = SlicesInFlight.slices(level, threadsPerTask);
             for (BatchResult r : SlicesInFlight.run("directories", engine, slices, this::step)) {
                 counts.merge(r.counts());
                 created.addAll(r.directoriesCreated());

@@ -33,19 +33,19 @@ public final class DistributedWalk {
     static final long ENTRIES_PER_ROUND = 2_000_000;
 
     private final PhaseRunner runner;
-    private final int threadsPerTask;
+    private final int walkThreads;
     private final long entriesPerTask;
     private final Consumer<String> log;
 
-    /** @param threadsPerTask threads each task lists with, to keep several metadata reads in flight */
-    public DistributedWalk(PhaseRunner runner, int threadsPerTask, Consumer<String> log) {
-        this(runner, threadsPerTask, Long.MAX_VALUE, log);
+    /** @param walkThreads threads each task lists with, to keep several metadata reads in flight */
+    public DistributedWalk(PhaseRunner runner, int walkThreads, Consumer<String> log) {
+        this(runner, walkThreads, Long.MAX_VALUE, log);
     }
 
     /** @param entriesPerTask a task's budget of entries per round besides its time (tests force many rounds) */
-    DistributedWalk(PhaseRunner runner, int threadsPerTask, long entriesPerTask, Consumer<String> log) {
+    DistributedWalk(PhaseRunner runner, int walkThreads, long entriesPerTask, Consumer<String> log) {
         this.runner = runner;
-        this.threadsPerTask = threadsPerTask;
+        this.walkThreads = walkThreads;
         this.entriesPerTask = entriesPerTask;
         this.log = log;
     }
@@ -65,7 +65,7 @@ public final class DistributedWalk {
             TreeWalker.Budget budget = new TreeWalker.Budget(Math.min(entriesPerTask, ENTRIES_PER_ROUND / shares.size()),
                     round == 1 ? FIRST_ROUND_NANOS : ROUND_NANOS);
             List<SubtreeWalk> tasks = new ArrayList<>();
-            for (List<Subdirectory> share : shares) tasks.add(new SubtreeWalk(sourceRoot, projectIds, threadsPerTask, share, budget));
+            for (List<Subdirectory> share : shares) tasks.add(new SubtreeWalk(sourceRoot, projectIds, walkThreads, share, budget));
             frontier = new ArrayList<>();
             for (SubtreeWalk.Result r : runner.map("walk, round " + round, tasks, SubtreeWalk::run)) {
                 blocks.addAll(r.blocks());

@@ -3,7 +3,6 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
-import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.plan.FileBatch;
 import io.sparkdcp.plan.HardLink;
 import io.sparkdcp.walk.Entry;
@@ -17,17 +16,14 @@ import java.util.List;
  * their targets may sit in any slice. On a file system where each metadata call is a round trip,
  * this is what lets a few cores keep many calls outstanding.
  *
- * @param threads files in flight per task; 1 copies the batch in the task's own thread
+ * @param threadsPerTask files in flight per task; 1 copies the batch in the task's own thread
  */
-public record FilesInFlight(CopyOptions options, int threads) implements TaskWork<FileBatch> {
-    public FilesInFlight {
-        if (threads < 1) throw new IllegalArgumentException("--threads-per-task must be at least 1");
-    }
+public record FilesInFlight(int threadsPerTask) implements TaskWork<FileBatch> {
 
     @Override
     public BatchResult run(CopyEngine engine, FileBatch batch) {
         List<Entry> entries = batch.entries();
-        List<List<Entry>> slices = SlicesInFlight.slices(entries, threads);
+        List<List<Entry>> slices = SlicesInFlight.slices(entries, threadsPerTask);
         if (slices.size() <= 1) return engine.copyFiles(entries, batch.links());
         CopyCounts counts = new CopyCounts();
         TaskWork<List<Entry>> copy = (own, slice) -> own.copyFiles(slice, List.of());

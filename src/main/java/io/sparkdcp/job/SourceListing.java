@@ -26,14 +26,14 @@ public final class SourceListing {
         ListingOptions how = options.listing();
         CopyOptions copy = options.copy();
         try {
-            if (how.save() != null) SavedListing.checkWritable(how.save());
-            if (how.reuse() == null) return;
-            SavedListing.Header header = SavedListing.header(how.reuse());
+            if (how.saveListing() != null) SavedListing.checkWritable(how.saveListing());
+            if (how.listing() == null) return;
+            SavedListing.Header header = SavedListing.header(how.listing());
             if (!Arrays.equals(header.sourceRoot(), copy.sourceRoot()))
-                throw new UsageException("listing " + how.reuse() + " is of " + PathBytes.display(header.sourceRoot())
+                throw new UsageException("listing " + how.listing() + " is of " + PathBytes.display(header.sourceRoot())
                         + ", not of SRC " + PathBytes.display(copy.sourceRoot()));
             if (copy.projectIds() && !header.projectIds())
-                throw new UsageException("listing " + how.reuse() + " was saved without project IDs: "
+                throw new UsageException("listing " + how.listing() + " was saved without project IDs: "
                         + "use --no-projid, or save it again with them");
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new UsageException(e.getMessage());
@@ -43,7 +43,7 @@ public final class SourceListing {
     /** Who lists the source: the driver, the executors (a distributed walk), or nobody (a saved listing). */
     public static String listedBy(JobOptions options, PhaseRunner runner) {
         ListingOptions how = options.listing();
-        if (how.reuse() != null) return SAVED;
+        if (how.listing() != null) return SAVED;
         boolean distributed = runner != null
                 && (how.walk() == WalkMode.DISTRIBUTED || (how.walk() == WalkMode.AUTO && runner.spansNodes()));
         return distributed ? EXECUTORS : DRIVER;
@@ -51,24 +51,24 @@ public final class SourceListing {
 
     /** The saved listing read or written, or null. */
     public static String directory(JobOptions options) {
-        return options.listing().reuse() != null ? options.listing().reuse() : options.listing().save();
+        return options.listing().listing() != null ? options.listing().listing() : options.listing().saveListing();
     }
 
     /** @param runner where a distributed walk runs; null for a walk on this node */
     public static Listing of(JobOptions options, PhaseRunner runner, Consumer<String> log) {
         ListingOptions how = options.listing();
         CopyOptions copy = options.copy();
-        if (how.reuse() != null) {
-            Listing saved = SavedListing.read(how.reuse());
-            log.accept(String.format("read the listing saved in %s: %,d entries", how.reuse(), saved.entryCount()));
+        if (how.listing() != null) {
+            Listing saved = SavedListing.read(how.listing());
+            log.accept(String.format("read the listing saved in %s: %,d entries", how.listing(), saved.entryCount()));
             return saved;
         }
         Listing listing = listedBy(options, runner).equals(EXECUTORS)
                 ? new DistributedWalk(runner, options.walkThreads(), log).walk(copy.sourceRoot(), copy.projectIds())
                 : new TreeWalker(options.walkThreads(), copy.projectIds()).walk(copy.sourceRoot());
-        if (how.save() != null) {
-            SavedListing.write(how.save(), copy.sourceRoot(), copy.projectIds(), listing);
-            log.accept(String.format("saved the listing (%,d entries) to %s", listing.entryCount(), how.save()));
+        if (how.saveListing() != null) {
+            SavedListing.write(how.saveListing(), copy.sourceRoot(), copy.projectIds(), listing);
+            log.accept(String.format("saved the listing (%,d entries) to %s", listing.entryCount(), how.saveListing()));
         }
         return listing;
     }

@@ -131,10 +131,7 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
 
         @Override
         public void close() {
-            try {
-                source.close();
-            } finally {
-                destination.close();
+            try (source; destination) { // closes both, even when one of them throws
             }
         }
     }

@@ -1,7 +1,10 @@
 package io.sparkdcp.job;
 
-/** A request that cannot be carried out as asked (exit code 2); nothing has been written. */
-public final class UsageException extends RuntimeException {
+/**
+ * A request that cannot be carried out as asked (exit code 2); nothing has been written. An
+ * IllegalArgumentException, like a bad option value: callers of the API catch one type for both.
+ */
+public final class UsageException extends IllegalArgumentException {
     public UsageException(String message) {
         super(message);
     }

@@ -14,7 +14,7 @@ import io.sparkdcp.copy.StepStats;
  * @param listedBy      who listed the source: "driver", "executors", or "saved" (a listing read back)
  * @param listingDir    the saved listing read or written, or null
  */
-public record CopyReport(String source, String destination, String xattrPolicy, String metadataAccess,
+public record CopyReport(String source, String destination, String xattrs, String xattrAccess,
                          boolean projectIds, CopyCounts counts, StepStats steps, long entriesListed,
                          long bytesListed, long wallNanos, boolean walkComplete, CopyModes modes, String listedBy,
                          String listingDir) {

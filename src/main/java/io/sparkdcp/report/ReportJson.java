@@ -33,8 +33,8 @@ public final class ReportJson {
         root.put("source", report.source());
         root.put("destination", report.destination());
         ObjectNode settings = root.putObject("settings");
-        settings.put("xattrs", report.xattrPolicy());
-        settings.put("xattr_access", report.metadataAccess());
+        settings.put("xattrs", report.xattrs());
+        settings.put("xattr_access", report.xattrAccess());
         settings.put("project_ids", report.projectIds());
         settings.put("sync", report.modes().sync());
         settings.put("compare_contents", report.modes().compareContents());

@@ -17,7 +17,7 @@ public final class ReportText {
     public static String render(CopyReport report) {
         StringBuilder out = new StringBuilder();
         line(out, "spark-dcp copy %s -> %s (xattrs %s, xattr access %s, project IDs %s)", report.source(),
-                report.destination(), report.xattrPolicy(), report.metadataAccess(), report.projectIds() ? "kept" : "not copied");
+                report.destination(), report.xattrs(), report.xattrAccess(), report.projectIds() ? "kept" : "not copied");
         entries(out, report.counts());
         CopyCounts c = report.counts();
         byType(out, "metadata fixed", c.metadataFixed(), c.metadataFixedByType());

@@ -119,11 +119,11 @@ public final class ExecutorPlanCopy {
         try {
             ListingOptions how = job.listing();
             ExecutorWalk.Walked walked;
-            if (how.reuse() != null) {
-                walked = walk.read(how.reuse());
+            if (how.listing() != null) {
+                walked = walk.read(how.listing());
             } else {
                 walked = walk.walk(copy.sourceRoot(), copy.projectIds());
-                if (how.save() != null) walk.save(how.save(), copy.sourceRoot(), copy.projectIds());
+                if (how.saveListing() != null) walk.save(how.saveListing(), copy.sourceRoot(), copy.projectIds());
             }
             ExecutorWalk.ListingSummary listing = walked.summary();
             log.accept(String.format("listed %,d entries (%,d bytes in files) on the executors: %,d directories in %d levels",
@@ -140,9 +140,9 @@ public final class ExecutorPlanCopy {
             copyLargeFiles(walked.blocks(), job, counts);
             finishDirectories(directories, created, listing.directoriesByDepth(), job, counts);
             return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
-                    copy.xattrs().word(), copy.access().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
+                    copy.xattrs().word(), copy.xattrAccess().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
                     listing.entries(), listing.fileBytes(), System.nanoTime() - start, listing.complete(), copy.modes(),
-                    how.reuse() != null ? SourceListing.SAVED : SourceListing.EXECUTORS, SourceListing.directory(job));
+                    how.listing() != null ? SourceListing.SAVED : SourceListing.EXECUTORS, SourceListing.directory(job));
         } finally {
             runner.context().setJobDescription(null);
             for (JavaRDD<?> rdd : persisted) rdd.unpersist(false);
@@ -214,7 +214,7 @@ public final class ExecutorPlanCopy {
      */
     private JavaPairRDD<PathKey, Boolean> makeDirectories(JavaRDD<Entry> directories, long[] byDepth, JobOptions job, CopyCounts counts) {
         boolean sync = job.copy().modes().sync();
-        DirectoriesInFlight make = new DirectoriesInFlight(job.copy(), job.filesInFlight(), false);
+        DirectoriesInFlight make = new DirectoriesInFlight(job.threadsPerTask(), false);
         JavaPairRDD<PathKey, Boolean> created = null;
         for (DepthWave wave : DepthWave.of(byDepth, job.batchFiles())) {
             JavaRDD<Entry> tasks = wave.tasksOf(directories);
@@ -234,7 +234,7 @@ public final class ExecutorPlanCopy {
     /** Gives directories their metadata, deepest wave first, each task's share deepest first. */
     private void finishDirectories(JavaRDD<Entry> directories, JavaPairRDD<PathKey, Boolean> created, long[] byDepth,
                                    JobOptions job, CopyCounts counts) {
-        DirectoriesInFlight finish = new DirectoriesInFlight(job.copy(), job.filesInFlight(), true);
+        DirectoriesInFlight finish = new DirectoriesInFlight(job.threadsPerTask(), true);
         List<DepthWave> waves = new ArrayList<>(DepthWave.of(byDepth, job.batchFiles()));
         java.util.Collections.reverse(waves);
         for (DepthWave wave : waves) {
@@ -289,7 +289,7 @@ public final class ExecutorPlanCopy {
         }
         batches.persist(KEPT);
         persisted.add(batches);
-        FilesInFlight copy = new FilesInFlight(job.copy(), job.filesInFlight());
+        FilesInFlight copy = new FilesInFlight(job.threadsPerTask());
         merge(counts, stage("copy files", oneTaskPer(batches, 1), job.copy(), (engine, share) -> {
             CopyCounts done = new CopyCounts();
             for (FileBatch b : share) done.merge(copy.run(engine, b).counts());

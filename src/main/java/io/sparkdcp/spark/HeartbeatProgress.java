@@ -5,11 +5,10 @@ import org.apache.spark.scheduler.AccumulableInfo;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerExecutorMetricsUpdate;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
-import scala.Tuple4;
-import scala.jdk.javaapi.CollectionConverters;
 
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -32,12 +31,10 @@ final class HeartbeatProgress extends SparkListener {
 
     @Override
     public synchronized void onExecutorMetricsUpdate(SparkListenerExecutorMetricsUpdate update) {
-        for (Tuple4<Object, Object, Object, scala.collection.immutable.Seq<AccumulableInfo>> task
-                : CollectionConverters.asJava(update.accumUpdates())) {
-            long taskId = (Long) task._1();
-            if (ended.contains(taskId)) continue;
-            Work w = ours(task._4());
-            if (w != null) running.put(taskId, w);
+        for (ScalaAdapter.TaskUpdates task : ScalaAdapter.taskUpdates(update)) {
+            if (ended.contains(task.taskId())) continue;
+            Work w = ours(task.accumulables());
+            if (w != null) running.put(task.taskId(), w);
         }
     }
 
@@ -47,7 +44,7 @@ final class HeartbeatProgress extends SparkListener {
         ended.add(taskId);
         running.remove(taskId);
         if (!end.taskInfo().successful()) return;
-        Work w = ours(end.taskInfo().accumulables());
+        Work w = ours(ScalaAdapter.accumulables(end.taskInfo()));
         if (w != null) finished = finished.plus(w);
     }
 
@@ -58,9 +55,9 @@ final class HeartbeatProgress extends SparkListener {
     }
 
     /** This copy's accumulator among a task's updates; null when absent (Spark leaves zero values out). */
-    private Work ours(scala.collection.Seq<AccumulableInfo> infos) {
-        for (AccumulableInfo info : CollectionConverters.asJava(infos)) {
-            if (info.id() == accumulatorId && info.update().isDefined() && info.update().get() instanceof Work w) return w;
+    private Work ours(List<AccumulableInfo> infos) {
+        for (AccumulableInfo info : infos) {
+            if (info.id() == accumulatorId && ScalaAdapter.update(info) instanceof Work w) return w;
         }
         return null;
     }

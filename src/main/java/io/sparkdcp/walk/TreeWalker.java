@@ -23,7 +23,6 @@ public final class TreeWalker {
     private final boolean projectIds;
 
     public TreeWalker(int threads, boolean projectIds) {
-        if (threads < 1) throw new IllegalArgumentException("walk threads must be at least 1");
         this.threads = threads;
         this.projectIds = projectIds;
     }

@@ -102,11 +102,42 @@ class SparkDcpTest {
 
     @Test
     void builderTakesTheCliWords() {
-        CopyRequest r = CopyRequest.builder().xattrs("libattr").access("path").batchBytes("64M").chunkSize("1G").build();
+        CopyRequest r = CopyRequest.builder().xattrs("libattr").xattrAccess("path").batchBytes("64M").chunkSize("1G").build();
         assertEquals("libattr", r.xattrs().word());
         assertEquals(64L << 20, r.batchBytes());
         assertEquals(1L << 30, r.chunkSize());
         assertThrows(IllegalArgumentException.class, () -> CopyRequest.builder().batchBytes("12Q"));
         assertThrows(IllegalArgumentException.class, () -> CopyRequest.builder().walkThreads(0));
+    }
+
+    @Test
+    void everyBoundIsCheckedByTheBuilderNamingTheOption() {
+        assertBound("--walk-threads", () -> CopyRequest.builder().walkThreads(100_000));
+        assertBound("--threads-per-task", () -> CopyRequest.builder().threadsPerTask(0));
+        assertBound("--threads-per-task", () -> CopyRequest.builder().threadsPerTask(CopyRequest.MAX_THREADS + 1));
+        assertBound("--batch-files", () -> CopyRequest.builder().batchFiles(0));
+        assertBound("--batch-bytes", () -> CopyRequest.builder().batchBytes(0));
+        assertBound("--chunk-size", () -> CopyRequest.builder().chunkSize("4K"));
+        assertBound("--progress", () -> CopyRequest.builder().progressSeconds(-1));
+        assertBound("--progress", () -> CopyRequest.builder().progressSeconds(CopyRequest.MAX_PROGRESS_SECONDS + 1));
+        assertBound("--listing", () -> CopyRequest.builder().listing("a").saveListing("b").build());
+        assertEquals(CopyRequest.MAX_THREADS, CopyRequest.builder().threadsPerTask(CopyRequest.MAX_THREADS).build().threadsPerTask());
+    }
+
+    @Test
+    void theDefaultsAreTheWordsTheHelpShows() {
+        CopyRequest d = CopyRequest.defaults();
+        assertEquals(CopyRequest.DEFAULT_XATTRS, d.xattrs().word());
+        assertEquals(Integer.parseInt(CopyRequest.DEFAULT_BATCH_FILES), d.batchFiles());
+        assertEquals(1L << 30, d.batchBytes());
+        assertEquals(256L << 20, d.chunkSize());
+        assertEquals(1, d.threadsPerTask());
+        assertTrue(d.walkThreads() >= 4 && d.walkThreads() <= 64, "walk threads " + d.walkThreads());
+        assertEquals(0, d.progressInterval().getSeconds());
+    }
+
+    private static void assertBound(String option, org.junit.jupiter.api.function.Executable setter) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, setter);
+        assertTrue(e.getMessage().startsWith(option + " "), e.getMessage());
     }
 }

@@ -39,7 +39,7 @@ class FilesInFlightTest {
         Path dst = Files.createDirectory(source.mount().dir().resolve("dst-six"));
         // One large batch, so that the hard links' targets land in other slices than the links.
         LocalCopy how = LocalCopy.defaults().withBatchFiles(10_000);
-        JobOptions options = how.jobOptions(source.tree().root(), dst).withFilesInFlight(6);
+        JobOptions options = how.jobOptions(source.tree().root(), dst).withThreadsPerTask(6);
         CopyReport report = new CopyJob(options, new LocalPhaseRunner(2), line -> {}).run();
         assertEquals(List.of(), report.counts().failures());
         assertTrue(report.counts().links() >= 3, "hard links made: " + report.counts().links());
@@ -60,11 +60,11 @@ class FilesInFlightTest {
             if (step == Step.MKDIR || step == Step.TIMES) threads.add(Thread.currentThread().getName());
         };
         try (io.sparkdcp.copy.CopyEngine engine = new io.sparkdcp.copy.CopyEngine(options.copy(), watching)) {
-            var made = new DirectoriesInFlight(options.copy(), 4, false).run(engine, directories);
+            var made = new DirectoriesInFlight(4, false).run(engine, directories);
             assertEquals(directories.size() - 1, made.directoriesCreated().size(), "all but the root are new");
             List<io.sparkdcp.walk.Entry> deepestFirst = new java.util.ArrayList<>(directories);
             java.util.Collections.reverse(deepestFirst);
-            assertEquals(List.of(), new DirectoriesInFlight(options.copy(), 4, true).run(engine, deepestFirst).counts().failures());
+            assertEquals(List.of(), new DirectoriesInFlight(4, true).run(engine, deepestFirst).counts().failures());
         }
         assertTrue(threads.size() > 1, "directories in flight on several threads: " + threads);
         byte[] root = io.sparkdcp.posix.PathBytes.of(dst.toString());
@@ -112,16 +112,10 @@ class FilesInFlightTest {
     }
 
     @Test
-    void zeroFilesInFlightIsRefused() {
-        JobOptions options = LocalCopy.defaults().jobOptions(source.tree().root(), source.mount().dir());
-        assertThrows(IllegalArgumentException.class, () -> options.withFilesInFlight(0));
-    }
-
-    @Test
     void progressCountsEveryEntryWhenATaskHasSeveralFilesInFlight() throws IOException {
         Path dst = Files.createDirectory(source.newDestinationPath());
         LocalPhaseRunner runner = new LocalPhaseRunner(2);
-        JobOptions options = LocalCopy.defaults().withBatchFiles(10_000).jobOptions(source.tree().root(), dst).withFilesInFlight(4);
+        JobOptions options = LocalCopy.defaults().withBatchFiles(10_000).jobOptions(source.tree().root(), dst).withThreadsPerTask(4);
         CopyReport report = new CopyJob(options, runner, line -> {}).run();
         assertEquals(new Work(report.entriesListed(), report.bytesListed()), runner.done());
     }

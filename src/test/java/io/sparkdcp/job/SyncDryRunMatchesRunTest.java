@@ -81,12 +81,12 @@ class SyncDryRunMatchesRunTest {
         Set<String> sameSizeRewrites = new TreeSet<>();
         for (int i = 0, n = 1 + random.nextInt(15); i < n; i++) change(random.nextBoolean() ? src : dst, random, sameSizeRewrites);
 
-        JobOptions options = sync.jobOptions(src, dst).withFilesInFlight(1 + random.nextInt(3));
+        JobOptions options = sync.jobOptions(src, dst).withThreadsPerTask(1 + random.nextInt(3));
         SyncPreview preview = SyncPreview.of(options, true, true);
         Items done = new Items();
         CopyReport report = new SyncJob(options, true, new LocalPhaseRunner(3, done), line -> {}).run();
 
-        String context = "seed " + seed + " (" + modes + ", files in flight " + options.filesInFlight() + ")";
+        String context = "seed " + seed + " (" + modes + ", files in flight " + options.threadsPerTask() + ")";
         assertEquals(List.of(), report.counts().failures(), context + ": failures");
         assertEquals(paths(preview.copy()), done.paths(ItemLog.Action.COPIED), context + ": copied");
         assertEquals(paths(preview.fixMetadata()), done.paths(ItemLog.Action.FIXED), context + ": metadata fixed");

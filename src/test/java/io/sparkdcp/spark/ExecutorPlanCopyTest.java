@@ -231,7 +231,7 @@ class ExecutorPlanCopyTest {
         for (int i = 0; i < 20_000; i++) Files.createFile(wide.resolve(String.format("file-with-a-long-name-%06d", i)));
         sc.sc().addSparkListener(sizes);
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-            LocalCopy how = copy(WalkMode.DISTRIBUTED).withBatchFiles(JobOptions.DEFAULT_BATCH_FILES);
+            LocalCopy how = copy(WalkMode.DISTRIBUTED).withBatchFiles(io.sparkdcp.api.CopyRequest.defaults().batchFiles());
             CopyReport report = new ExecutorPlanCopy(how.jobOptions(wide, dst), runner, line -> {}, total -> {}).run();
             assertEquals(20_001, report.counts().copied());
         } finally {

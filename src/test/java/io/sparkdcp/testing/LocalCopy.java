@@ -20,7 +20,7 @@ public record LocalCopy(XattrPolicy xattrs, MetadataAccess access, boolean proje
                         CopyModes modes, ListingOptions listing) {
 
     public static LocalCopy defaults() {
-        return new LocalCopy(XattrPolicy.all(), MetadataAccess.FD, true, JobOptions.DEFAULT_CHUNK_SIZE, 7, CopyModes.COPY, ListingOptions.WALK);
+        return new LocalCopy(XattrPolicy.all(), MetadataAccess.FD, true, 256L << 20, 7, CopyModes.COPY, ListingOptions.WALK);
     }
 
     /** Sync mode: existing data kept, metadata fixed. */

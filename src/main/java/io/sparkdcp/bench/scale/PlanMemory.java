@@ -83,7 +83,7 @@ public final class PlanMemory {
 
     /** Both trees walked and compared directory by directory: a copy's exactness for what a small-file tree holds. */
     static long differences(Path a, Path b) {
-        int threads = JobOptions.defaultWalkThreads(1);
+        int threads = io.sparkdcp.api.CopyRequest.defaults().walkThreads();
         List<DirectoryBlock> left = new TreeWalker(threads, true).walk(PathBytes.of(a.toString())).blocks();
         List<DirectoryBlock> right = new TreeWalker(threads, true).walk(PathBytes.of(b.toString())).blocks();
         long differences = Math.abs(left.size() - right.size());

@@ -4,7 +4,6 @@ import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.SparkDcp;
 import io.sparkdcp.job.DistributedWalk;
-import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.plan.Plan;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.PathBytes;
@@ -41,7 +40,7 @@ public final class ScaleBench {
         this.scratch = scratch;
         this.big = big;
         this.small = small;
-        this.walkThreads = JobOptions.defaultWalkThreads(1);
+        this.walkThreads = CopyRequest.defaults().walkThreads();
         this.log = log;
     }
 
@@ -126,7 +125,8 @@ public final class ScaleBench {
 
     /** Heap after GC held by the packed listing and its plan, then by the same entries as objects. */
     private double[] heapPerEntry(byte[] root) {
-        Planner planner = new Planner(JobOptions.DEFAULT_BATCH_FILES, JobOptions.DEFAULT_BATCH_BYTES, JobOptions.DEFAULT_CHUNK_SIZE);
+        CopyRequest defaults = CopyRequest.defaults();
+        Planner planner = new Planner(defaults.batchFiles(), defaults.batchBytes(), defaults.chunkSize());
         // A walk and plan first, untimed and dropped: classes and pools they load are not the listing's.
         planner.plan(new TreeWalker(walkThreads, true).walk(root));
         long base = usedHeapAfterGc();

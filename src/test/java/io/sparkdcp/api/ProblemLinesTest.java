@@ -1,4 +1,4 @@
-package io.sparkdcp.cli;
+package io.sparkdcp.api;
 
 import io.sparkdcp.posix.Failure;
 
@@ -11,10 +11,10 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-class FailureLinesTest {
+class ProblemLinesTest {
     private static List<String> print(List<Failure> failures, long total) {
         StringWriter text = new StringWriter();
-        FailureLines.print(new PrintWriter(text), "failed", failures, total);
+        ProblemLines.print(new PrintWriter(text), "failed", failures, total);
         return text.toString().lines().toList();
     }
 

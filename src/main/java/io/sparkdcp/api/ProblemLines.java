@@ -1,16 +1,15 @@
-package io.sparkdcp.cli;
-
+package io.sparkdcp.api;
 
 import io.sparkdcp.posix.Failure;
 
 import java.io.PrintWriter;
 import java.util.List;
 
-/** Failed or skipped entries on stderr, one line each, capped so a bad run does not flood the terminal. */
-final class FailureLines {
+/** Failed or skipped entries on stderr (the CLI's, or a notebook's), one line each, capped so a bad run does not flood the terminal. */
+final class ProblemLines {
     static final int MAX_LISTED = 50;
 
-    private FailureLines() {}
+    private ProblemLines() {}
 
     /**
      * @param kind  "failed" or "skipped"

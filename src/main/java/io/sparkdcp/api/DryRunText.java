@@ -1,4 +1,4 @@
-package io.sparkdcp.cli;
+package io.sparkdcp.api;
 
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.posix.Failure;
@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Locale;
 
 /** The dry run's plan: one line per action, then totals. */
-final class SyncPreviewText {
-    private SyncPreviewText() {}
+final class DryRunText {
+    private DryRunText() {}
 
     static String render(SyncPreview p) {
         StringBuilder out = new StringBuilder();

@@ -1,0 +1,22 @@
+package io.sparkdcp.cli;
+
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * Options are picocli setter methods that hand their value to the API's {@code CopyRequest.Builder},
+ * which checks it: a bad value is then a usage error while parsing, before anything runs, with the
+ * builder's explanation, and the check exists once.
+ */
+final class OptionValue {
+    private OptionValue() {}
+
+    static void set(CommandSpec command, String option, Runnable setter) {
+        try {
+            setter.run();
+        } catch (IllegalArgumentException e) {
+            String reason = e.getMessage().startsWith(option + " ") ? e.getMessage().substring(option.length() + 1) : e.getMessage();
+            throw new ParameterException(command.commandLine(), "Invalid value for option '" + option + "': " + reason);
+        }
+    }
+}

@@ -1,8 +1,0 @@
-package io.sparkdcp.cli;
-
-import io.sparkdcp.job.WalkMode;
-
-/** {@code --walk}. */
-final class WalkModeConverter extends ParsedValue<WalkMode> {
-    WalkModeConverter() { super(WalkMode::parse); }
-}

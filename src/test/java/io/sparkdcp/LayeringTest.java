@@ -1,0 +1,122 @@
+package io.sparkdcp;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The architecture of the brief, checked on the compiled classes: packages depend only downward
+ * (posix and progress, walk, plan, copy, report, job, spark, api, then cli with bench beside it),
+ * no package cycles, the engine without Spark or Scala, the CLI through the API only, and Scala's
+ * types in one adapter class. Each rule is also run once on the production classes plus a planted
+ * violation (test classes named LayeringPlant in the packages concerned), to show it can fail.
+ */
+class LayeringTest {
+    private static final String ROOT = "io.sparkdcp";
+    private static JavaClasses production;
+
+    @BeforeAll
+    static void importClasses() {
+        production = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(ROOT);
+    }
+
+    private static final ArchRule LAYERS = layeredArchitecture().consideringOnlyDependenciesInLayers()
+            .layer("posix").definedBy(ROOT + ".posix..")
+            .layer("progress").definedBy(ROOT + ".progress..")
+            .layer("walk").definedBy(ROOT + ".walk..")
+            .layer("plan").definedBy(ROOT + ".plan..")
+            .layer("copy").definedBy(ROOT + ".copy..")
+            .layer("report").definedBy(ROOT + ".report..")
+            .layer("job").definedBy(ROOT + ".job..")
+            .layer("spark").definedBy(ROOT + ".spark..")
+            .layer("api").definedBy(ROOT + ".api..")
+            .layer("cli").definedBy(ROOT + ".cli..")
+            .layer("bench").definedBy(ROOT + ".bench..")
+            .whereLayer("cli").mayNotBeAccessedByAnyLayer()
+            .whereLayer("bench").mayOnlyBeAccessedByLayers("cli")
+            .whereLayer("api").mayOnlyBeAccessedByLayers("cli", "bench")
+            .whereLayer("spark").mayOnlyBeAccessedByLayers("api", "cli", "bench")
+            .whereLayer("job").mayOnlyBeAccessedByLayers("spark", "api", "cli", "bench")
+            .whereLayer("report").mayOnlyBeAccessedByLayers("job", "spark", "api", "cli", "bench")
+            .whereLayer("copy").mayOnlyBeAccessedByLayers("report", "job", "spark", "api", "cli", "bench")
+            .whereLayer("plan").mayOnlyBeAccessedByLayers("copy", "report", "job", "spark", "api", "cli", "bench")
+            .whereLayer("walk").mayOnlyBeAccessedByLayers("plan", "copy", "report", "job", "spark", "api", "cli", "bench")
+            .whereLayer("progress").mayOnlyBeAccessedByLayers("walk", "plan", "copy", "report", "job", "spark", "api", "cli", "bench")
+            .whereLayer("posix").mayOnlyBeAccessedByLayers("walk", "plan", "copy", "report", "job", "spark", "api", "cli", "bench");
+
+    private static final ArchRule NO_CYCLES = slices().matching(ROOT + ".(*)..").should().beFreeOfCycles();
+
+    private static final ArchRule ENGINE_WITHOUT_SPARK = noClasses().that()
+            .resideInAnyPackage(ROOT + ".posix..", ROOT + ".progress..", ROOT + ".walk..", ROOT + ".plan..", ROOT + ".copy..",
+                    ROOT + ".report..", ROOT + ".job..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.apache.spark..", "scala..")
+            .because("the engine runs and is tested without Spark");
+
+    private static final ArchRule CLI_THROUGH_THE_API = noClasses().that().resideInAPackage(ROOT + ".cli..")
+            .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".posix..", ROOT + ".progress..", ROOT + ".walk..",
+                    ROOT + ".plan..", ROOT + ".copy..", ROOT + ".report..", ROOT + ".job..", ROOT + ".spark..")
+            .because("the CLI is a client of io.sparkdcp.api like a notebook (and runs the bench beside it)");
+
+    private static final ArchRule SCALA_IN_ONE_ADAPTER = noClasses().that()
+            .doNotHaveFullyQualifiedName(ROOT + ".spark.ScalaAdapter")
+            .should().dependOnClassesThat().resideInAPackage("scala..")
+            .because("Spark's Scala types are turned into Java values in one place");
+
+    @Test
+    void packagesDependOnlyDownward() {
+        LAYERS.check(production);
+    }
+
+    @Test
+    void packagesHaveNoCycles() {
+        NO_CYCLES.check(production);
+    }
+
+    @Test
+    void theEngineImportsNothingFromSparkOrScala() {
+        ENGINE_WITHOUT_SPARK.check(production);
+    }
+
+    @Test
+    void theCliDependsOnlyOnTheApi() {
+        CLI_THROUGH_THE_API.check(production);
+    }
+
+    @Test
+    void onlyTheScalaAdapterTouchesScala() {
+        SCALA_IN_ONE_ADAPTER.check(production);
+    }
+
+    /** Each rule fails once its plant is added: posix reaching up to walk, cli into job, copy into Spark, spark into scala. */
+    @Test
+    void eachRuleFailsOnAPlantedViolation() {
+        assertFailsWith(LAYERS, io.sparkdcp.posix.LayeringPlant.class);
+        assertFailsWith(NO_CYCLES, io.sparkdcp.posix.LayeringPlant.class);
+        assertFailsWith(CLI_THROUGH_THE_API, io.sparkdcp.cli.LayeringPlant.class);
+        assertFailsWith(LAYERS, io.sparkdcp.copy.LayeringPlant.class);
+        assertFailsWith(ENGINE_WITHOUT_SPARK, io.sparkdcp.copy.LayeringPlant.class);
+        assertFailsWith(SCALA_IN_ONE_ADAPTER, io.sparkdcp.spark.LayeringPlant.class);
+    }
+
+    /** The production classes' directory and the plant's class file, read from disk (no class is loaded). */
+    private static void assertFailsWith(ArchRule rule, Class<?> plant) {
+        try {
+            Path classes = Path.of(io.sparkdcp.api.SparkDcp.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path plantFile = Path.of(plant.getResource(plant.getSimpleName() + ".class").toURI());
+            JavaClasses withPlant = new ClassFileImporter().importPaths(classes, plantFile);
+            assertThrows(AssertionError.class, () -> rule.check(withPlant), rule.getDescription() + " passed with " + plant.getName());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
