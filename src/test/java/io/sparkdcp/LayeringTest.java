@@ -69,6 +69,8 @@ class LayeringTest {
 
     private static final ArchRule SCALA_IN_ONE_ADAPTER = noClasses().that()
             .doNotHaveFullyQualifiedName(ROOT + ".spark.ScalaAdapter")
+            // The executor plan's stages are pair RDDs, whose Java API speaks scala.Tuple2 (and it alone).
+            .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ExecutorPlanCopy")
             .should().dependOnClassesThat().resideInAPackage("scala..")
             .because("Spark's Scala types are turned into Java values in one place");
 

@@ -14,6 +14,7 @@ import io.sparkdcp.job.UsageException;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.progress.ProgressPrinter;
+import io.sparkdcp.spark.ExecutorPlanCopy;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -99,11 +100,16 @@ public final class PreparedCopy {
     }
 
     private CopyReport copyJob(PhaseRunner runner, Consumer<Work> planned) {
+        if (ExecutorPlanCopy.applies(options, runner))
+            return new ExecutorPlanCopy(options, (SparkPhaseRunner) runner, request.messages(), planned).run();
         return new CopyJob(options, runner, request.messages(), planned).run();
     }
 
     private BiFunction<PhaseRunner, Consumer<Work>, CopyReport> syncJob(boolean delete) {
-        return (runner, planned) -> new SyncJob(options, delete, runner, request.messages(), planned).run();
+        return (runner, planned) -> ExecutorPlanCopy.applies(options, runner)
+                ? new ExecutorPlanCopy(options, delete, (SparkPhaseRunner) runner, request.messages(), planned,
+                        ExecutorPlanCopy.TaskFault.NONE, Long.MAX_VALUE).run()
+                : new SyncJob(options, delete, runner, request.messages(), planned).run();
     }
 
     /** As many tasks at once as Spark's local[*] runs: one per CPU. */

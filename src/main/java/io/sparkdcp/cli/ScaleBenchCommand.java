@@ -51,6 +51,10 @@ final class ScaleBenchCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the result as JSON to FILE.")
     Path json;
 
+    @Option(names = "--plans", description = "Instead: the driver's heap per entry, entries/s and exactness of a copy of each "
+            + "tree through the driver's plan and through the executors' (--walk distributed).")
+    boolean plans;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -66,6 +70,7 @@ final class ScaleBenchCommand implements Callable<Integer> {
                     err.flush();
                 });
         JavaSparkContext sc = SparkContexts.start(master, false);
+        if (plans) return comparePlans(bench, sc, out);
         ScaleBench.Result result;
         try {
             result = bench.run(sc);
@@ -76,5 +81,18 @@ final class ScaleBenchCommand implements Callable<Integer> {
         out.flush();
         if (json != null) new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), result);
         return result.copies().stream().anyMatch(c -> c.failed() > 0) ? 1 : 0;
+    }
+
+    private int comparePlans(ScaleBench bench, JavaSparkContext sc, PrintWriter out) throws Exception {
+        java.util.List<io.sparkdcp.bench.scale.PlanMemory.Run> runs;
+        try {
+            runs = bench.plans(sc);
+        } finally {
+            sc.stop();
+        }
+        out.print(io.sparkdcp.bench.scale.PlanMemory.render(runs));
+        out.flush();
+        if (json != null) new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), runs);
+        return runs.stream().anyMatch(r -> r.failed() > 0 || r.differences() > 0) ? 1 : 0;
     }
 }

@@ -17,31 +17,42 @@ import java.util.function.Consumer;
  * of the deletion plan and each mount point is reported once. The engine's {@code Deleter} checks
  * mount IDs again when it deletes, for mounts made after this plan.
  */
-final class DeletionScope {
+public final class DeletionScope {
     private DeletionScope() {}
 
     static List<List<Entry>> withoutMounts(List<List<Entry>> levels, byte[] destinationRoot, Consumer<Failure> notice) {
-        List<String> mountPoints = MountTable.read().mountPointsBelow(new String(destinationRoot, StandardCharsets.UTF_8));
+        List<String> mountPoints = mountPointsBelow(destinationRoot);
         if (mountPoints.isEmpty()) return levels;
         Set<String> spared = new LinkedHashSet<>();
         List<List<Entry>> kept = new ArrayList<>();
         for (List<Entry> level : levels) {
             List<Entry> keep = new ArrayList<>();
             for (Entry e : level) {
-                String mountPoint = mountPointOf(new String(e.path(), StandardCharsets.UTF_8), mountPoints);
+                String mountPoint = mountPointOf(e, mountPoints);
                 if (mountPoint == null) keep.add(e);
                 else spared.add(mountPoint);
             }
             if (!keep.isEmpty()) kept.add(keep);
         }
-        for (String m : spared)
-            notice.accept(Failure.of(PathBytes.of(m), "delete", "a mount point inside DST: nothing in or at it is deleted"));
+        for (String m : spared) notice.accept(spared(m));
         return kept;
     }
 
-    /** The mount point the relative path lies at or below, or null. */
-    private static String mountPointOf(String path, List<String> mountPoints) {
+    /** The mount points inside DST, relative to it: read on the driver, small enough to ship to every task. */
+    public static List<String> mountPointsBelow(byte[] destinationRoot) {
+        return MountTable.read().mountPointsBelow(new String(destinationRoot, StandardCharsets.UTF_8));
+    }
+
+    /** The mount point (of {@link #mountPointsBelow}) the entry lies at or below, or null: then it is DST's to delete. */
+    public static String mountPointOf(Entry e, List<String> mountPoints) {
+        if (mountPoints.isEmpty()) return null;
+        String path = new String(e.path(), StandardCharsets.UTF_8);
         for (String m : mountPoints) if (MountTable.below(path, m)) return m;
         return null;
+    }
+
+    /** The notice for a mount point whose entries --delete left alone. */
+    public static Failure spared(String mountPoint) {
+        return Failure.of(PathBytes.of(mountPoint), "delete", "a mount point inside DST: nothing in or at it is deleted");
     }
 }

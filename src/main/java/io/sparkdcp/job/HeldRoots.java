@@ -17,7 +17,7 @@ import java.nio.file.Path;
  * at a time writes into a DST. The lock needs no file in DST, so no source entry can collide with it
  * and no copy, sync or --delete ever sees it; the kernel drops it when the driver dies.
  */
-final class HeldRoots implements AutoCloseable {
+public final class HeldRoots implements AutoCloseable {
     private final Fd destination;
     private final CopyOptions pinned;
 
@@ -26,7 +26,7 @@ final class HeldRoots implements AutoCloseable {
         this.pinned = pinned;
     }
 
-    static HeldRoots take(CopyOptions copy) {
+    public static HeldRoots take(CopyOptions copy) {
         DirectoryIdentity sourceId;
         try (Fd source = RootCheck.open(copy.sourceRoot(), copy.sourceId(), "source")) {
             sourceId = Posix.identity(source);
@@ -44,7 +44,7 @@ final class HeldRoots implements AutoCloseable {
     }
 
     /** The copy's options with both roots pinned. */
-    CopyOptions pinned() { return pinned; }
+    public CopyOptions pinned() { return pinned; }
 
     @Override
     public void close() {

@@ -33,17 +33,23 @@ public final class DeletionPlanner {
         Map<ByteBuffer, DirectoryBlock> sourceDirectories = new HashMap<>();
         for (DirectoryBlock b : source.blocks()) sourceDirectories.put(ByteBuffer.wrap(b.path()), b);
         TreeMap<Integer, List<Entry>> byDepth = new TreeMap<>();
-        for (DirectoryBlock d : destination.blocks()) {
-            DirectoryBlock s = sourceDirectories.get(ByteBuffer.wrap(d.path()));
-            Entry dir = d.directory();
-            // No block here: the source has no directory at this path (nothing, or a non-directory).
-            if (dir != null && !dir.isRoot() && s == null) add(byDepth, dir);
-            Map<ByteBuffer, FileType> sourceFiles = new HashMap<>();
-            if (s != null) for (Entry f : s.files()) sourceFiles.put(ByteBuffer.wrap(f.name()), f.type());
-            // A name the source's directory lacks among its non-directories: missing, or a directory there.
-            for (Entry f : d.files()) if (!sourceFiles.containsKey(ByteBuffer.wrap(f.name()))) add(byDepth, f);
-        }
+        for (DirectoryBlock d : destination.blocks())
+            extraneous(d, sourceDirectories.get(ByteBuffer.wrap(d.path())), e -> add(byDepth, e));
         return new ArrayList<>(byDepth.descendingMap().values());
+    }
+
+    /**
+     * The rule for one destination directory, given the source's block of the same path or null:
+     * what of it the source lacks. The executors apply it to the two listings grouped by directory.
+     */
+    public static void extraneous(DirectoryBlock destination, DirectoryBlock sourceOrNull, java.util.function.Consumer<Entry> out) {
+        Entry dir = destination.directory();
+        // No block here: the source has no directory at this path (nothing, or a non-directory).
+        if (dir != null && !dir.isRoot() && sourceOrNull == null) out.accept(dir);
+        Map<ByteBuffer, FileType> sourceFiles = new HashMap<>();
+        if (sourceOrNull != null) for (Entry f : sourceOrNull.files()) sourceFiles.put(ByteBuffer.wrap(f.name()), f.type());
+        // A name the source's directory lacks among its non-directories: missing, or a directory there.
+        for (Entry f : destination.files()) if (!sourceFiles.containsKey(ByteBuffer.wrap(f.name()))) out.accept(f);
     }
 
     private static void add(TreeMap<Integer, List<Entry>> byDepth, Entry e) {

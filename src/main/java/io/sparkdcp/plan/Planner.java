@@ -64,11 +64,67 @@ public final class Planner {
         return new Plan(levels, batches.finish(), batches.large, listing.entryCount(), totalBytes);
     }
 
-    /** Cuts the listing's files into batches of runs, leaving out large files and second names of hard links. */
+    /**
+     * Plans one share of a listing on its own, as an executor does with its partition of the walk's
+     * blocks: batches and large files as {@link #plan(Listing)} cuts them, but every file with more
+     * than one link is set aside, to be grouped with its other names across all shares
+     * ({@link #linkBatches}). Directories are not planned here.
+     */
+    public PartitionPlan planPartition(Iterable<DirectoryBlock> blocks) {
+        BatchBuilder batches = new BatchBuilder(null);
+        for (DirectoryBlock block : blocks) batches.add(block);
+        return new PartitionPlan(batches.finish(), batches.large, batches.linked);
+    }
+
+    /**
+     * Batches for groups of names of one inode each (gathered from all shares): the group's first name
+     * in listing order is copied, the others are linked to it, all in one batch. A group of one (the
+     * other names are outside the tree) is an ordinary file, copied whole.
+     */
+    public List<FileBatch> linkBatches(Iterable<List<Entry>> groups) {
+        List<FileBatch> out = new ArrayList<>();
+        List<Entry> firsts = new ArrayList<>();
+        List<HardLink> links = new ArrayList<>();
+        long bytes = 0;
+        for (List<Entry> group : groups) {
+            List<Entry> names = new ArrayList<>(group);
+            names.sort(LISTING_ORDER);
+            Entry first = names.get(0);
+            firsts.add(first);
+            bytes += first.stat().size();
+            for (Entry other : names.subList(1, names.size())) links.add(new HardLink(other, first.path()));
+            if (firsts.size() + links.size() >= batchFiles || bytes >= batchBytes) {
+                out.add(FileBatch.of(out.size(), sortedByParent(firsts), links));
+                firsts = new ArrayList<>();
+                links = new ArrayList<>();
+                bytes = 0;
+            }
+        }
+        if (!firsts.isEmpty()) out.add(FileBatch.of(out.size(), sortedByParent(firsts), links));
+        return out;
+    }
+
+    /** The order of a listing: parent directory, then name (so a group's first name is the driver plan's). */
+    private static final java.util.Comparator<Entry> LISTING_ORDER = (a, b) -> {
+        int byParent = PathBytes.compare(a.parent(), b.parent());
+        return byParent != 0 ? byParent : PathBytes.compare(a.name(), b.name());
+    };
+
+    private static List<Entry> sortedByParent(List<Entry> entries) {
+        List<Entry> sorted = new ArrayList<>(entries);
+        sorted.sort(LISTING_ORDER);
+        return sorted;
+    }
+
+    /**
+     * Cuts the listing's files into batches of runs, leaving out large files and second names of hard
+     * links; without link groups (null), every file with more than one link is left out, in {@code linked}.
+     */
     private final class BatchBuilder {
         private final Map<InodeKey, List<Entry>> linkGroups;
         private final List<FileBatch> batches = new ArrayList<>();
         private final List<Entry> large = new ArrayList<>();
+        private final List<Entry> linked = new ArrayList<>();
         private List<EntrySlice> slices = new ArrayList<>();
         private List<HardLink> links = new ArrayList<>();
         private int files;
@@ -87,7 +143,12 @@ public final class Planner {
         }
 
         private void file(Entry e, int start, int end) {
-            List<Entry> group = e.type() == FileType.FILE && e.stat().nlink() > 1 ? linkGroups.get(InodeKey.of(e)) : null;
+            if (linkGroups == null && e.type() == FileType.FILE && e.stat().nlink() > 1) {
+                closeRun();
+                linked.add(e);
+                return;
+            }
+            List<Entry> group = linkGroups != null && e.type() == FileType.FILE && e.stat().nlink() > 1 ? linkGroups.get(InodeKey.of(e)) : null;
             if (group != null && !Arrays.equals(group.get(0).path(), e.path())) { // placed with its group's first name
                 closeRun();
                 return;

@@ -9,6 +9,7 @@ import io.sparkdcp.job.TaskFunction;
 import io.sparkdcp.job.TaskWork;
 import io.sparkdcp.job.UsageException;
 import io.sparkdcp.progress.Work;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
 import java.util.ArrayList;
@@ -70,6 +71,27 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
         } finally {
             sc.setJobDescription(null);
         }
+    }
+
+    /** The context, for a job that builds its own stages (the plan that stays on the executors). */
+    JavaSparkContext context() { return sc; }
+
+    /**
+     * The engine's work with each partition of {@code tasks} as one task's share, recording into this
+     * runner's steps and progress: one result per non-empty partition, computed when an action runs.
+     * Run it in a result stage (no shuffle after it), so each partition's updates count once.
+     */
+    <T> JavaRDD<BatchResult> onPartitions(JavaRDD<T> tasks, CopyOptions options, TaskWork<List<T>> work) {
+        StepAccumulator accumulator = steps;
+        ProgressAccumulator handled = progress;
+        return tasks.mapPartitions(partition -> {
+            List<T> share = new ArrayList<>();
+            partition.forEachRemaining(share::add);
+            if (share.isEmpty()) return java.util.Collections.emptyIterator();
+            try (CopyEngine engine = new CopyEngine(options, accumulator, handled)) {
+                return List.of(work.run(engine, share)).iterator();
+            }
+        });
     }
 
     @Override

@@ -33,6 +33,7 @@ class DriverOutOfMemoryTest {
     private static final int FILES_PER_DIRECTORY = 400;
     /** Enough for the driver to run a copy of an empty tree (checked by hand), not for this tree's listing. */
     private static final String SMALL_HEAP = "-Xmx40m";
+    private static final String PADDING = "x".repeat(240);
 
     @TempDir
     static Path tmp;
@@ -46,10 +47,9 @@ class DriverOutOfMemoryTest {
         jars = AppJars.fromLauncherBuild();
         cluster = StandaloneCluster.start(Files.createDirectory(tmp.resolve("cluster")), jars.classpath(), 1, "1g");
         source = Files.createDirectory(tmp.resolve("src")); // while the cluster's JVMs start
-        String padding = "x".repeat(240);
         for (int d = 0; d < DIRECTORIES; d++) {
             Path dir = Files.createDirectory(source.resolve("d" + d));
-            for (int f = 0; f < FILES_PER_DIRECTORY; f++) Files.createFile(dir.resolve(f + padding));
+            for (int f = 0; f < FILES_PER_DIRECTORY; f++) Files.createFile(dir.resolve(f + PADDING));
         }
         cluster.awaitWorkers();
     }
@@ -61,8 +61,8 @@ class DriverOutOfMemoryTest {
 
     @Test
     void aDriverHeapTooSmallForTheListingEndsTheRunWithExit3AndOneLine() throws Exception {
-        // Without the guard of spark.driver.maxResultSize, as a user who lifted it would run.
-        TimedProcess.Finished run = copy("heap", List.of(SMALL_HEAP), "--conf", "spark.driver.maxResultSize=0");
+        // The driver's walk and plan hold the listing; without the guard of spark.driver.maxResultSize, as a user who lifted it would run.
+        TimedProcess.Finished run = copy("heap", "driver", List.of(SMALL_HEAP), "--conf", "spark.driver.maxResultSize=0");
 
         assertEquals(Main.EXIT_OUT_OF_MEMORY, run.exitCode(), run.output());
         assertTrue(run.output().contains("spark-dcp: the driver ran out of heap memory"), run.output());
@@ -73,8 +73,8 @@ class DriverOutOfMemoryTest {
     @Test
     void aTaskResultTooBigForTheDriversDirectMemoryEndsTheRunWithExit3AndOneLine() throws Exception {
         // Results above maxDirectResultSize are fetched from the executor's block manager through
-        // Netty's direct buffers; 16 KiB sends every walk round's result that way, whatever its size.
-        TimedProcess.Finished run = copy("direct", List.of("-Xmx256m", "-XX:MaxDirectMemorySize=2m"),
+        // Netty's direct buffers; 16 KiB sends every task's failures that way (the listing stays on the executors).
+        TimedProcess.Finished run = copy("direct", "distributed", List.of("-Xmx256m", "-XX:MaxDirectMemorySize=2m"),
                 "--conf", "spark.task.maxDirectResultSize=16k");
 
         assertEquals(Main.EXIT_OUT_OF_MEMORY, run.exitCode(), run.output());
@@ -84,7 +84,7 @@ class DriverOutOfMemoryTest {
 
     @Test
     void resultsBiggerThanMaxResultSizeEndTheRunWithSparksReasonInOneLine() throws Exception {
-        TimedProcess.Finished run = copy("results", List.of("-Xmx256m"), "--conf", "spark.driver.maxResultSize=1m");
+        TimedProcess.Finished run = copy("results", "distributed", List.of("-Xmx256m"), "--conf", "spark.driver.maxResultSize=1m");
 
         assertEquals(Main.EXIT_OUT_OF_MEMORY, run.exitCode(), run.output());
         assertTrue(run.output().contains("spark-dcp: the tasks' results outgrew spark.driver.maxResultSize"), run.output());
@@ -98,8 +98,17 @@ class DriverOutOfMemoryTest {
         assertFalse(output.contains("UncaughtExceptionHandler"), output);
     }
 
-    /** spark-submit in client mode, as the launcher and the cluster scripts run it, with the project's spark-defaults.conf. */
-    private static TimedProcess.Finished copy(String name, List<String> driverFlags, String... sparkConf) throws Exception {
+    /**
+     * spark-submit in client mode, as the launcher and the cluster scripts run it, with the project's
+     * spark-defaults.conf. With the listing on the executors (--walk distributed), what comes back
+     * big is the failures: DST holds a directory at every file's name, and each file is refused.
+     */
+    private static TimedProcess.Finished copy(String name, String walk, List<String> driverFlags, String... sparkConf) throws Exception {
+        Path destination = tmp.resolve("dst-" + name);
+        if (walk.equals("distributed")) {
+            for (int d = 0; d < DIRECTORIES; d++)
+                for (int f = 0; f < FILES_PER_DIRECTORY; f++) Files.createDirectories(destination.resolve("d" + d).resolve(f + PADDING));
+        }
         List<String> command = new ArrayList<>(List.of(StandaloneCluster.javaBin()));
         command.addAll(driverFlags);
         command.addAll(AppJars.moduleFlags());
@@ -112,8 +121,8 @@ class DriverOutOfMemoryTest {
                 // Spark refuses a driver heap under 450 MiB unless its reserve is lifted.
                 "--conf", "spark.testing.reservedMemory=0"));
         command.addAll(List.of(sparkConf));
-        command.addAll(List.of(jars.appJar().toString(), "copy", "--walk", "distributed", "--progress", "0",
-                source.toString(), tmp.resolve("dst-" + name).toString()));
+        command.addAll(List.of(jars.appJar().toString(), "copy", "--walk", walk, "--progress", "0",
+                source.toString(), destination.toString()));
         return TimedProcess.run(new ProcessBuilder(command), tmp.resolve(name + ".log"), RUN_SECONDS);
     }
 }

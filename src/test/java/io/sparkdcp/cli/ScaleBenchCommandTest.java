@@ -34,4 +34,26 @@ class ScaleBenchCommandTest {
             assertTrue(run.out().contains("vs small"), run.out());
         }
     }
+
+    @Test
+    void comparesTheDriverPlanWithTheExecutorPlanAndChecksBothCopies() throws Exception {
+        LoopMount.requireRootAndXfs();
+        try (LoopMount mount = LoopMount.create("scale-plans", 512)) {
+            Path json = mount.dir().resolve("plans.json");
+            CommandLineRun run = CommandLineRun.of("scale-bench", "--plans", "--master", "local[2]", "--entries", "2000",
+                    "--small-entries", "300", "--files-per-dir", "20", "--dirs-per-group", "10", "--json", json.toString(),
+                    mount.dir().toString());
+            assertEquals(0, run.exitCode(), run.err());
+            JsonNode runs = new ObjectMapper().readTree(json.toFile());
+            assertEquals(4, runs.size(), runs.toString());
+            long big = new ScaleTree(2000, 20, 10).actualEntries();
+            assertEquals("executors", runs.at("/3/plan").asText());
+            assertEquals(big, runs.at("/3/entries").asLong());
+            for (JsonNode r : runs) {
+                assertEquals(0, r.get("differences").asLong(), r.toString());
+                assertTrue(r.get("driverBytesPerEntry").isNumber(), r.toString());
+            }
+            assertTrue(run.out().contains("driver B/entry"), run.out());
+        }
+    }
 }

@@ -73,6 +73,30 @@ class PlannerTest {
     }
 
     @Test
+    void aShareOfAListingSetsItsLinkedFilesAsideAndKeepsItsLargeFiles() {
+        Entry linked = entry("d1/link", FileType.FILE, 5, 7, 2);
+        Entry big = file("d1/big", 5000);
+        PartitionPlan share = new Planner(2, 1 << 20, 1024).planPartition(io.sparkdcp.walk.Listing.of(
+                List.of(dir("d1"), linked, big, file("d1/a", 1), file("d1/b", 1), file("d1/c", 1)), List.of()).blocks());
+        assertEquals(List.of("d1/link"), paths(share.linked()));
+        assertEquals(List.of("d1/big"), paths(share.largeFiles()));
+        assertEquals(List.of(List.of("d1/a", "d1/b"), List.of("d1/c")),
+                share.batches().stream().map(b -> paths(b.entries())).toList(), "cut at two entries");
+    }
+
+    @Test
+    void linkGroupsMetAcrossSharesCopyTheirFirstNameInListingOrderAndLinkTheRest() {
+        List<Entry> group = List.of(entry("b/x", FileType.FILE, 5, 7, 3), entry("a-b/x", FileType.FILE, 5, 7, 3),
+                entry("a/x", FileType.FILE, 5, 7, 3));
+        List<Entry> alone = List.of(entry("c/only", FileType.FILE, 5, 8, 2));
+        List<FileBatch> batches = new Planner(3, 1 << 20, 1024).linkBatches(List.of(group, alone));
+        assertEquals(List.of("a/x"), paths(batches.get(0).entries()), "parent a sorts before a-b: the listing's order");
+        assertEquals(List.of("a-b/x", "b/x"), batches.get(0).links().stream().map(l -> l.entry().display()).toList());
+        assertEquals(List.of("c/only"), paths(batches.get(1).entries()), "a group of one is an ordinary file, in the next batch");
+        assertEquals(List.of(), batches.get(1).links());
+    }
+
+    @Test
     void largeFilesAreChunkedButHardLinkedOnesAreNot() {
         Entry big = file("big", 10 * 1024 + 1);
         Entry linkedBig1 = entry("lb1", FileType.FILE, 50_000, 9, 2);

@@ -94,6 +94,22 @@ public final class ScaleBench {
         return new Result(walks.get(0).entries(), big.directories(), heap[0], heap[1], walks, copies, cold);
     }
 
+    /**
+     * The driver's memory per entry, entries/s and exactness of a copy of each tree through the driver's
+     * plan and through the executors' (issue 16), each into a new directory in the scratch directory.
+     */
+    public List<PlanMemory.Run> plans(JavaSparkContext sc) throws IOException {
+        List<PlanMemory.Run> runs = new ArrayList<>();
+        for (String tree : List.of("small", "big")) {
+            Path source = ensureTree(tree.equals("small") ? small : big, tree);
+            for (String plan : List.of(PlanMemory.DRIVER, PlanMemory.EXECUTORS)) {
+                Path dst = scratch.resolve("copy-of-" + source.getFileName() + "-" + plan + "-" + System.nanoTime());
+                runs.add(PlanMemory.measure(sc, tree, source, dst, plan, log));
+            }
+        }
+        return runs;
+    }
+
     private Path ensureTree(ScaleTree shape, String name) throws IOException {
         Path root = scratch.resolve(name + "-" + shape.actualEntries());
         Path done = scratch.resolve(root.getFileName() + ".complete");

@@ -1,0 +1,112 @@
+package io.sparkdcp.bench.scale;
+
+import io.sparkdcp.api.CopyRequest;
+import io.sparkdcp.api.CopyResult;
+import io.sparkdcp.api.SparkDcp;
+import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Stat;
+import io.sparkdcp.walk.DirectoryBlock;
+import io.sparkdcp.walk.Entry;
+import io.sparkdcp.walk.Listing;
+import io.sparkdcp.walk.TreeWalker;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.RDDInfo;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * The driver's memory for one copy through each plan: the driver's (listing and plan on the driver)
+ * and the executors' (both stay there). Heap after GC is taken when the copy has listed (and, on the
+ * driver, planned) the tree, less the heap before the copy and less what Spark's block manager holds
+ * of persisted RDDs (in local mode the executors share the driver's JVM); then the copy's entries/s
+ * and whether the copy matches its source entry for entry.
+ */
+public final class PlanMemory {
+    private PlanMemory() {}
+
+    public static final String DRIVER = "driver";
+    public static final String EXECUTORS = "executors";
+
+    /**
+     * @param differences entries whose type, mode, owner, size, mtime or project differ, or that one side lacks
+     */
+    public record Run(String tree, String plan, long entries, double driverBytesPerEntry, double seconds, long failed,
+                      long differences) {
+        public double entriesPerSecond() { return entries / seconds; }
+    }
+
+    public static Run measure(JavaSparkContext sc, String tree, Path source, Path destination, String plan, Consumer<String> log) {
+        long before = usedHeapAfterGc();
+        long[] atListed = {-1};
+        Consumer<String> messages = line -> {
+            if (atListed[0] < 0 && line.startsWith("listed ")) atListed[0] = usedHeapAfterGc() - persistedBytes(sc) - before;
+        };
+        long t0 = System.nanoTime();
+        CopyResult r = SparkDcp.copy(sc, source.toString(), destination.toString(),
+                CopyRequest.builder().walk(plan.equals(DRIVER) ? "driver" : "distributed").messages(messages).build());
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        long entries = r.report().entriesListed();
+        long differences = differences(source, destination);
+        Run run = new Run(tree, plan, entries, (double) atListed[0] / entries, seconds, r.report().counts().failed(), differences);
+        log.accept(String.format(Locale.ROOT, "%s plan, %s tree: %,d entries, driver %.1f B/entry, %.1f s, %d failed, %d differences",
+                plan, tree, entries, run.driverBytesPerEntry(), seconds, run.failed(), differences));
+        return run;
+    }
+
+    public static String render(List<Run> runs) {
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%n%-8s %-10s %12s %16s %12s %7s %12s%n",
+                "Tree", "Plan", "entries", "driver B/entry", "entries/s", "failed", "differences"));
+        for (Run r : runs) {
+            out.append(String.format(Locale.ROOT, "%-8s %-10s %,12d %16.1f %,12.0f %7d %12d%n", r.tree(), r.plan(), r.entries(),
+                    r.driverBytesPerEntry(), r.entriesPerSecond(), r.failed(), r.differences()));
+        }
+        return out.toString();
+    }
+
+    /** Bytes of persisted RDDs in memory (the executors' share of this JVM in local mode). */
+    private static long persistedBytes(JavaSparkContext sc) {
+        long n = 0;
+        for (RDDInfo info : sc.sc().getRDDStorageInfo()) n += info.memSize();
+        return n;
+    }
+
+    private static long usedHeapAfterGc() {
+        for (int i = 0; i < 3; i++) System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /** Both trees walked and compared directory by directory: a copy's exactness for what a small-file tree holds. */
+    static long differences(Path a, Path b) {
+        int threads = io.sparkdcp.api.CopyRequest.defaults().walkThreads();
+        List<DirectoryBlock> left = new TreeWalker(threads, true).walk(PathBytes.of(a.toString())).blocks();
+        List<DirectoryBlock> right = new TreeWalker(threads, true).walk(PathBytes.of(b.toString())).blocks();
+        long differences = Math.abs(left.size() - right.size());
+        for (int i = 0; i < Math.min(left.size(), right.size()); i++) {
+            DirectoryBlock l = left.get(i), r = right.get(i);
+            if (!java.util.Arrays.equals(l.path(), r.path())) {
+                differences++;
+                continue;
+            }
+            if (!same(l.directory(), r.directory())) differences++;
+            List<Entry> lf = l.files(), rf = r.files();
+            differences += Math.abs(lf.size() - rf.size());
+            for (int j = 0; j < Math.min(lf.size(), rf.size()); j++) if (!same(lf.get(j), rf.get(j))) differences++;
+        }
+        return differences;
+    }
+
+    private static boolean same(Entry x, Entry y) {
+        if (x == null || y == null) return x == y;
+        Stat s = x.stat(), t = y.stat();
+        return java.util.Arrays.equals(x.path(), y.path()) && s.type() == t.type() && s.permissions() == t.permissions()
+                && s.uid() == t.uid() && s.gid() == t.gid() && (s.type() != io.sparkdcp.posix.FileType.FILE || s.size() == t.size())
+                && s.mtimeSec() == t.mtimeSec() && s.mtimeNsec() == t.mtimeNsec()
+                && Objects.equals(x.project() == null ? null : x.project().projid(), y.project() == null ? null : y.project().projid());
+    }
+}

@@ -1,0 +1,449 @@
+package io.sparkdcp.spark;
+
+import io.sparkdcp.copy.BatchResult;
+import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.copy.CopyEngine;
+import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.DirectoryBatch;
+import io.sparkdcp.job.DeletionScope;
+import io.sparkdcp.job.DirectoriesInFlight;
+import io.sparkdcp.job.FilesInFlight;
+import io.sparkdcp.job.HeldRoots;
+import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.ListingOptions;
+import io.sparkdcp.job.WalkMode;
+import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.job.SourceListing;
+import io.sparkdcp.job.SyncJob;
+import io.sparkdcp.job.TaskWork;
+import io.sparkdcp.plan.Chunk;
+import io.sparkdcp.plan.DeletionPlanner;
+import io.sparkdcp.plan.FileBatch;
+import io.sparkdcp.plan.LargeFile;
+import io.sparkdcp.plan.Plan;
+import io.sparkdcp.plan.Planner;
+import io.sparkdcp.posix.Failure;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.progress.Work;
+import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.walk.DirectoryBlock;
+import io.sparkdcp.walk.Entry;
+import org.apache.spark.Partitioner;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A copy (or sync) whose listing and plan stay on the executors, for trees larger than one driver's
+ * memory: the walk's blocks are a persisted RDD; each partition cuts its own batches; files with more
+ * than one link meet their other names in a shuffle by (dev, ino), so one task copies the first name
+ * and links the rest; directories are made in stages by depth, parents first, and finished deepest
+ * first; large files are prepared, copied in chunk tasks and finished. The driver holds counts, the
+ * capped failures and the accumulators, never an entry. Every stage that writes is a result stage, so
+ * its counts and accumulator updates come from exactly one attempt of each task.
+ */
+public final class ExecutorPlanCopy {
+    /**
+     * Kept on two executors: a lost executor's partitions are not computed again, since a walk task
+     * lists within a time budget and would list another share of its subtree the second time.
+     */
+    static final StorageLevel KEPT = StorageLevel.MEMORY_AND_DISK_SER_2();
+
+    private final JobOptions options;
+    private final boolean delete;
+    private final SparkPhaseRunner runner;
+    private final Consumer<String> log;
+    private final Consumer<Work> planned;
+    private final TaskFault fault;
+    private final long walkEntriesPerTask;
+    private final List<JavaRDD<?>> persisted = new ArrayList<>();
+
+    public ExecutorPlanCopy(JobOptions options, SparkPhaseRunner runner, Consumer<String> log, Consumer<Work> planned) {
+        this(options, false, runner, log, planned, TaskFault.NONE, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param delete             a sync that first removes what SRC lacks (the options' modes must say sync)
+     * @param fault              called after each writing task's work (tests kill attempts with it)
+     * @param walkEntriesPerTask a walk task's budget of entries per round (tests force many rounds)
+     */
+    public ExecutorPlanCopy(JobOptions options, boolean delete, SparkPhaseRunner runner, Consumer<String> log,
+                            Consumer<Work> planned, TaskFault fault, long walkEntriesPerTask) {
+        if (delete && !options.copy().modes().sync()) throw new IllegalArgumentException("--delete needs the sync mode");
+        this.options = options;
+        this.delete = delete;
+        this.runner = runner;
+        this.log = log;
+        this.planned = planned;
+        this.fault = fault;
+        this.walkEntriesPerTask = walkEntriesPerTask;
+    }
+
+    /** Called at the end of each writing task, on the executor. */
+    @FunctionalInterface
+    public interface TaskFault extends Serializable {
+        TaskFault NONE = phase -> {};
+
+        void afterWork(String phase);
+    }
+
+    /**
+     * True when the copy runs this way: on Spark, with the listing on the executors (--walk distributed,
+     * or auto on a cluster; a saved listing is then read there too).
+     */
+    public static boolean applies(JobOptions options, PhaseRunner runner) {
+        WalkMode walk = options.listing().walk();
+        return runner instanceof SparkPhaseRunner && (walk == WalkMode.DISTRIBUTED || (walk == WalkMode.AUTO && runner.spansNodes()));
+    }
+
+    /** The whole copy, holding DST's lock and with both roots pinned for every task. */
+    public CopyReport run() {
+        long start = System.nanoTime();
+        try (HeldRoots roots = HeldRoots.take(options.copy())) {
+            return run(options.withCopy(roots.pinned()), start);
+        }
+    }
+
+    private CopyReport run(JobOptions job, long start) {
+        CopyOptions copy = job.copy();
+        ExecutorWalk walk = new ExecutorWalk(runner.context(), runner.parallelism(), job.walkThreads(), walkEntriesPerTask, log);
+        ExecutorWalk destinationWalk = new ExecutorWalk(runner.context(), runner.parallelism(), job.walkThreads(), walkEntriesPerTask, log);
+        try {
+            ListingOptions how = job.listing();
+            ExecutorWalk.Walked walked;
+            if (how.listing() != null) {
+                walked = walk.read(how.listing());
+            } else {
+                walked = walk.walk(copy.sourceRoot(), copy.projectIds());
+                if (how.saveListing() != null) walk.save(how.saveListing(), copy.sourceRoot(), copy.projectIds());
+            }
+            ExecutorWalk.ListingSummary listing = walked.summary();
+            log.accept(String.format("listed %,d entries (%,d bytes in files) on the executors: %,d directories in %d levels",
+                    listing.entries(), listing.fileBytes(), java.util.Arrays.stream(listing.directoriesByDepth()).sum(),
+                    listing.directoriesByDepth().length));
+            planned.accept(new Work(listing.entries(), listing.fileBytes()));
+            CopyCounts counts = new CopyCounts();
+            if (delete) deleteExtraneous(walked, destinationWalk, job, counts);
+            listing.errors().forEach(counts::addFailure);
+
+            JavaRDD<Entry> directories = walked.blocks().filter(b -> b.directory() != null).map(DirectoryBlock::directory);
+            JavaPairRDD<PathKey, Boolean> created = makeDirectories(directories, listing.directoriesByDepth(), job, counts);
+            copyFiles(walked.blocks(), listing.linkedFiles(), job, counts);
+            copyLargeFiles(walked.blocks(), job, counts);
+            finishDirectories(directories, created, listing.directoriesByDepth(), job, counts);
+            return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
+                    copy.xattrs().word(), copy.xattrAccess().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
+                    listing.entries(), listing.fileBytes(), System.nanoTime() - start, listing.complete(), copy.modes(),
+                    how.listing() != null ? SourceListing.SAVED : SourceListing.EXECUTORS, SourceListing.directory(job));
+        } finally {
+            runner.context().setJobDescription(null);
+            for (JavaRDD<?> rdd : persisted) rdd.unpersist(false);
+            walk.release();
+            destinationWalk.release();
+        }
+    }
+
+    /**
+     * sync --delete: walks DST on the executors too, groups both listings by directory path and applies
+     * the driver's rule ({@link DeletionPlanner#extraneous}) to each directory there; what lies in or at a
+     * mount point inside DST is spared (and each such mount point noticed once); the rest is deleted
+     * deepest first, in waves by depth. Nothing is deleted when SRC's walk had errors.
+     */
+    private void deleteExtraneous(ExecutorWalk.Walked source, ExecutorWalk destinationWalk, JobOptions job, CopyCounts counts) {
+        if (!source.summary().complete()) {
+            String reason = "deletion refused: the walk of the source reported " + source.summary().errorCount()
+                    + " error(s), so what it lacks is unknown; nothing was deleted";
+            log.accept(reason);
+            counts.addFailure(new Failure(SyncJob.WHOLE_TREE, "delete", "", reason));
+            return;
+        }
+        CopyOptions copy = job.copy();
+        ExecutorWalk.Walked destination = destinationWalk.walk(copy.destinationRoot(), false);
+        // Unlisted parts of DST cannot be compared: report them; what was listed is still safe to judge.
+        for (Failure f : destination.summary().errors())
+            counts.addFailure(new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
+        List<String> mountPoints = DeletionScope.mountPointsBelow(copy.destinationRoot());
+        JavaPairRDD<PathKey, DirectoryBlock> there = destination.blocks().mapToPair(b -> new Tuple2<>(new PathKey(b.path()), b));
+        JavaPairRDD<PathKey, DirectoryBlock> here = source.blocks().mapToPair(b -> new Tuple2<>(new PathKey(b.path()), b));
+        JavaRDD<Tuple2<Entry, String>> extraneous = there.cogroup(here).flatMap(byPath -> {
+            List<Tuple2<Entry, String>> out = new ArrayList<>();
+            DirectoryBlock sourceBlock = byPath._2()._2().iterator().hasNext() ? byPath._2()._2().iterator().next() : null;
+            for (DirectoryBlock d : byPath._2()._1())
+                DeletionPlanner.extraneous(d, sourceBlock, e -> out.add(new Tuple2<>(e, DeletionScope.mountPointOf(e, mountPoints))));
+            return out.iterator();
+        }).persist(KEPT);
+        persisted.add(extraneous);
+        runner.context().setJobDescription("spark-dcp: compare the listings");
+        for (String m : extraneous.filter(t -> t._2() != null).map(Tuple2::_2).distinct().collect())
+            counts.addNotice(DeletionScope.spared(m));
+        JavaRDD<Entry> toDelete = extraneous.filter(t -> t._2() == null).map(Tuple2::_1);
+        long[] byDepth = toDelete.map(e -> PathBytes.depth(e.path())).aggregate(new long[0], ExecutorPlanCopy::countDepth,
+                ExecutorPlanCopy::addDepths);
+        log.accept(String.format("deleting %,d destination entries the source does not have", java.util.Arrays.stream(byDepth).sum()));
+        List<DepthWave> waves = new ArrayList<>(DepthWave.of(byDepth, job.batchFiles()));
+        java.util.Collections.reverse(waves);
+        for (DepthWave wave : waves) {
+            merge(counts, stage("delete" + wave, wave.tasksOf(toDelete), copy,
+                    (engine, entries) -> engine.deleteEntries(sorted(entries, true))));
+        }
+    }
+
+    private static long[] countDepth(long[] counts, int depth) {
+        long[] out = counts.length > depth ? counts : java.util.Arrays.copyOf(counts, depth + 1);
+        out[depth]++;
+        return out;
+    }
+
+    private static long[] addDepths(long[] a, long[] b) {
+        long[] out = java.util.Arrays.copyOf(a, Math.max(a.length, b.length));
+        for (int i = 0; i < b.length; i++) out[i] += b[i];
+        return out;
+    }
+
+    /**
+     * Makes directories wave by wave, parents first; a sync keeps which ones this run created (on the
+     * executors) to count them as copied when they are finished. Null for a copy.
+     */
+    private JavaPairRDD<PathKey, Boolean> makeDirectories(JavaRDD<Entry> directories, long[] byDepth, JobOptions job, CopyCounts counts) {
+        boolean sync = job.copy().modes().sync();
+        DirectoriesInFlight make = new DirectoriesInFlight(job.threadsPerTask(), false);
+        JavaPairRDD<PathKey, Boolean> created = null;
+        for (DepthWave wave : DepthWave.of(byDepth, job.batchFiles())) {
+            JavaRDD<Entry> tasks = wave.tasksOf(directories);
+            JavaRDD<BatchResult> made = stage("make directories" + wave, tasks, job.copy(),
+                    (engine, dirs) -> make.run(engine, sorted(dirs, false)));
+            if (sync) made.persist(KEPT);
+            merge(counts, made);
+            if (!sync) continue;
+            persisted.add(made);
+            JavaPairRDD<PathKey, Boolean> here = made.flatMap(r -> r.directoriesCreated().iterator())
+                    .mapToPair(p -> new Tuple2<>(new PathKey(p), true));
+            created = created == null ? here : created.union(here);
+        }
+        return created;
+    }
+
+    /** Gives directories their metadata, deepest wave first, each task's share deepest first. */
+    private void finishDirectories(JavaRDD<Entry> directories, JavaPairRDD<PathKey, Boolean> created, long[] byDepth,
+                                   JobOptions job, CopyCounts counts) {
+        DirectoriesInFlight finish = new DirectoriesInFlight(job.threadsPerTask(), true);
+        List<DepthWave> waves = new ArrayList<>(DepthWave.of(byDepth, job.batchFiles()));
+        java.util.Collections.reverse(waves);
+        for (DepthWave wave : waves) {
+            String phase = "finish directories" + wave;
+            if (created == null) {
+                merge(counts, stage(phase, wave.tasksOf(directories), job.copy(), (engine, dirs) -> finish.run(engine, sorted(dirs, true))));
+                continue;
+            }
+            JavaRDD<Tuple2<Entry, Boolean>> marked = wave.filter(directories)
+                    .mapToPair(e -> new Tuple2<>(new PathKey(e.path()), e))
+                    .leftOuterJoin(created)
+                    .map(t -> new Tuple2<>(t._2()._1(), t._2()._2().orElse(false)));
+            merge(counts, stage(phase, wave.spread(marked), job.copy(), (engine, dirs) -> {
+                List<Tuple2<Entry, Boolean>> ordered = new ArrayList<>(dirs);
+                ordered.sort(Comparator.comparing(Tuple2::_1, deepestFirst()));
+                boolean[] made = new boolean[ordered.size()];
+                List<Entry> entries = new ArrayList<>();
+                for (int i = 0; i < made.length; i++) {
+                    entries.add(ordered.get(i)._1());
+                    made[i] = ordered.get(i)._2();
+                }
+                return engine.finishDirectories(new DirectoryBatch(entries, made));
+            }));
+        }
+    }
+
+    /** Batches cut per partition, and batches of hard-link groups met across partitions: one task each. */
+    private void copyFiles(JavaRDD<DirectoryBlock> blocks, long linkedFiles, JobOptions job, CopyCounts counts) {
+        int batchFiles = job.batchFiles();
+        long batchBytes = job.batchBytes(), chunkSize = job.copy().chunkSize();
+        JavaRDD<FileBatch> batches = blocks.mapPartitions(share ->
+                new Planner(batchFiles, batchBytes, chunkSize).planPartition(iterable(share)).batches().iterator());
+        if (linkedFiles > 0) {
+            int groups = (int) Math.max(1, Math.min(Integer.MAX_VALUE, linkedFiles / batchFiles));
+            JavaRDD<FileBatch> linkBatches = blocks.mapPartitions(share ->
+                            new Planner(batchFiles, batchBytes, chunkSize).planPartition(iterable(share)).linked().iterator())
+                    .mapToPair(e -> new Tuple2<>(new InodeKey(e.stat().dev(), e.stat().ino()), e))
+                    .groupByKey(groups)
+                    .mapPartitions(byInode -> {
+                        List<List<Entry>> names = new ArrayList<>();
+                        byInode.forEachRemaining(g -> {
+                            List<Entry> group = new ArrayList<>();
+                            g._2().forEach(group::add);
+                            group.sort(Comparator.comparing(Entry::path, PathBytes::compare));
+                            names.add(group);
+                        });
+                        // In an order of their own, not the shuffle's: a partition computed again cuts the same batches.
+                        names.sort(Comparator.comparing(g -> g.get(0).path(), PathBytes::compare));
+                        return new Planner(batchFiles, batchBytes, chunkSize).linkBatches(names).iterator();
+                    });
+            batches = batches.union(linkBatches);
+        }
+        batches.persist(KEPT);
+        persisted.add(batches);
+        FilesInFlight copy = new FilesInFlight(job.threadsPerTask());
+        merge(counts, stage("copy files", oneTaskPer(batches, 1), job.copy(), (engine, share) -> {
+            CopyCounts done = new CopyCounts();
+            for (FileBatch b : share) done.merge(copy.run(engine, b).counts());
+            return BatchResult.of(done);
+        }));
+    }
+
+    /** Large files: prepared (created at their size), copied in chunk tasks, then finished unless a chunk failed. */
+    private void copyLargeFiles(JavaRDD<DirectoryBlock> blocks, JobOptions job, CopyCounts counts) {
+        int batchFiles = job.batchFiles();
+        long batchBytes = job.batchBytes(), chunkSize = job.copy().chunkSize();
+        JavaRDD<Entry> large = blocks.mapPartitions(share ->
+                new Planner(batchFiles, batchBytes, chunkSize).planPartition(iterable(share)).largeFiles().iterator());
+        JavaRDD<Entry> prepareTasks = oneTaskPer(large, batchFiles);
+        if (prepareTasks == null) return;
+        JavaRDD<BatchResult> prepared = stage("prepare large files", prepareTasks, job.copy(), CopyEngine::prepareLargeFiles)
+                .persist(KEPT);
+        persisted.add(prepared);
+        merge(counts, prepared);
+        JavaRDD<LargeFile> toCopy = prepared.flatMap(r -> r.needChunks().iterator());
+        JavaRDD<Chunk> chunks = toCopy.flatMap(f -> Plan.chunksOf(List.of(f), chunkSize).iterator());
+        JavaRDD<Chunk> chunkTasks = oneTaskPer(chunks, Math.max(1, batchBytes / chunkSize));
+        if (chunkTasks == null) return;
+        JavaRDD<BatchResult> copied = stage("copy chunks", chunkTasks, job.copy(), CopyEngine::copyChunks).persist(KEPT);
+        persisted.add(copied);
+        merge(counts, copied);
+        // A file with a failed chunk fails once, and is not finished: nothing half-written counts as copied.
+        JavaPairRDD<String, Failure> failed = copied.flatMap(r -> r.chunkFailures().iterator())
+                .mapToPair(f -> new Tuple2<>(f.path(), f)).reduceByKey((a, b) -> a);
+        failed.values().take(CopyCounts.MAX_FAILURES_KEPT).forEach(counts::addFailure);
+        JavaRDD<LargeFile> complete = toCopy.mapToPair(f -> new Tuple2<>(f.file().display(), f)).subtractByKey(failed).values();
+        JavaRDD<LargeFile> finishTasks = oneTaskPer(complete, batchFiles);
+        if (finishTasks != null) merge(counts, stage("finish large files", finishTasks, job.copy(), CopyEngine::finishLargeFiles));
+    }
+
+    /** The engine's work on each partition, then the fault hook; named in Spark's UI. */
+    private <T> JavaRDD<BatchResult> stage(String phase, JavaRDD<T> tasks, CopyOptions copy, TaskWork<List<T>> work) {
+        TaskFault hook = fault;
+        runner.context().setJobDescription("spark-dcp: " + phase);
+        return runner.onPartitions(tasks, copy, (engine, share) -> {
+            BatchResult r = work.run(engine, share);
+            hook.afterWork(phase);
+            return r;
+        });
+    }
+
+    /** Runs the stage (one action) and adds its tasks' counts; only counts come back to the driver. */
+    private static void merge(CopyCounts into, JavaRDD<BatchResult> stage) {
+        for (CopyCounts c : stage.map(BatchResult::counts).collect()) into.merge(c);
+    }
+
+    /** Items numbered in order and dealt {@code perTask} to a partition, each partition a task; null when there are none. */
+    private static <T> JavaRDD<T> oneTaskPer(JavaRDD<T> items, long perTask) {
+        long n = items.count();
+        if (n == 0) return null;
+        IndexPartitioner partitioner = new IndexPartitioner((int) Math.min(Integer.MAX_VALUE, (n + perTask - 1) / perTask), perTask);
+        return items.zipWithIndex().mapToPair(t -> new Tuple2<>(t._2(), t._1())).partitionBy(partitioner).values();
+    }
+
+    private static <T> Iterable<T> iterable(java.util.Iterator<T> it) {
+        List<T> all = new ArrayList<>();
+        it.forEachRemaining(all::add);
+        return all;
+    }
+
+    private static List<Entry> sorted(List<Entry> directories, boolean deepestFirst) {
+        List<Entry> out = new ArrayList<>(directories);
+        out.sort(deepestFirst ? deepestFirst() : deepestFirst().reversed());
+        return out;
+    }
+
+    private static Comparator<Entry> deepestFirst() {
+        return Comparator.<Entry>comparingInt(e -> -PathBytes.depth(e.path())).thenComparing(Entry::path, PathBytes::compare);
+    }
+
+    /** A path as a key: compared by its bytes. */
+    record PathKey(byte[] path) implements Serializable {
+        @Override
+        public boolean equals(Object o) { return o instanceof PathKey k && java.util.Arrays.equals(path, k.path); }
+
+        @Override
+        public int hashCode() { return java.util.Arrays.hashCode(path); }
+    }
+
+    record InodeKey(long dev, long ino) implements Serializable {}
+
+    /** Item i goes to partition i / perTask. */
+    static final class IndexPartitioner extends Partitioner {
+        private final int partitions;
+        private final long perTask;
+
+        IndexPartitioner(int partitions, long perTask) {
+            this.partitions = partitions;
+            this.perTask = perTask;
+        }
+
+        @Override
+        public int numPartitions() { return partitions; }
+
+        @Override
+        public int getPartition(Object key) { return (int) ((Long) key / perTask); }
+    }
+
+    /**
+     * Consecutive depths whose directories are made (or finished) by one Spark job: a level of more
+     * than n directories alone, in tasks of about n; smaller consecutive levels together in one task,
+     * level after level. A deep tree of few directories costs a few jobs, not two per level.
+     */
+    record DepthWave(int from, int to, int tasks) implements Serializable {
+        static List<DepthWave> of(long[] byDepth, int n) {
+            List<DepthWave> waves = new ArrayList<>();
+            int sharedFrom = -1;
+            long shared = 0;
+            for (int d = 0; d < byDepth.length; d++) {
+                long c = byDepth[d];
+                if (c > n) {
+                    if (sharedFrom >= 0) waves.add(new DepthWave(sharedFrom, d - 1, 1));
+                    sharedFrom = -1;
+                    shared = 0;
+                    waves.add(new DepthWave(d, d, (int) Math.min(Integer.MAX_VALUE, (c + n - 1) / n)));
+                    continue;
+                }
+                if (sharedFrom >= 0 && shared + c > n) {
+                    waves.add(new DepthWave(sharedFrom, d - 1, 1));
+                    sharedFrom = -1;
+                    shared = 0;
+                }
+                if (sharedFrom < 0) sharedFrom = d;
+                shared += c;
+            }
+            if (sharedFrom >= 0) waves.add(new DepthWave(sharedFrom, byDepth.length - 1, 1));
+            return waves;
+        }
+
+        JavaRDD<Entry> filter(JavaRDD<Entry> directories) {
+            int lo = from, hi = to;
+            return directories.filter(e -> {
+                int d = PathBytes.depth(e.path());
+                return d >= lo && d <= hi;
+            });
+        }
+
+        JavaRDD<Entry> tasksOf(JavaRDD<Entry> directories) {
+            return spread(filter(directories));
+        }
+
+        /** One partition per task: one for shared levels, a fair deal for a big one. */
+        <T> JavaRDD<T> spread(JavaRDD<T> items) {
+            return tasks == 1 ? items.coalesce(1) : items.repartition(tasks);
+        }
+
+        @Override
+        public String toString() {
+            return from == to ? ", depth " + from : ", depths " + from + "-" + to;
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package io.sparkdcp.spark;
+
+import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.posix.Failure;
+import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.walk.DirectoryBlock;
+import io.sparkdcp.walk.SavedListing;
+import io.sparkdcp.walk.Subdirectory;
+import io.sparkdcp.walk.SubtreeWalk;
+import io.sparkdcp.walk.TreeWalker;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The distributed walk whose listing stays on the executors: each round's tasks list their
+ * directories' subtrees within a time budget, keep what they listed as a persisted partition of
+ * directory blocks, and hand on the directories they did not reach as the next round's input,
+ * without either passing through the driver. The driver receives one {@link ListingSummary} per
+ * task: counts, never an entry.
+ */
+final class ExecutorWalk {
+    /** How long a task lists per round: long enough to amortise a Spark job, short enough to rebalance. */
+    static final long ROUND_NANOS = 2_000_000_000L;
+    /** The first round is short, so that the work spreads out early. */
+    static final long FIRST_ROUND_NANOS = 200_000_000L;
+
+    private final JavaSparkContext sc;
+    private final int tasksPerRound;
+    private final int threadsPerTask;
+    private final long entriesPerTask;
+    private final Consumer<String> log;
+    private final List<JavaRDD<SubtreeWalk.Result>> rounds = new ArrayList<>();
+
+    /** @param entriesPerTask a task's budget of entries per round besides its time (tests force many rounds) */
+    ExecutorWalk(JavaSparkContext sc, int tasksPerRound, int threadsPerTask, long entriesPerTask, Consumer<String> log) {
+        this.sc = sc;
+        this.tasksPerRound = tasksPerRound;
+        this.threadsPerTask = threadsPerTask;
+        this.entriesPerTask = entriesPerTask;
+        this.log = log;
+    }
+
+    /** The walk's blocks, persisted on the executors until {@link #release}, and what the driver knows of them. */
+    record Walked(JavaRDD<DirectoryBlock> blocks, ListingSummary summary) {}
+
+    Walked walk(byte[] sourceRoot, boolean projectIds) {
+        Subdirectory root;
+        try (Fd fd = TreeWalker.openRoot(sourceRoot)) {
+            root = new Subdirectory(PathBytes.EMPTY, Posix.fstat(fd));
+        }
+        JavaRDD<Subdirectory> frontier = sc.parallelize(List.of(root), 1);
+        long pending = 1;
+        JavaRDD<DirectoryBlock> blocks = null;
+        ListingSummary summary = ListingSummary.EMPTY;
+        int round = 0;
+        while (pending > 0) {
+            round++;
+            int tasks = (int) Math.max(1, Math.min(tasksPerRound, pending));
+            TreeWalker.Budget budget = new TreeWalker.Budget(entriesPerTask, round == 1 ? FIRST_ROUND_NANOS : ROUND_NANOS);
+            int threads = threadsPerTask;
+            sc.setJobDescription("spark-dcp: walk, round " + round);
+            JavaRDD<SubtreeWalk.Result> results = frontier.repartition(tasks).mapPartitions(share -> {
+                List<Subdirectory> dirs = new ArrayList<>();
+                share.forEachRemaining(dirs::add);
+                if (dirs.isEmpty()) return Collections.emptyIterator();
+                return List.of(new SubtreeWalk(sourceRoot, projectIds, threads, dirs, budget).run()).iterator();
+            }).persist(ExecutorPlanCopy.KEPT);
+            rounds.add(results);
+            pending = 0;
+            for (ListingSummary s : results.map(ListingSummary::of).collect()) {
+                summary = summary.plus(s);
+                pending += s.frontier();
+            }
+            frontier = results.flatMap(r -> r.frontier().iterator());
+            JavaRDD<DirectoryBlock> listed = results.flatMap(r -> r.blocks().iterator());
+            blocks = blocks == null ? listed : blocks.union(listed);
+        }
+        sc.setJobDescription(null);
+        log.accept(String.format("walked on the executors in %d rounds; the listing stays there", round));
+        return new Walked(blocks, summary);
+    }
+
+    /**
+     * Writes the walk's listing to {@code dir} from the executors: each walk task's blocks and errors
+     * as one part, then {@code _SUCCESS} from the driver once all are written. Call after {@link #walk}.
+     */
+    void save(String dir, byte[] sourceRoot, boolean projectIds) {
+        SavedListing.start(dir);
+        int offset = 0;
+        sc.setJobDescription("spark-dcp: save the listing");
+        for (JavaRDD<SubtreeWalk.Result> results : rounds) {
+            int first = offset;
+            results.mapPartitionsWithIndex((i, part) -> {
+                while (part.hasNext()) {
+                    SubtreeWalk.Result r = part.next();
+                    SavedListing.writePart(dir, first + i, sourceRoot, projectIds, r.blocks(), r.errors());
+                }
+                return Collections.emptyIterator();
+            }, false).count();
+            offset += results.getNumPartitions();
+        }
+        sc.setJobDescription(null);
+        SavedListing.finish(dir);
+        log.accept(String.format("the executors saved the listing to %s in %d parts", dir, offset));
+    }
+
+    /** A saved listing read back by the executors, one task per part, kept there as a walk's blocks are. */
+    Walked read(String dir) {
+        List<String> parts = SavedListing.parts(dir);
+        sc.setJobDescription("spark-dcp: read the listing");
+        JavaRDD<SubtreeWalk.Result> results = sc.parallelize(parts, parts.size())
+                .map(part -> new SubtreeWalk.Result(SavedListing.readPart(part), List.of(), SavedListing.errors(part)))
+                .persist(ExecutorPlanCopy.KEPT);
+        rounds.add(results);
+        ListingSummary summary = ListingSummary.EMPTY;
+        for (ListingSummary s : results.map(ListingSummary::of).collect()) summary = summary.plus(s);
+        sc.setJobDescription(null);
+        log.accept(String.format("the executors read the listing saved in %s (%d parts): %,d entries", dir, parts.size(), summary.entries()));
+        return new Walked(results.flatMap(r -> r.blocks().iterator()), summary);
+    }
+
+    /** Drops the persisted rounds (the walk's blocks with them). */
+    void release() {
+        for (JavaRDD<?> rdd : rounds) rdd.unpersist(false);
+        rounds.clear();
+    }
+
+    /**
+     * What the driver keeps of a listing: entries, bytes of files, directories per depth, files with
+     * more than one link, the directories still to walk, and the walk's errors (the first
+     * {@link CopyCounts#MAX_FAILURES_KEPT} of them, and how many).
+     */
+    record ListingSummary(long entries, long fileBytes, long[] directoriesByDepth, long linkedFiles, long frontier,
+                          List<Failure> errors, long errorCount) implements java.io.Serializable {
+        static final ListingSummary EMPTY = new ListingSummary(0, 0, new long[0], 0, 0, List.of(), 0);
+
+        static ListingSummary of(SubtreeWalk.Result r) {
+            long entries = 0, bytes = 0, linked = 0;
+            long[] byDepth = new long[0];
+            for (DirectoryBlock b : r.blocks()) {
+                entries += b.entryCount();
+                if (b.directory() != null) {
+                    int depth = PathBytes.depth(b.path());
+                    if (byDepth.length <= depth) byDepth = java.util.Arrays.copyOf(byDepth, depth + 1);
+                    byDepth[depth]++;
+                }
+                for (var f : b.files()) {
+                    if (f.type() != io.sparkdcp.posix.FileType.FILE) continue;
+                    bytes += f.stat().size();
+                    if (f.stat().nlink() > 1) linked++;
+                }
+            }
+            List<Failure> errors = r.errors().size() <= CopyCounts.MAX_FAILURES_KEPT ? r.errors()
+                    : new ArrayList<>(r.errors().subList(0, CopyCounts.MAX_FAILURES_KEPT));
+            return new ListingSummary(entries, bytes, byDepth, linked, r.frontier().size(), errors, r.errors().size());
+        }
+
+        ListingSummary plus(ListingSummary o) {
+            long[] byDepth = java.util.Arrays.copyOf(directoriesByDepth, Math.max(directoriesByDepth.length, o.directoriesByDepth.length));
+            for (int i = 0; i < o.directoriesByDepth.length; i++) byDepth[i] += o.directoriesByDepth[i];
+            List<Failure> kept = new ArrayList<>(errors);
+            for (Failure f : o.errors) if (kept.size() < CopyCounts.MAX_FAILURES_KEPT) kept.add(f);
+            return new ListingSummary(entries + o.entries, fileBytes + o.fileBytes, byDepth, linkedFiles + o.linkedFiles,
+                    frontier + o.frontier, kept, errorCount + o.errorCount);
+        }
+
+        boolean complete() { return errorCount == 0; }
+    }
+}
