@@ -8,7 +8,6 @@ import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.UsageException;
-import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
@@ -38,11 +37,12 @@ public final class PreparedCompare {
         return new PreparedCompare(options, request.timeWindow().toNanos(), request);
     }
 
-    /** Compares on the caller's context (left running): walks and pair batches run as Spark tasks. */
+    /**
+     * Compares on the caller's context (left running): walks and pair batches run as Spark tasks.
+     * A driver out of memory throws {@link DriverOutOfMemoryException}.
+     */
     public CompareResult run(JavaSparkContext sc) {
-        try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-            return run(runner);
-        }
+        return DriverMemoryGuard.run(sc, this::run);
     }
 
     /** Compares on threads in this JVM (one task per CPU), without Spark. */

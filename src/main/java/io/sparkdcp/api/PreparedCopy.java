@@ -18,8 +18,6 @@ import io.sparkdcp.spark.ExecutorPlanCopy;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
@@ -125,48 +123,12 @@ public final class PreparedCopy {
         }
     }
 
-    /**
-     * A driver that runs out of memory stops the copy: its jobs (tagged) are cancelled, since a
-     * task-result thread that died of it leaves its job waiting for ever, and the call throws
-     * {@link DriverOutOfMemoryException}.
-     */
+    /** On Spark, guarded against the driver running out of memory ({@link DriverMemoryGuard}). */
     private CopyResult run(JavaSparkContext sc, BiFunction<PhaseRunner, Consumer<Work>, CopyReport> job) {
-        String tag = "spark-dcp-" + UUID.randomUUID();
-        AtomicReference<OutOfMemoryError> outOfMemory = new AtomicReference<>();
-        sc.addJobTag(tag);
-        try (OutOfMemoryWatch.Registration watch = OutOfMemoryWatch.watch(e -> {
-                 if (outOfMemory.compareAndSet(null, e)) sc.cancelJobsWithTag(tag);
-             });
-             SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-            CopyResult result;
-            try {
-                result = run(runner, job);
-            } catch (Exception | OutOfMemoryError e) { // Exception: Spark throws its checked SparkException undeclared
-                OutOfMemoryError driver = outOfMemory.get() != null ? outOfMemory.get() : onDriver(OutOfMemoryWatch.find(e), sc);
-                if (driver != null) throw new DriverOutOfMemoryException(driver);
-                Throwable tooBig = DriverOutOfMemoryException.findResultsTooBig(e);
-                if (tooBig != null) throw DriverOutOfMemoryException.resultsTooBig(tooBig);
-                throw e;
-            }
-            // Whatever thread it struck, the result cannot be trusted whole.
-            if (outOfMemory.get() != null) throw new DriverOutOfMemoryException(outOfMemory.get());
+        return DriverMemoryGuard.run(sc, runner -> {
+            CopyResult result = run(runner, job);
             runner.retriedAttempts().ifPresent(request.messages());
             return result;
-        } finally {
-            sc.removeJobTag(tag);
-        }
-    }
-
-    /**
-     * The error if the driver threw it; null if none, or if an executor of a cluster threw it (a
-     * task that failed spark.task.maxFailures times, its error sent back with Executor frames).
-     * Local executors share the driver's heap.
-     */
-    private static OutOfMemoryError onDriver(OutOfMemoryError e, JavaSparkContext sc) {
-        if (e == null || sc.isLocal()) return e;
-        for (StackTraceElement frame : e.getStackTrace()) {
-            if (frame.getClassName().startsWith("org.apache.spark.executor.")) return null;
-        }
-        return e;
+        });
     }
 }

@@ -1,6 +1,7 @@
 package io.sparkdcp.cli;
 
 import io.sparkdcp.api.CompareResult;
+import io.sparkdcp.api.DriverOutOfMemoryException;
 import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.api.PreparedCompare;
 import io.sparkdcp.api.SparkDcp;
@@ -84,6 +85,7 @@ final class CompareCommand implements Callable<Integer> {
             return usageError(e.getMessage());
         }
         if (verbose) Logging.verbose();
+        OutOfMemoryExit.showTrace(verbose);
         CompareResult result;
         try {
             result = wantsSpark() ? SparkContexts.compare(master, verbose, compare) : compare.runInProcess();
@@ -91,6 +93,8 @@ final class CompareCommand implements Callable<Integer> {
             return usageError("cannot start Spark: " + ShortErrors.describe(e.getCause()));
         } catch (IllegalArgumentException e) { // a UsageException: speculation on
             return usageError(e.getMessage());
+        } catch (DriverOutOfMemoryException e) {
+            return CopyCommand.outOfMemory(spec.commandLine().getErr(), verbose, e);
         }
         return finish(result);
     }

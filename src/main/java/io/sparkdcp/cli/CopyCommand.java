@@ -132,7 +132,7 @@ class CopyCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) { // a UsageException: speculation on, DST not creatable
             return usageError(e.getMessage());
         } catch (DriverOutOfMemoryException e) {
-            return outOfMemory(e);
+            return outOfMemory(spec.commandLine().getErr(), verbose, e);
         }
     }
 
@@ -206,8 +206,8 @@ class CopyCommand implements Callable<Integer> {
         return result.exitCode();
     }
 
-    private int outOfMemory(DriverOutOfMemoryException e) {
-        PrintWriter err = spec.commandLine().getErr();
+    /** One line (the trace with --verbose) and exit 3; compare shares it. */
+    static int outOfMemory(PrintWriter err, boolean verbose, DriverOutOfMemoryException e) {
         if (verbose) e.printStackTrace(err);
         err.println("spark-dcp: " + e.getMessage());
         err.flush();

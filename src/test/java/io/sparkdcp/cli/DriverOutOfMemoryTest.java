@@ -23,6 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * out and what to do, with no stack trace. Without the guard the heap case dies with traces or
  * hangs (the task-result threads die and the job waits for ever: the time limit fails the test),
  * and the direct-memory case retries "TaskResultLost" and stops with exit 1.
+ * <p>
+ * A copy with --walk distributed keeps the listing on the executors (issue 16), so the direct-memory
+ * case is a compare, whose distributed walk still sends each round's directory blocks to the driver.
  */
 class DriverOutOfMemoryTest {
     private static final Path PROJECT = AppJars.PROJECT;
@@ -73,8 +76,10 @@ class DriverOutOfMemoryTest {
     @Test
     void aTaskResultTooBigForTheDriversDirectMemoryEndsTheRunWithExit3AndOneLine() throws Exception {
         // Results above maxDirectResultSize are fetched from the executor's block manager through
-        // Netty's direct buffers; 16 KiB sends every task's failures that way (the listing stays on the executors).
-        TimedProcess.Finished run = copy("direct", "distributed", List.of("-Xmx256m", "-XX:MaxDirectMemorySize=2m"),
+        // Netty's direct buffers; 16 KiB sends every walk round's result that way, whatever its size.
+        Path destination = Files.createDirectory(tmp.resolve("dst-direct"));
+        TimedProcess.Finished run = submit("direct", List.of("-Xmx256m", "-XX:MaxDirectMemorySize=2m"),
+                List.of("compare", "--walk", "distributed", source.toString(), destination.toString()),
                 "--conf", "spark.task.maxDirectResultSize=16k");
 
         assertEquals(Main.EXIT_OUT_OF_MEMORY, run.exitCode(), run.output());
@@ -109,6 +114,12 @@ class DriverOutOfMemoryTest {
             for (int d = 0; d < DIRECTORIES; d++)
                 for (int f = 0; f < FILES_PER_DIRECTORY; f++) Files.createDirectories(destination.resolve("d" + d).resolve(f + PADDING));
         }
+        return submit(name, driverFlags, List.of("copy", "--walk", walk, "--progress", "0", source.toString(), destination.toString()),
+                sparkConf);
+    }
+
+    private static TimedProcess.Finished submit(String name, List<String> driverFlags, List<String> arguments,
+                                                String... sparkConf) throws Exception {
         List<String> command = new ArrayList<>(List.of(StandaloneCluster.javaBin()));
         command.addAll(driverFlags);
         command.addAll(AppJars.moduleFlags());
@@ -121,8 +132,8 @@ class DriverOutOfMemoryTest {
                 // Spark refuses a driver heap under 450 MiB unless its reserve is lifted.
                 "--conf", "spark.testing.reservedMemory=0"));
         command.addAll(List.of(sparkConf));
-        command.addAll(List.of(jars.appJar().toString(), "copy", "--walk", walk, "--progress", "0",
-                source.toString(), destination.toString()));
+        command.add(jars.appJar().toString());
+        command.addAll(arguments);
         return TimedProcess.run(new ProcessBuilder(command), tmp.resolve(name + ".log"), RUN_SECONDS);
     }
 }
