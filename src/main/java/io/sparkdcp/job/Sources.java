@@ -27,10 +27,6 @@ public record Sources(List<Roots> pairs, String destination) {
         if (destination == null || destination.isEmpty())
             throw new UsageException("destination must not be empty (an empty DST is not the current directory)");
         Path dst = Path.of(destination).toAbsolutePath().normalize();
-        Path parent = dst.getParent();
-        if (!mkpath && parent != null && !Files.exists(dst, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(parent))
-            throw new UsageException("the parent of destination " + destination + " (" + parent + ") does not exist: "
-                    + "nothing was created; give --mkpath to create the missing directories");
         Map<Path, String> targets = new LinkedHashMap<>();
         for (String source : sources) {
             if (source == null || source.isEmpty())
@@ -50,6 +46,11 @@ public record Sources(List<Roots> pairs, String destination) {
         List<Path> targetList = new ArrayList<>(targets.keySet());
         for (int i = 0; i < sources.size(); i++)
             pairs.add(Roots.check(sources.get(i), targetList.get(i).toString()));
+        // Checked after the pairs, so that a source inside DST (say) is named as that, the worse mistake.
+        Path parent = dst.getParent();
+        if (!mkpath && parent != null && !Files.exists(dst, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(parent))
+            throw new UsageException("the parent of destination " + destination + " (" + parent + ") does not exist: "
+                    + "nothing was created; give --mkpath to create the missing directories");
         return new Sources(List.copyOf(pairs), destination);
     }
 

@@ -113,7 +113,7 @@ class DriverOutOfMemoryTest {
                 "--conf", "spark.testing.reservedMemory=0"));
         command.addAll(List.of(sparkConf));
         command.addAll(List.of(jars.appJar().toString(), "copy", "--walk", "distributed", "--progress", "0",
-                source.toString(), tmp.resolve("dst-" + name).toString()));
+                source + "/", tmp.resolve("dst-" + name).toString()));
         return TimedProcess.run(new ProcessBuilder(command), tmp.resolve(name + ".log"), RUN_SECONDS);
     }
 }
