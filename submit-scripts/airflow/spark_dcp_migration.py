@@ -31,7 +31,9 @@ from airflow.operators.python import PythonOperator
 from airflow.providers.apache.spark.operators.spark_submit import SparkSubmitOperator
 
 SPARK_DCP_HOME = "/shared/spark-dcp"  # the project, built with mvn package
-SOURCE = "/lustre/old/projects"
+# rsync's rule: the trailing slash copies the contents of projects/ into DESTINATION (without it,
+# DESTINATION/projects would be made). DESTINATION's parent must exist: a typo fails with exit 2.
+SOURCE = "/lustre/old/projects/"
 DESTINATION = "/lustre/new/projects"
 REPORT_DIR = "/shared/spark-dcp-reports"  # must exist
 # One report per logical date: the retries of a run overwrite it, the next run gets its own.
