@@ -105,10 +105,7 @@ public final class PreparedCopy {
 
     /** What each pair's relative paths are shown under: nothing for one source, its name in DST for several. */
     private List<String> prefixes() {
-        List<String> prefixes = new ArrayList<>();
-        for (Roots r : sources.pairs())
-            prefixes.add(pairs.size() == 1 ? "" : r.destination().getFileName() + "/");
-        return prefixes;
+        return names().stream().map(name -> pairs.size() == 1 ? "" : name + "/").toList();
     }
 
     private void checkSyncDelete(boolean delete) {
@@ -118,15 +115,19 @@ public final class PreparedCopy {
     }
 
     private CopyReport copyJob(PhaseRunner runner, Consumer<Work> planned) {
-        return SourcesJob.run(pairs.size(), sources.sourceDisplay(), destinationDisplay(), planned,
+        return SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned,
                 (pair, plannedPair) -> new CopyJob(pairs.get(pair), runner, request.messages(), plannedPair)
                         .destinationCreated(created(pair)).run());
     }
 
     private BiFunction<PhaseRunner, Consumer<Work>, CopyReport> syncJob(boolean delete) {
-        return (runner, planned) -> SourcesJob.run(pairs.size(), sources.sourceDisplay(), destinationDisplay(), planned,
+        return (runner, planned) -> SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned,
                 (pair, plannedPair) -> new SyncJob(pairs.get(pair), delete, runner, request.messages(), plannedPair)
                         .destinationCreated(created(pair)).run());
+    }
+
+    private List<String> names() {
+        return sources.pairs().stream().map(r -> r.destination().getFileName().toString()).toList();
     }
 
     /** True when this run made the pair's destination root (it then counts as copied, not as fixed). */

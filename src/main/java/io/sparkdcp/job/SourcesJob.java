@@ -4,12 +4,14 @@ import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
  * Several sources as one job: each pair of roots is copied (or synced, --delete inside its own
  * destination only) in turn on the same runner, so its steps add up in one accumulator table, and
- * the outcomes add up in one report. A single pair is its own job, unchanged.
+ * the outcomes add up in one report, failures shown by their path in DST. A single pair is its own
+ * job, unchanged (paths relative to SRC).
  */
 public final class SourcesJob {
     /** One pair's whole job (it holds that pair's DST lock while it runs). */
@@ -20,11 +22,13 @@ public final class SourcesJob {
     private SourcesJob() {}
 
     /**
+     * @param names   each pair's name in DST, under which its failures are shown
      * @param planned told the entries and bytes of the pairs listed so far (for progress: the runner's
      *                count of what is done covers them all)
      */
-    public static CopyReport run(int pairs, String sources, String destination, Consumer<Work> planned,
+    public static CopyReport run(List<String> names, String sources, String destination, Consumer<Work> planned,
                                  PairJob job) {
+        int pairs = names.size();
         if (pairs == 1) return job.run(0, planned);
         long start = System.nanoTime();
         CopyCounts counts = new CopyCounts();
@@ -34,7 +38,7 @@ public final class SourcesJob {
         for (int pair = 0; pair < pairs; pair++) {
             long entriesBefore = entries, bytesBefore = bytes;
             last = job.run(pair, w -> planned.accept(new Work(entriesBefore + w.entries(), bytesBefore + w.bytes())));
-            counts.merge(last.counts());
+            counts.merge(last.counts().under(names.get(pair)));
             entries += last.entriesListed();
             bytes += last.bytesListed();
             complete &= last.walkComplete();

@@ -74,6 +74,23 @@ class SourceFormsTest {
     }
 
     @Test
+    void failuresOfSeveralSourcesAreShownByTheirPathInDst() throws IOException {
+        Path a = tree("fail/A");
+        Path c = tree("fail/C");
+        Path b = Files.createDirectories(mount.dir().resolve("fail/B"));
+        Files.createDirectories(b.resolve("C"));
+        Files.writeString(b.resolve("C/sub"), "a file where C has a directory");
+        Path report = mount.dir().resolve("fail/report.json");
+        CommandLineRun run = CommandLineRun.of("copy", "--report", report.toString(), a.toString(), c.toString(), b.toString());
+        assertEquals(1, run.exitCode(), run.err());
+        JsonNode failures = new ObjectMapper().readTree(report.toFile()).get("failures");
+        assertTrue(failures.size() > 0, failures.toString());
+        failures.forEach(f -> assertTrue(f.get("path").asText().startsWith("C/sub"), failures.toString()));
+        assertTrue(run.err().contains("spark-dcp: failed: C/sub: "), run.err());
+        TreeComparator.assertSameTree(a, b.resolve("A"));
+    }
+
+    @Test
     void aMissingDestinationParentIsRefusedUnlessMkpath() throws IOException {
         Path a = tree("mkpath/A");
         Path x = mount.dir().resolve("mkpath/X");
