@@ -15,8 +15,15 @@ The contract this DAG relies on (see the README, "Running from Airflow"):
   writes none. Its directory must exist. ``exit_code``, ``failed``
   and ``failures`` tell what went wrong; the field names are stable.
 
-The driver runs in client mode (it lists SRC, so it must see the same paths as the executors)
-and speculation stays off (spark-conf/spark-defaults.conf). Needs the apache-spark provider with
+Two copies: "copy" runs the driver in client mode on the Airflow worker (it lists SRC, so it must
+see the same paths as the executors); "copy_yarn_cluster" runs it in YARN's cluster mode, in the
+ApplicationMaster's container on a NodeManager. There spark-submit exits 0 when the application
+SUCCEEDED and 1 when it FAILED (the copy's own exit code is in the report and in YARN's
+diagnostics, "User application exited with status N"), the driver's output is in the
+application's logs (yarn logs -applicationId ID), and the report goes to --report's path as the
+NodeManager's host sees it: put it on a file system every NodeManager and this worker mount.
+spark.yarn.maxAppAttempts=1: YARN does not run a failed copy again by itself, Airflow's retries
+do. Speculation stays off (spark-conf/spark-defaults.conf). Needs the apache-spark provider with
 SparkSubmitOperator's deploy_mode and properties_file arguments (recent versions have both).
 This file is checked by compiling it (the tests cannot install Airflow), not by running it.
 """
@@ -35,14 +42,19 @@ SPARK_DCP_HOME = "/shared/spark-dcp"  # the project, built with mvn package
 # DESTINATION/projects would be made). DESTINATION's parent must exist: a typo fails with exit 2.
 SOURCE = "/lustre/old/projects/"
 DESTINATION = "/lustre/new/projects"
-REPORT_DIR = "/shared/spark-dcp-reports"  # must exist
+HOME_SOURCE = "/lustre/old/home"  # the cluster-mode copy's tree
+HOME_DESTINATION = "/lustre/new/home"
+REPORT_DIR = "/shared/spark-dcp-reports"  # must exist, mounted here and on every NodeManager
 # One report per logical date: the retries of a run overwrite it, the next run gets its own.
 REPORT = REPORT_DIR + "/migration-{{ ds_nodash }}.json"
+HOME_REPORT = REPORT_DIR + "/home-{{ ds_nodash }}.json"
+# Retries resume: what is already identical is skipped.
+RETRIES = {"retries": 3, "retry_delay": timedelta(minutes=5), "retry_exponential_backoff": True}
 
 
-def check_report(report_path, **context):
+def check_report(report_path, copy_task, **context):
     """Fails the task when the copy did not complete, naming the first failures."""
-    copy_started = context["dag_run"].get_task_instance("copy").start_date
+    copy_started = context["dag_run"].get_task_instance(copy_task).start_date
     # No report, or one older than the copy's last attempt: that attempt stopped early (usage
     # error, or Spark itself failed), and an older report would tell about another run.
     if not os.path.exists(report_path) or os.path.getmtime(report_path) < copy_started.timestamp():
@@ -78,19 +90,45 @@ with DAG(
         executor_cores=8,
         executor_memory="4g",
         application_args=["copy", "--report", REPORT, SOURCE, DESTINATION],
-        # A retry resumes: what is already identical is skipped.
-        retries=3,
-        retry_delay=timedelta(minutes=5),
-        retry_exponential_backoff=True,
         execution_timeout=timedelta(hours=12),
+        **RETRIES,
     )
 
     report = PythonOperator(
         task_id="check_report",
         python_callable=check_report,
-        op_kwargs={"report_path": REPORT},
+        op_kwargs={"report_path": REPORT, "copy_task": "copy"},
         # Also after the copy failed for good: the report says which entries and why.
         trigger_rule="all_done",
     )
 
+    # The same on YARN with the driver in the cluster: nothing of the copy runs on this worker.
+    copy_yarn_cluster = SparkSubmitOperator(
+        task_id="copy_yarn_cluster",
+        conn_id="yarn_default",  # host "yarn"; HADOOP_CONF_DIR set for the worker
+        application=SPARK_DCP_HOME + "/target/spark-dcp-app.jar",
+        java_class="io.sparkdcp.cli.Main",
+        name="spark-dcp-home",
+        deploy_mode="cluster",
+        properties_file=SPARK_DCP_HOME + "/spark-conf/spark-defaults.conf",
+        # The container has no checkout: the logging configuration travels with the application.
+        conf={"spark.yarn.maxAppAttempts": "1", "spark.driver.extraJavaOptions": "-Dlog4j.configurationFile=log4j2.properties"},
+        files=SPARK_DCP_HOME + "/spark-conf/log4j2.properties",
+        driver_memory="4g",
+        executor_cores=8,
+        executor_memory="4g",
+        num_executors=4,
+        application_args=["copy", "--report", HOME_REPORT, HOME_SOURCE, HOME_DESTINATION],
+        execution_timeout=timedelta(hours=12),
+        **RETRIES,
+    )
+
+    home_report = PythonOperator(
+        task_id="check_home_report",
+        python_callable=check_report,
+        op_kwargs={"report_path": HOME_REPORT, "copy_task": "copy_yarn_cluster"},
+        trigger_rule="all_done",
+    )
+
     copy >> report
+    copy_yarn_cluster >> home_report

@@ -9,17 +9,18 @@ usage() {
   exit 2
 }
 
-# $SPARK_HOME/bin/spark-submit, else spark-submit on PATH.
-if [[ -n ${SPARK_HOME:-} && -x $SPARK_HOME/bin/spark-submit ]]; then
+# $SPARK_HOME/bin/spark-submit, else spark-submit on PATH, else Spark from the build's own jars.
+if [[ -n ${SPARK_HOME:-} ]]; then
+  [[ -x $SPARK_HOME/bin/spark-submit ]] || usage "no $SPARK_HOME/bin/spark-submit: set SPARK_HOME to a Spark 4.2 (Scala 2.13) installation, or unset it"
   spark_submit="$SPARK_HOME/bin/spark-submit"
 elif command -v spark-submit >/dev/null; then
   spark_submit="$(command -v spark-submit)"
 else
-  usage "no spark-submit: set SPARK_HOME to a Spark 4.1 (Scala 2.13) installation"
+  spark_submit="$project/submit-scripts/cluster/spark-submit-from-build"
 fi
 
-# The thin jar (Spark provided) is built once with Maven; a release ships it prebuilt.
-if [[ ! -f $app_jar ]]; then
+# The thin jar (Spark provided) and the classpath are built once with Maven; a release ships the jar prebuilt.
+if [[ ! -f $app_jar || ($spark_submit == */spark-submit-from-build && ! -f $project/target/classpath.txt) ]]; then
   command -v mvn >/dev/null || usage "$app_jar is missing and Maven (mvn) is not installed to build it"
   (cd "$project" && mvn -q -B -Dmaven.test.skip=true package) >&2
 fi

@@ -7,7 +7,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** The {@code spark-dcp} command; its subcommands do the work. The only place that exits the JVM. */
+/**
+ * The {@code spark-dcp} command; its subcommands do the work. The only place that exits the JVM,
+ * except as the driver of YARN's cluster mode ({@link ApplicationMasterExit}).
+ */
 @Command(name = "spark-dcp", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Distributed POSIX copy on Apache Spark that keeps every piece of metadata, project IDs included.",
         subcommands = {CopyCommand.class, SyncCommand.class, BenchCommand.class, ScaleBenchCommand.class, HelpCommand.class})
@@ -35,10 +38,18 @@ public final class Main implements Runnable {
         return cl;
     }
 
-    public static void main(String[] args) {
+    /** @throws Exception only as YARN's cluster-mode driver: a failed run's exit code, for the ApplicationMaster */
+    public static void main(String[] args) throws Exception {
         OutOfMemoryExit.install();
         // picocli looks for Groovy's Closure class, a miss that makes the JVM open every jar on the class path.
         if (System.getProperty(NO_CLOSURES) == null) System.setProperty(NO_CLOSURES, "true");
-        System.exit(commandLine().execute(args));
+        int exitCode = commandLine().execute(args);
+        if (isDriverInApplicationMaster()) ApplicationMasterExit.finish(exitCode);
+        else System.exit(exitCode);
+    }
+
+    /** YARN's ApplicationMaster sets both before it calls this main on a thread of its own. */
+    static boolean isDriverInApplicationMaster() {
+        return "cluster".equals(System.getProperty("spark.submit.deployMode")) && System.getProperty("spark.yarn.app.id") != null;
     }
 }

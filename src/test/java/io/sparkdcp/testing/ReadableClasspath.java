@@ -38,6 +38,15 @@ public final class ReadableClasspath {
 
     /** This JVM's classpath entries, the manifest-only jar expanded (JUnit and Surefire left out). */
     public static List<Path> entries() throws IOException {
+        return entries(false);
+    }
+
+    /** The same with JUnit's jars kept: Hadoop's mini clusters use JUnit 4's Assert. */
+    public static List<Path> entriesWithJunit() throws IOException {
+        return entries(true);
+    }
+
+    private static List<Path> entries(boolean keepJunit) throws IOException {
         List<Path> entries = new ArrayList<>();
         for (String s : System.getProperty("java.class.path").split(":")) {
             Path p = Path.of(s);
@@ -49,7 +58,7 @@ public final class ReadableClasspath {
             }
             for (String url : manifestPath.trim().split("\\s+")) {
                 Path q = Path.of(java.net.URI.create(url.startsWith("file:") ? url : p.getParent().toUri().resolve(url).toString()));
-                if (Files.exists(q) && !q.toString().contains("junit") && !q.toString().contains("surefire")) entries.add(q);
+                if (Files.exists(q) && (keepJunit || !q.toString().contains("junit")) && !q.toString().contains("surefire")) entries.add(q);
             }
         }
         return entries;
