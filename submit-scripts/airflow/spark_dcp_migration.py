@@ -38,7 +38,9 @@ from airflow.operators.python import PythonOperator
 from airflow.providers.apache.spark.operators.spark_submit import SparkSubmitOperator
 
 SPARK_DCP_HOME = "/shared/spark-dcp"  # the project, built with mvn package
-SOURCE = "/lustre/old/projects"
+# rsync's rule: the trailing slash copies the contents of projects/ into DESTINATION (without it,
+# DESTINATION/projects would be made). DESTINATION's parent must exist: a typo fails with exit 2.
+SOURCE = "/lustre/old/projects/"
 DESTINATION = "/lustre/new/projects"
 HOME_SOURCE = "/lustre/old/home"  # the cluster-mode copy's tree
 HOME_DESTINATION = "/lustre/new/home"

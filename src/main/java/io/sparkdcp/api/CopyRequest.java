@@ -30,6 +30,7 @@ import java.util.function.Consumer;
  * @param walk             {@code --walk}: where the source is listed
  * @param listing          {@code --listing}: a listing saved earlier to copy from instead of walking; null to walk
  * @param saveListing      {@code --save-listing}: where to save the listing for later runs; null not to
+ * @param mkpath           {@code --mkpath}: create DST's missing parents (without it a missing parent is refused)
  * @param modes            {@code --atomic}, {@code --verify}, {@code --fsync}; for a sync also {@code --contents}
  * @param progressInterval {@code --progress}: how often a progress line goes to {@code messages}; zero for none
  * @param messages         where the copy's one-line messages go (listing summary, progress);
@@ -40,7 +41,7 @@ import java.util.function.Consumer;
 public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolean projectIds, boolean flags,
                           boolean strict, LustreLayout lustreLayout, int batchFiles,
                           long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, WalkMode walk,
-                          String listing, String saveListing, CopyModes modes, Duration progressInterval,
+                          String listing, String saveListing, boolean mkpath, CopyModes modes, Duration progressInterval,
                           Consumer<String> messages, Duration timeWindow) {
 
     /** The defaults, as the CLI's words (its help shows them). */
@@ -95,6 +96,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         b.walk = walk;
         b.listing = listing;
         b.saveListing = saveListing;
+        b.mkpath = mkpath;
         b.modes = modes;
         b.progressInterval = progressInterval;
         b.messages = messages;
@@ -132,6 +134,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         private WalkMode walk;
         private String listing;
         private String saveListing;
+        private boolean mkpath;
         private CopyModes modes = CopyModes.COPY;
         private Duration progressInterval = Duration.ZERO;
         private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
@@ -200,6 +203,9 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         /** Save the listing of SRC (a Hadoop path) for later runs. */
         public Builder saveListing(String dir) { this.saveListing = nonBlank(dir, "--save-listing"); return this; }
 
+        /** Create DST's missing parent directories, as rsync --mkpath does; without it a missing parent is refused. */
+        public Builder mkpath(boolean on) { this.mkpath = on; return this; }
+
         public Builder modes(CopyModes m) { this.modes = required(m, "modes"); return this; }
 
         /** Existing entries whose data is right keep it; only differing metadata is fixed. */
@@ -244,7 +250,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
                 throw new IllegalArgumentException("--listing and --save-listing exclude each other: the listing is already saved");
             return new CopyRequest(xattrs, xattrAccess, projectIds, flags, strict, lustreLayout, batchFiles, batchBytes, chunkSize,
                     walkThreads > 0 ? walkThreads : defaultWalkThreads(threadsPerTask), threadsPerTask, walk, listing,
-                    saveListing, modes, progressInterval, messages, timeWindow);
+                    saveListing, mkpath, modes, progressInterval, messages, timeWindow);
         }
 
         private static int threads(int n, String option) {

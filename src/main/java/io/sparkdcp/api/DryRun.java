@@ -1,34 +1,42 @@
 package io.sparkdcp.api;
 
 import io.sparkdcp.job.SyncPreview;
+import io.sparkdcp.posix.Failure;
 
 import java.io.PrintWriter;
+import java.util.List;
 
-/** What {@code sync --dry-run} found: the plan as lines, judged from the two listings; nothing was written. */
+/** What {@code sync --dry-run} found: the plan as lines, judged from the listings; nothing was written. */
 public final class DryRun {
-    private final SyncPreview preview;
+    private final List<SyncPreview> previews;
+    private final List<String> prefixes;
 
-    DryRun(SyncPreview preview) {
-        this.preview = preview;
+    /** @param prefixes per source, what its paths are shown under */
+    DryRun(List<SyncPreview> previews, List<String> prefixes) {
+        this.previews = previews;
+        this.prefixes = prefixes;
     }
 
     /** One line per action ({@code copy: PATH}, {@code fix metadata: PATH}, {@code delete: PATH}), then totals. */
     @Override
     public String toString() {
-        return DryRunText.render(preview);
+        return DryRunText.render(previews, prefixes);
     }
 
-    /** 0, or 1 when part of SRC could not be listed. */
+    /** 0, or 1 when part of a SRC could not be listed. */
     public int exitCode() {
-        return preview.sourceErrors().isEmpty() ? 0 : 1;
+        return previews.stream().allMatch(p -> p.sourceErrors().isEmpty()) ? 0 : 1;
     }
 
-    /** The entries SRC's walk could not list and why deletion would be refused, one {@code spark-dcp: } line each. */
+    /** The entries the walks of SRC could not list and why deletion would be refused, one {@code spark-dcp: } line each. */
     public void printProblems(PrintWriter err) {
-        ProblemLines.print(err, "failed", preview.sourceErrors(), preview.sourceErrors().size());
-        if (preview.deletionRefused() != null) {
-            err.println("spark-dcp: deletion refused: " + preview.deletionRefused() + "; nothing would be deleted");
-            err.flush();
+        List<Failure> errors = previews.stream().flatMap(p -> p.sourceErrors().stream()).toList();
+        ProblemLines.print(err, "failed", errors, errors.size());
+        for (SyncPreview p : previews) {
+            if (p.deletionRefused() != null) {
+                err.println("spark-dcp: deletion refused: " + p.deletionRefused() + "; nothing would be deleted");
+                err.flush();
+            }
         }
     }
 }

@@ -7,24 +7,44 @@ import io.sparkdcp.walk.Entry;
 import java.util.List;
 import java.util.Locale;
 
-/** The dry run's plan: one line per action, then totals. */
+/** The dry run's plan: one line per action, then totals over all sources. */
 final class DryRunText {
     private DryRunText() {}
 
-    static String render(SyncPreview p) {
+    /** @param prefixes per preview, what its paths are shown under ("" for one source, "NAME/" for several) */
+    static String render(List<SyncPreview> previews, List<String> prefixes) {
         StringBuilder out = new StringBuilder();
-        lines(out, "copy", p.copy());
-        lines(out, "fix metadata", p.fixMetadata());
-        lines(out, "delete", p.delete());
-        for (Failure f : p.refused()) out.append("refuse: ").append(f.path()).append(": ").append(f.message()).append('\n');
+        long copy = 0, fix = 0, delete = 0, unchanged = 0, refused = 0;
+        String deletionRefused = null;
+        for (int i = 0; i < previews.size(); i++) {
+            SyncPreview p = previews.get(i);
+            String prefix = prefixes.get(i);
+            lines(out, "copy", p.copy(), prefix);
+            lines(out, "fix metadata", p.fixMetadata(), prefix);
+            lines(out, "delete", p.delete(), prefix);
+            for (Failure f : p.refused())
+                out.append("refuse: ").append(shown(f.path(), prefix)).append(": ").append(f.message()).append('\n');
+            copy += p.copy().size();
+            fix += p.fixMetadata().size();
+            delete += p.delete().size();
+            unchanged += p.unchanged();
+            refused += p.refused().size();
+            if (deletionRefused == null) deletionRefused = p.deletionRefused();
+        }
         out.append(String.format(Locale.ROOT, "dry run: would copy %,d, fix metadata of %,d, delete %,d; %,d unchanged%s%s; "
-                        + "nothing was changed%n", p.copy().size(), p.fixMetadata().size(), p.delete().size(), p.unchanged(),
-                p.refused().isEmpty() ? "" : String.format(Locale.ROOT, "; %,d refused", p.refused().size()),
-                p.deletionRefused() == null ? "" : "; deletion refused: " + p.deletionRefused()));
+                        + "nothing was changed%n", copy, fix, delete, unchanged,
+                refused == 0 ? "" : String.format(Locale.ROOT, "; %,d refused", refused),
+                deletionRefused == null ? "" : "; deletion refused: " + deletionRefused));
         return out.toString();
     }
 
-    private static void lines(StringBuilder out, String action, List<Entry> entries) {
-        for (Entry e : entries) out.append(action).append(": ").append(e.isRoot() ? "." : e.display()).append('\n');
+    private static void lines(StringBuilder out, String action, List<Entry> entries, String prefix) {
+        for (Entry e : entries) out.append(action).append(": ").append(shown(e.isRoot() ? "." : e.display(), prefix)).append('\n');
+    }
+
+    /** "." for the root of one source; "NAME" for the root of one of several; else the path under its prefix. */
+    private static String shown(String path, String prefix) {
+        if (prefix.isEmpty()) return path;
+        return path.equals(".") ? prefix.substring(0, prefix.length() - 1) : prefix + path;
     }
 }

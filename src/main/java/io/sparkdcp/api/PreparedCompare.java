@@ -7,8 +7,11 @@ import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.Roots;
+import io.sparkdcp.job.Sources;
 import io.sparkdcp.job.UsageException;
 import org.apache.spark.api.java.JavaSparkContext;
+
+import java.util.List;
 
 /**
  * A comparison of two trees whose roots and options have been checked (both trees exist and are
@@ -26,8 +29,9 @@ public final class PreparedCompare {
     }
 
     static PreparedCompare check(String source, String destination, CopyRequest request) {
-        Roots roots = Roots.check(source, destination);
-        if (!roots.destinationExists()) throw new UsageException("destination " + destination + " does not exist");
+        // rsync's forms, as copy and sync take them: SRC/ against DST, SRC against DST/name (what copy SRC DST made).
+        Roots roots = Sources.check(List.of(source), destination, true).pairs().get(0);
+        if (!roots.destinationExists()) throw new UsageException("destination " + roots.destination() + " does not exist");
         if (request.listing() != null || request.saveListing() != null)
             throw new UsageException("compare walks both trees: --listing and --save-listing do not apply");
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(), request.xattrAccess(),

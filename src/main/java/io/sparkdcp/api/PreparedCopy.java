@@ -8,6 +8,8 @@ import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.SourceListing;
+import io.sparkdcp.job.Sources;
+import io.sparkdcp.job.SourcesJob;
 import io.sparkdcp.job.SyncJob;
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.job.UsageException;
@@ -18,38 +20,48 @@ import io.sparkdcp.spark.ExecutorPlanCopy;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 /**
- * A copy whose roots and options have been checked: nothing is written until {@link #run}. The CLI
- * checks first so that a usage error comes before Spark starts.
+ * A copy whose sources, destination and options have been checked: nothing is written until {@link #run}.
+ * The CLI checks first so that a usage error comes before Spark starts. Each source is one pair of
+ * roots ({@link Sources}: rsync's trailing-slash rule); all pairs run as one job with one report.
  */
 public final class PreparedCopy {
-    private final Roots roots;
-    private final JobOptions options;
+    private final Sources sources;
+    /** One per pair of roots, in the order of the sources. */
+    private final List<JobOptions> pairs;
     private final CopyRequest request;
 
-    private PreparedCopy(Roots roots, JobOptions options, CopyRequest request) {
-        this.roots = roots;
-        this.options = options;
+    private PreparedCopy(Sources sources, List<JobOptions> pairs, CopyRequest request) {
+        this.sources = sources;
+        this.pairs = pairs;
         this.request = request;
     }
 
     /** The request's values, under the same names, as the engine's options: nothing is checked or defaulted here again. */
-    static PreparedCopy check(String source, String destination, CopyRequest request) {
+    static PreparedCopy check(List<String> sourceNames, String destination, CopyRequest request) {
+        if (sourceNames != null && sourceNames.size() > 1 && (request.listing() != null || request.saveListing() != null))
+            throw new UsageException("--listing and --save-listing hold the listing of one SRC: give one source");
         // Compare reads bytes with contents(true) too; a copy has no use for it.
         if (request.modes().compareContents() && !request.modes().sync())
             throw new IllegalArgumentException("--contents compares the data of a sync; a copy replaces what differs");
-        Roots roots = Roots.check(source, destination);
-        CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
-                request.xattrAccess(), request.projectIds(), request.chunkSize(), request.modes())
-                .withInode(request.inode())
-                .withRootIds(roots.sourceId(), roots.destinationId());
-        JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
-                request.threadsPerTask(), new ListingOptions(request.walk(), request.listing(), request.saveListing()));
-        SourceListing.check(options);
-        return new PreparedCopy(roots, options, request);
+        Sources sources = Sources.check(sourceNames, destination, request.mkpath());
+        List<JobOptions> pairs = new ArrayList<>();
+        for (Roots roots : sources.pairs()) {
+            CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
+                    request.xattrAccess(), request.projectIds(), request.chunkSize(), request.modes())
+                    .withInode(request.inode())
+                    .withRootIds(roots.sourceId(), roots.destinationId());
+            JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
+                    request.threadsPerTask(), new ListingOptions(request.walk(), request.listing(), request.saveListing()));
+            SourceListing.check(options);
+            pairs.add(options);
+        }
+        return new PreparedCopy(sources, List.copyOf(pairs), request);
     }
 
     /** Runs the copy on the caller's context (left running). */
@@ -88,26 +100,53 @@ public final class PreparedCopy {
     /** What a sync would do, judged from the two listings, without Spark and without writing anything (DST is not created). */
     public DryRun dryRun(boolean delete) {
         checkSyncDelete(delete);
-        return new DryRun(SyncPreview.of(options, delete, roots.destinationExists()));
+        List<SyncPreview> previews = new ArrayList<>();
+        for (int i = 0; i < pairs.size(); i++)
+            previews.add(SyncPreview.of(pairs.get(i), delete, sources.pairs().get(i).destinationExists()));
+        return new DryRun(previews, prefixes());
+    }
+
+    /** What each pair's relative paths are shown under: nothing for one source, its name in DST for several. */
+    private List<String> prefixes() {
+        return names().stream().map(name -> pairs.size() == 1 ? "" : name + "/").toList();
     }
 
     private void checkSyncDelete(boolean delete) {
-        if (delete && options.listing().listing() != null)
+        if (delete && request.listing() != null)
             throw new UsageException("sync --delete walks SRC afresh: a saved listing may lack what SRC gained since, "
                     + "and DST must not lose it; drop --listing or --delete");
     }
 
     private CopyReport copyJob(PhaseRunner runner, Consumer<Work> planned) {
-        if (ExecutorPlanCopy.applies(options, runner))
-            return new ExecutorPlanCopy(options, (SparkPhaseRunner) runner, request.messages(), planned).run();
-        return new CopyJob(options, runner, request.messages(), planned).run();
+        return SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned,
+                (pair, plannedPair) -> ExecutorPlanCopy.applies(pairs.get(pair), runner)
+                        ? new ExecutorPlanCopy(pairs.get(pair), (SparkPhaseRunner) runner, request.messages(), plannedPair).run()
+                        : new CopyJob(pairs.get(pair), runner, request.messages(), plannedPair)
+                                .destinationCreated(created(pair)).run());
     }
 
     private BiFunction<PhaseRunner, Consumer<Work>, CopyReport> syncJob(boolean delete) {
-        return (runner, planned) -> ExecutorPlanCopy.applies(options, runner)
-                ? new ExecutorPlanCopy(options, delete, (SparkPhaseRunner) runner, request.messages(), planned,
-                        ExecutorPlanCopy.TaskFault.NONE, Long.MAX_VALUE).run()
-                : new SyncJob(options, delete, runner, request.messages(), planned).run();
+        return (runner, planned) -> SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned,
+                (pair, plannedPair) -> ExecutorPlanCopy.applies(pairs.get(pair), runner)
+                        ? new ExecutorPlanCopy(pairs.get(pair), delete, (SparkPhaseRunner) runner, request.messages(),
+                                plannedPair, ExecutorPlanCopy.TaskFault.NONE, Long.MAX_VALUE).run()
+                        : new SyncJob(pairs.get(pair), delete, runner, request.messages(), plannedPair)
+                                .destinationCreated(created(pair)).run());
+    }
+
+    private List<String> names() {
+        return sources.pairs().stream().map(r -> r.destination().getFileName().toString()).toList();
+    }
+
+    /** True when this run made the pair's destination root (it then counts as copied, not as fixed). */
+    private boolean created(int pair) {
+        return !sources.pairs().get(pair).destinationExists();
+    }
+
+    /** DST resolved: the given name's real path once it exists. */
+    private String destinationDisplay() {
+        return sources.pairs().size() == 1 ? sources.pairs().get(0).destination().toString()
+                : sources.pairs().get(0).destination().getParent().toString();
     }
 
     /** As many tasks at once as Spark's local[*] runs: one per CPU. */
@@ -116,7 +155,7 @@ public final class PreparedCopy {
     }
 
     private CopyResult run(PhaseRunner runner, BiFunction<PhaseRunner, Consumer<Work>, CopyReport> job) {
-        roots.createDestination();
+        sources.createDestinations();
         if (request.progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
         try (ProgressPrinter progress = new ProgressPrinter(request.progressInterval(), runner::done, request.messages())) {
             return new CopyResult(job.apply(runner, progress::planned));

@@ -3,14 +3,24 @@ package io.sparkdcp.api;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 
+import java.util.List;
+
 /**
  * spark-dcp from a notebook or any JVM program that already has a SparkContext: the same copy the
  * CLI runs ({@code spark-dcp copy} goes through here too). The context is the caller's: it is used
  * as it is and never stopped.
  *
  * <pre>{@code
- * CopyResult r = SparkDcp.copy(sc, "/data/src", "/data/dst",
+ * CopyResult r = SparkDcp.copy(sc, "/data/src/", "/data/dst",     // src's contents into dst
  *         CopyRequest.builder().batchFiles(500).progressSeconds(10).build());
+ * SparkDcp.copy(sc, List.of("/data/a", "/data/b"), "/data/dst");  // makes dst/a and dst/b
+ * }</pre>
+ *
+ * Sources follow rsync's rule, as on the command line: {@code "SRC/"} is SRC's contents, copied into
+ * DST itself; {@code "SRC"} is SRC itself, copied to {@code DST/SRC's name}. The result does not
+ * depend on whether DST exists, so running the same call again copies nothing new.
+ *
+ * <pre>{@code
  * System.out.println(r);          // the CLI's summary table
  * r.toJson(); r.toMap();          // the --report fields
  * }</pre>
@@ -27,6 +37,15 @@ public final class SparkDcp {
 
     public static CopyResult copy(JavaSparkContext sc, String source, String destination, CopyRequest request) {
         return prepare(source, destination, request).run(sc);
+    }
+
+    /** Several sources into one DST, as one job with one report. */
+    public static CopyResult copy(JavaSparkContext sc, List<String> sources, String destination, CopyRequest request) {
+        return prepare(sources, destination, request).run(sc);
+    }
+
+    public static CopyResult copy(JavaSparkContext sc, List<String> sources, String destination) {
+        return copy(sc, sources, destination, CopyRequest.defaults());
     }
 
     public static CopyResult copy(SparkContext sc, String source, String destination, CopyRequest request) {
@@ -57,6 +76,11 @@ public final class SparkDcp {
 
     /** Checks the roots and options now, without Spark and without writing anything. */
     public static PreparedCopy prepare(String source, String destination, CopyRequest request) {
-        return PreparedCopy.check(source, destination, request);
+        return prepare(java.util.Collections.singletonList(source), destination, request);
+    }
+
+    /** The same for several sources. */
+    public static PreparedCopy prepare(List<String> sources, String destination, CopyRequest request) {
+        return PreparedCopy.check(sources, destination, request);
     }
 }

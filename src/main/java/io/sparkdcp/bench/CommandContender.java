@@ -33,14 +33,14 @@ public record CommandContender(String name, BiFunction<Path, Path, List<String>>
         return new CommandContender(name, (src, dst) -> {
             List<String> argv = new ArrayList<>(List.of(launcher.toString(), "copy"));
             argv.addAll(options);
-            argv.addAll(List.of(src.toString(), dst.toString()));
+            argv.addAll(List.of(src + "/", dst.toString())); // the tree's contents into dst
             return argv;
         });
     }
 
     /** The same command copying an empty directory instead of the tree: its fixed cost, the floor of every copy. */
     public static CommandContender sparkDcpEmpty(String name, Path launcher, Path emptyDirectory) {
-        return new CommandContender(name, (src, dst) -> List.of(launcher.toString(), "copy", emptyDirectory.toString(), dst.toString()));
+        return new CommandContender(name, (src, dst) -> List.of(launcher.toString(), "copy", emptyDirectory + "/", dst.toString()));
     }
 
     /** submit-scripts/spark-dcp of the checkout these classes came from (target/classes or target/*.jar). */

@@ -77,7 +77,7 @@ public record EngineContender(String name, CopyRequest request, Runners runners,
     @Override
     public RoundResult copy(Path source, Path destination) throws Exception {
         Files.createDirectory(destination);
-        PreparedCopy copy = SparkDcp.prepare(source.toString(), destination.toString(), request);
+        PreparedCopy copy = SparkDcp.prepare(source + "/", destination.toString(), request);
         PhaseRunner runner = runners.get();
         try {
             CopyResult r = copy.runOn(runner);

@@ -16,16 +16,20 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code spark-dcp copy SRC DST}. Every option value is checked while parsing, and the roots before
+ * {@code spark-dcp copy SRC... DST}, sources by rsync's rule ({@code SRC/}: its contents into DST;
+ * {@code SRC}: SRC itself, to {@code DST/name}). Every option value is checked while parsing, and the roots before
  * Spark starts and before DST is created, so a usage error (exit 2) leaves no trace.
  */
 @Command(name = "copy", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
-        description = {"Copy the contents of SRC into DST, keeping all metadata: like cp -a SRC/. DST, "
-                + "with project IDs. DST is created if missing.",
-                "Entries already identical at DST are skipped, so running the same copy again resumes it."},
+        description = {"Copy each SRC into DST, keeping all metadata, with project IDs. By rsync's rule: SRC/ (with the "
+                + "trailing slash) copies SRC's contents into DST, like cp -a SRC/. DST; SRC (without it) copies SRC "
+                + "itself to DST/SRC's name, whether DST exists or not. Several sources are one job with one report.",
+                "DST is created if missing, but not its parent (unless --mkpath). Entries already identical at DST are "
+                        + "skipped, so running the same copy again resumes it and copies nothing new."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:everything copied or already identical",
                 "1:some entries failed (listed on stderr and in the report); the rest was copied. "
@@ -39,11 +43,15 @@ class CopyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "SRC", description = "Source directory.")
-    String source;
+    /** The sources, then DST (picocli cannot put a list before a last single value). */
+    @Parameters(arity = "2..*", paramLabel = "SRC... DST",
+            description = "Source directories (SRC/: the contents; SRC: the directory itself, to DST/name), then the "
+                    + "destination directory (created if missing; its parent must exist unless --mkpath).")
+    List<String> paths;
 
-    @Parameters(index = "1", paramLabel = "DST", description = "Destination directory (created if missing).")
-    String destination;
+    @Option(names = "--mkpath", description = "Create DST's missing parent directories (without it, a missing parent "
+            + "is refused with exit 2 and nothing is created, so a typo in DST cannot make a new tree).")
+    void mkpath(boolean on) { OptionValue.set(spec, "--mkpath", () -> engine.request.mkpath(on)); }
 
     @Option(names = "--master", paramLabel = "URL", converter = SparkContexts.MasterConverter.class,
             description = "Spark master: local, local[N], local[*], spark://HOST:PORT, yarn or k8s://URL (default: the one "
@@ -112,7 +120,7 @@ class CopyCommand implements Callable<Integer> {
     public Integer call() {
         PreparedCopy copy;
         try {
-            copy = SparkDcp.prepare(source, destination, request());
+            copy = SparkDcp.prepare(paths.subList(0, paths.size() - 1), paths.get(paths.size() - 1), request());
             if (reportFile != null) checkReportTarget(reportFile);
         } catch (IllegalArgumentException e) { // a UsageException, or options that exclude each other
             return usageError(e.getMessage());

@@ -10,14 +10,15 @@ import picocli.CommandLine.Option;
 import java.io.PrintWriter;
 
 /**
- * {@code spark-dcp sync SRC DST}: the copy command's options and checks, plus the sync rules —
+ * {@code spark-dcp sync SRC... DST} (sources as for copy): the copy command's options and checks, plus the sync rules —
  * data already right is kept and only differing metadata is fixed, {@code --delete} removes what
  * SRC lacks (never after a walk error), {@code --dry-run} prints the plan and writes nothing.
  */
 @Command(name = "sync", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
-        description = {"Make DST identical to SRC, keeping all metadata. New files and files whose size or mtime "
+        description = {"Make what each SRC maps to in DST identical to SRC, keeping all metadata (SRC/: DST itself; "
+                + "SRC: DST/SRC's name, as rsync maps them). New files and files whose size or mtime "
                 + "differ are copied; entries whose data is already right only get the owner, mode, times, xattrs "
-                + "and project ID that differ. DST is created if missing."},
+                + "and project ID that differ. DST is created if missing, but not its parent (unless --mkpath)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:DST is identical to SRC",
                 "1:some entries failed, or deletion was refused after an error listing SRC (listed on stderr and in "
@@ -25,8 +26,9 @@ import java.io.PrintWriter;
                 "2:usage error or impossible request; nothing was written",
                 "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)"})
 final class SyncCommand extends CopyCommand {
-    @Option(names = "--delete", description = "Remove entries of DST that SRC does not have. Refused (nothing "
-            + "deleted, exit 1) when any part of SRC could not be listed.")
+    @Option(names = "--delete", description = "Remove the entries SRC does not have, only inside what SRC maps to "
+            + "(DST for SRC/, DST/name for SRC), as rsync does. Refused (nothing deleted, exit 1) when any part of SRC "
+            + "could not be listed.")
     boolean delete;
 
     @Option(names = "--contents", description = "Compare the bytes of files of equal size instead of trusting "

@@ -129,6 +129,22 @@ public final class CopyCounts implements Serializable {
         }
     }
 
+    /**
+     * These counts with each failure's and notice's path shown under {@code name} (one of several
+     * sources: its paths relative to DST, so that the report tells the sources apart).
+     */
+    public CopyCounts under(String name) {
+        CopyCounts out = new CopyCounts();
+        out.merge(this);
+        out.failures.replaceAll(f -> under(name, f));
+        out.notices.replaceAll(f -> under(name, f));
+        return out;
+    }
+
+    private static Failure under(String name, Failure f) {
+        return new Failure(f.path().equals(".") ? name : name + "/" + f.path(), f.op(), f.errno(), f.message());
+    }
+
     public long copied() { return sum(copied) + links; }
 
     public long skipped() { return sum(skipped) + linksSkipped; }

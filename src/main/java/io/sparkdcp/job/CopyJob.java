@@ -35,6 +35,8 @@ public final class CopyJob {
     private final PhaseRunner runner;
     private final Consumer<String> log;
     private final Consumer<Work> planned;
+    /** This run made DST's root (before the job): a sync then counts it as copied, as a copy does. */
+    private boolean destinationCreated;
 
     public CopyJob(JobOptions options, PhaseRunner runner, Consumer<String> log) {
         this(options, runner, log, total -> {});
@@ -48,6 +50,12 @@ public final class CopyJob {
         this.planned = planned;
     }
 
+    /** Tells the job that this run created DST's root. */
+    public CopyJob destinationCreated(boolean created) {
+        this.destinationCreated = created;
+        return this;
+    }
+
     /** The whole copy, holding DST's lock and with both roots pinned for every task. */
     public CopyReport run() {
         long start = System.nanoTime();
@@ -59,7 +67,7 @@ public final class CopyJob {
 
     /** The same job on other options (the roots pinned). */
     CopyJob withOptions(JobOptions other) {
-        return new CopyJob(other, runner, log, planned);
+        return new CopyJob(other, runner, log, planned).destinationCreated(destinationCreated);
     }
 
     /** Lists the source tree (or reads its saved listing); its errors make the listing incomplete. */
@@ -83,6 +91,7 @@ public final class CopyJob {
 
         List<List<Entry>> levels = plan.directoryLevels();
         Set<ByteBuffer> created = new HashSet<>();
+        if (destinationCreated) created.add(ByteBuffer.wrap(PathBytes.EMPTY));
         for (List<List<Entry>> wave : Planner.directoryWaves(levels, options.batchFiles(), false)) {
             for (BatchResult r : runner.run("make directories" + depths(wave), wave, copy,
                     new DirectoriesInFlight(options.threadsPerTask(), false))) {

@@ -30,6 +30,7 @@ public final class SyncJob {
     private final PhaseRunner runner;
     private final Consumer<String> log;
     private final Consumer<Work> planned;
+    private boolean destinationCreated;
 
     public SyncJob(JobOptions options, boolean delete, PhaseRunner runner, Consumer<String> log) {
         this(options, delete, runner, log, total -> {});
@@ -45,12 +46,18 @@ public final class SyncJob {
         this.planned = planned;
     }
 
+    /** Tells the job that this run created DST's root: it counts as copied, not as metadata fixed. */
+    public SyncJob destinationCreated(boolean created) {
+        this.destinationCreated = created;
+        return this;
+    }
+
     /** The whole sync, holding DST's lock and with both roots pinned for every task. */
     public CopyReport run() {
         long start = System.nanoTime();
         try (HeldRoots roots = HeldRoots.take(options.copy())) {
             JobOptions pinned = options.withCopy(roots.pinned());
-            CopyJob copy = new CopyJob(pinned, runner, log, planned);
+            CopyJob copy = new CopyJob(pinned, runner, log, planned).destinationCreated(destinationCreated);
             Listing source = copy.walkSource();
             CopyCounts counts = new CopyCounts();
             if (delete) deleteExtraneous(pinned, source, counts);

@@ -16,7 +16,8 @@ public final class ReportText {
 
     public static String render(CopyReport report) {
         StringBuilder out = new StringBuilder();
-        line(out, "spark-dcp copy %s -> %s (xattrs %s, xattr access %s, project IDs %s)", report.source(),
+        line(out, "spark-dcp %s %s -> %s (xattrs %s, xattr access %s, project IDs %s)",
+                report.modes().sync() ? "sync" : "copy", report.source(),
                 report.destination(), report.xattrs(), report.xattrAccess(), report.projectIds() ? "kept" : "not copied");
         entries(out, report.counts());
         CopyCounts c = report.counts();

@@ -43,7 +43,7 @@ class DriverOutOfMemoryApiTest {
                 }
             });
             DriverOutOfMemoryException e = assertThrows(DriverOutOfMemoryException.class, () -> SparkDcp.copy(sc,
-                    src.getParent().toString(), tmp.resolve("dst").toString(), CopyRequest.builder().messages(line -> {}).build()));
+                    src.getParent() + "/", tmp.resolve("dst").toString(), CopyRequest.builder().messages(line -> {}).build()));
 
             assertSame(DriverOutOfMemoryException.Memory.DIRECT, e.memory());
             assertTrue(e.getMessage().startsWith("the driver ran out of direct memory"), e.getMessage());

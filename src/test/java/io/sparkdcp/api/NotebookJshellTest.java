@@ -41,7 +41,7 @@ class NotebookJshellTest {
                     "var sc = new JavaSparkContext(new SparkConf().setMaster(\"local[2]\").setAppName(\"notebook\")"
                             + ".set(\"spark.ui.enabled\", \"false\"));",
                     "var request = CopyRequest.builder().batchFiles(5).chunkSize(\"1M\").xattrs(\"all\").build();",
-                    "var result = SparkDcp.copy(sc, \"" + tree.root() + "\", \"" + dst + "\", request);",
+                    "var result = SparkDcp.copy(sc, \"" + tree.root() + "/\", \"" + dst + "\", request);",
                     "System.out.print(result);",
                     "System.out.println(\"exit code \" + result.exitCode());",
                     "System.out.println(\"copied in the map \" + result.toMap().get(\"copied\"));",

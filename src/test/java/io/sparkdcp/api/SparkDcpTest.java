@@ -49,7 +49,7 @@ class SparkDcpTest {
         Path src = smallTree();
         Path dst = tmp.resolve("dst");
         List<String> messages = new ArrayList<>();
-        CopyResult result = SparkDcp.copy(sc.sc(), src.toString(), dst.toString(),
+        CopyResult result = SparkDcp.copy(sc.sc(), src + "/", dst.toString(),
                 CopyRequest.builder().messages(messages::add).build());
 
         assertEquals(0, result.exitCode());
@@ -57,7 +57,7 @@ class SparkDcpTest {
         assertFalse(sc.sc().isStopped());
         assertTrue(messages.get(0).startsWith("listed 3 entries"), messages.toString());
         // A second copy on the same context: a re-run skips everything.
-        CopyResult again = SparkDcp.copy(sc, src.toString(), dst.toString());
+        CopyResult again = SparkDcp.copy(sc, src + "/", dst.toString());
         assertEquals(3L, ((Number) again.toMap().get("skipped")).longValue());
     }
 
@@ -66,14 +66,14 @@ class SparkDcpTest {
         Path src = smallTree();
         Path dst = tmp.resolve("dst");
         CopyRequest quiet = CopyRequest.builder().messages(line -> {}).build();
-        CopyResult copied = SparkDcp.prepare(src.toString(), dst.toString(), quiet).runInProcess();
+        CopyResult copied = SparkDcp.prepare(src + "/", dst.toString(), quiet).runInProcess();
         assertEquals(0, copied.exitCode());
         assertEquals("alpha\n", Files.readString(dst.resolve("sub/a.txt")));
         assertEquals(3, ((Number) copied.toMap().get("copied")).intValue());
 
         Files.writeString(dst.resolve("extra.txt"), "not in SRC");
         CopyRequest sync = CopyRequest.builder().messages(line -> {}).modes(new io.sparkdcp.copy.CopyModes(true, false, false, false, false)).build();
-        CopyResult synced = SparkDcp.prepare(src.toString(), dst.toString(), sync).runSyncInProcess(true);
+        CopyResult synced = SparkDcp.prepare(src + "/", dst.toString(), sync).runSyncInProcess(true);
         assertEquals(0, synced.exitCode(), synced.toString());
         assertFalse(Files.exists(dst.resolve("extra.txt")));
         assertEquals(1, ((Number) synced.toMap().get("deleted")).intValue());
@@ -81,7 +81,7 @@ class SparkDcpTest {
 
     @Test
     void printsAsTheCliTableAndConvertsToTheReportFields() throws Exception {
-        CopyResult result = SparkDcp.copy(sc, smallTree().toString(), tmp.resolve("dst").toString(),
+        CopyResult result = SparkDcp.copy(sc, smallTree() + "/", tmp.resolve("dst").toString(),
                 CopyRequest.builder().messages(line -> {}).build());
         assertEquals(ReportText.render(result.report()), result.toString());
         assertEquals(ReportJson.render(result.report()), result.toJson());

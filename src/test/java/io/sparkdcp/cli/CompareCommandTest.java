@@ -62,7 +62,7 @@ class CompareCommandTest {
         before.putAll(inodeTimes(copy));
 
         CommandLineRun run = CommandLineRun.of("compare", "--contents", "--xattrs", "all", "--report", report.toString(),
-                source.root().toString(), copy.toString());
+                source.root() + "/", copy.toString());
 
         assertEquals(0, run.exitCode(), run.out() + run.err());
         assertTrue(run.out().contains("identical"), run.out());
@@ -84,7 +84,7 @@ class CompareCommandTest {
         Path report = mount.dir().resolve("planted.json");
 
         CommandLineRun run = CommandLineRun.of("compare", "--contents", "--report", report.toString(),
-                source.root().toString(), copy.toString());
+                source.root() + "/", copy.toString());
 
         assertEquals(1, run.exitCode(), run.out() + run.err());
         assertEquals(expected.stream().sorted().toList(), differsLines(run.err()).stream().sorted().toList());
@@ -101,14 +101,27 @@ class CompareCommandTest {
         Path sparkReport = mount.dir().resolve("planted-spark.json");
         CommandLineRun spark = CommandLineRun.of("compare", "--contents", "--master", "local[2]", "--walk", "distributed",
                 "--batch-files", "5", "--threads-per-task", "3", "--chunk-size", "1M", "--batch-bytes", "2M",
-                "--report", sparkReport.toString(), source.root().toString(), copy.toString());
+                "--report", sparkReport.toString(), source.root() + "/", copy.toString());
         assertEquals(1, spark.exitCode(), spark.err());
         assertEquals(expected.stream().sorted().toList(), differsLines(spark.err()).stream().sorted().toList());
         assertEquals(json.get("bytes_compared").asLong(), new ObjectMapper().readTree(sparkReport.toFile()).get("bytes_compared").asLong());
 
         // Without --contents the changed byte goes unseen (same size and mtime), the rest does not.
-        CommandLineRun metadataOnly = CommandLineRun.of("compare", source.root().toString(), copy.toString());
+        CommandLineRun metadataOnly = CommandLineRun.of("compare", source.root() + "/", copy.toString());
         assertEquals(expected.size() - 1, differsLines(metadataOnly.err()).size(), metadataOnly.err());
+    }
+
+    @Test
+    void compareTakesTheSourceFormsCopyTakes() throws IOException {
+        // rsync's rule: "copy SRC DST" made DST/name, so "compare SRC DST" compares SRC with DST/name.
+        Path into = mount.dir().resolve("into-" + ++copies);
+        assertEquals(0, CommandLineRun.of("copy", "--xattrs", "all", "--mkpath", source.root().toString(), into.toString()).exitCode());
+
+        CommandLineRun itself = CommandLineRun.of("compare", "--xattrs", "all", source.root().toString(), into.toString());
+        CommandLineRun contents = CommandLineRun.of("compare", "--xattrs", "all", source.root() + "/", into.toString());
+
+        assertEquals(0, itself.exitCode(), itself.err());
+        assertEquals(1, contents.exitCode(), contents.err()); // DST holds one entry, the source's name
     }
 
     @Test
@@ -120,7 +133,7 @@ class CompareCommandTest {
         Path report = mount.dir().resolve("cp.json");
 
         CommandLineRun run = CommandLineRun.of("compare", "--xattrs", "none", "--report", report.toString(),
-                source.root().toString(), into.toString());
+                source.root() + "/", into.toString());
 
         assertEquals(1, run.exitCode(), run.err());
         JsonNode json = new ObjectMapper().readTree(report.toFile());
@@ -143,9 +156,9 @@ class CompareCommandTest {
         Path copy = sparkDcpCopy();
         Commands.run("touch", "-h", "-m", "-d", "2001-02-03 04:05:06", copy.resolve(RichTree.SMALL_FILE).toString());
 
-        CommandLineRun exact = CommandLineRun.of("compare", source.root().toString(), copy.toString());
+        CommandLineRun exact = CommandLineRun.of("compare", source.root() + "/", copy.toString());
         assertEquals(List.of(RichTree.SMALL_FILE + ": mtime: 981173106.123456789 != 981173106.000000000"), differsLines(exact.err()));
-        CommandLineRun windowed = CommandLineRun.of("compare", "--time-window", "1s", source.root().toString(), copy.toString());
+        CommandLineRun windowed = CommandLineRun.of("compare", "--time-window", "1s", source.root() + "/", copy.toString());
         assertEquals(0, windowed.exitCode(), windowed.err());
     }
 
@@ -164,7 +177,7 @@ class CompareCommandTest {
         String classpath = ReadableClasspath.copyTo(mount.dir().resolve("classpath"));
         Process p = new ProcessBuilder("setpriv", "--reuid=1001", "--regid=1001", "--clear-groups",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classpath,
-                Main.class.getName(), "compare", "--contents", base.resolve("a").toString(), base.resolve("b").toString())
+                Main.class.getName(), "compare", "--contents", base.resolve("a") + "/", base.resolve("b").toString())
                 .redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes());
         assertTrue(p.waitFor(3, TimeUnit.MINUTES), output);
@@ -264,7 +277,7 @@ class CompareCommandTest {
 
     private static Path sparkDcpCopy() {
         Path copy = mount.dir().resolve("copy-" + ++copies);
-        CommandLineRun run = CommandLineRun.of("copy", "--xattrs", "all", source.root().toString(), copy.toString());
+        CommandLineRun run = CommandLineRun.of("copy", "--xattrs", "all", source.root() + "/", copy.toString());
         assertEquals(0, run.exitCode(), run.err());
         return copy;
     }

@@ -29,7 +29,7 @@ class CopyCommandRunTest {
         Files.createSymbolicLink(tmp.resolve("src/link"), Path.of("a.txt"));
         Path dst = tmp.resolve("out/dst");
         Path report = tmp.resolve("report.json");
-        String[] args = {"copy", "--master", "local[2]", "--report", report.toString(), tmp.resolve("src").toString(), dst.toString()};
+        String[] args = {"copy", "--master", "local[2]", "--mkpath", "--report", report.toString(), tmp.resolve("src") + "/", dst.toString()};
 
         CommandLineRun first = CommandLineRun.of(args);
         assertEquals(0, first.exitCode(), first.err());
@@ -49,7 +49,7 @@ class CopyCommandRunTest {
         // Progress lines every second: accepted (this copy is too short for one; LiveProgressTest
         // watches a slow one).
         String[] withProgress = {"copy", "--master", "local[2]", "--progress", "1", "--report", report.toString(),
-                tmp.resolve("src").toString(), dst.toString()};
+                tmp.resolve("src") + "/", dst.toString()};
         CommandLineRun second = CommandLineRun.of(withProgress);
         assertEquals(0, second.exitCode(), second.err());
         JsonNode again = new ObjectMapper().readTree(report.toFile());
@@ -75,7 +75,7 @@ class CopyCommandRunTest {
             Path report = tmp.resolve(name + ".json");
             List<String> args = new java.util.ArrayList<>(List.of("copy", "--report", report.toString()));
             args.addAll(runner);
-            args.addAll(List.of(src.toString(), dst.toString()));
+            args.addAll(List.of(src + "/", dst.toString()));
             CommandLineRun run = CommandLineRun.of(args.toArray(String[]::new));
             assertTrue(Files.exists(dst.resolve("sub/b.txt")), name + ": " + run.out() + run.err());
             assertEquals("beta", Files.readString(dst.resolve("sub/b.txt")), name);

@@ -54,15 +54,15 @@ class CopyCommandUsageTest {
     @Test
     void destinationEqualToTheSourceIsRefused() throws IOException {
         Path src = source();
-        assertUsageError(CommandLineRun.of("copy", src.toString(), src.toString()), "is the source itself");
-        assertUsageError(CommandLineRun.of("copy", src.toString(), src + "/."), "is the source itself");
+        assertUsageError(CommandLineRun.of("copy", src + "/", src.toString()), "is the source itself");
+        assertUsageError(CommandLineRun.of("copy", src + "/", src + "/."), "is the source itself");
     }
 
     @Test
     void destinationThatLinksToTheSourceIsRefused() throws IOException {
         Path src = source();
         Path link = Files.createSymbolicLink(tmp.resolve("link"), src);
-        assertUsageError(CommandLineRun.of("copy", src.toString(), link.toString()), "is the source itself");
+        assertUsageError(CommandLineRun.of("copy", src + "/", link.toString()), "is the source itself");
     }
 
     @Test

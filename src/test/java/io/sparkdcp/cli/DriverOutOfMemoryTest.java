@@ -114,7 +114,7 @@ class DriverOutOfMemoryTest {
             for (int d = 0; d < DIRECTORIES; d++)
                 for (int f = 0; f < FILES_PER_DIRECTORY; f++) Files.createDirectories(destination.resolve("d" + d).resolve(f + PADDING));
         }
-        return submit(name, driverFlags, List.of("copy", "--walk", walk, "--progress", "0", source.toString(), destination.toString()),
+        return submit(name, driverFlags, List.of("copy", "--walk", walk, "--progress", "0", source + "/", destination.toString()),
                 sparkConf);
     }
 

@@ -39,18 +39,18 @@ class InodeOptionsRunTest {
     void flagsAreCopiedUnlessNoFlags() {
         Path with = xfs.dir().resolve("with");
         Path without = xfs.dir().resolve("without");
-        assertEquals(0, CommandLineRun.of("copy", source.toString(), with.toString()).exitCode());
-        assertEquals(0, CommandLineRun.of("copy", "--no-flags", source.toString(), without.toString()).exitCode());
+        assertEquals(0, CommandLineRun.of("copy", source + "/", with.toString()).exitCode());
+        assertEquals(0, CommandLineRun.of("copy", "--no-flags", source + "/", without.toString()).exitCode());
         assertTrue(lsattr(with.resolve("nodefrag")).contains("d"), lsattr(with.resolve("nodefrag")));
         assertTrue(lsattr(without.resolve("nodefrag")).matches("-+"), lsattr(without.resolve("nodefrag")));
     }
 
     @Test
     void aFlagTheDestinationCannotHoldIsANoticeOrWithStrictAFailure() {
-        CommandLineRun lenient = CommandLineRun.of("copy", "--no-projid", source.toString(), ext4.dir().resolve("lenient").toString());
+        CommandLineRun lenient = CommandLineRun.of("copy", "--no-projid", source + "/", ext4.dir().resolve("lenient").toString());
         assertEquals(0, lenient.exitCode(), lenient.err());
         assertTrue(lenient.err().contains("cannot hold the nodefrag flag"), lenient.err());
-        CommandLineRun strict = CommandLineRun.of("copy", "--no-projid", "--strict", source.toString(), ext4.dir().resolve("strict").toString());
+        CommandLineRun strict = CommandLineRun.of("copy", "--no-projid", "--strict", source + "/", ext4.dir().resolve("strict").toString());
         assertEquals(1, strict.exitCode(), strict.err());
         assertTrue(strict.err().contains("nodefrag"), strict.err());
     }

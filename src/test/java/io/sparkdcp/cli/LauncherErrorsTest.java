@@ -132,7 +132,7 @@ class LauncherErrorsTest {
     private Launch moveSourceAwayAfterTheWalk(Path src, Path dst, String... extra) throws Exception {
         List<String> args = new ArrayList<>(List.of("copy", "--master", "local[2]"));
         args.addAll(List.of(extra));
-        args.addAll(List.of(src.toString(), dst.toString()));
+        args.addAll(List.of(src + "/", dst.toString()));
         return launch(Map.of(), (line, process) -> {
             if (!line.startsWith("spark-dcp: listed ")) return;
             signal("STOP", process);

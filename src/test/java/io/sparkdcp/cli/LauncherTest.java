@@ -70,7 +70,7 @@ class LauncherTest {
     void copiesATreeAndExitsZero() throws Exception {
         Path src = smallTree();
         Path dst = tmp.resolve("dst");
-        Launch run = launch("copy", "--master", "local[2]", src.toString(), dst.toString());
+        Launch run = launch("copy", "--master", "local[2]", src + "/", dst.toString());
         assertEquals(0, run.exitCode(), run.describe());
         assertEquals("alpha\n", Files.readString(dst.resolve("a.txt")));
         assertEquals("beta\n", Files.readString(dst.resolve("sub/b.txt")));
@@ -89,7 +89,7 @@ class LauncherTest {
         Path src = smallTree();
         Path dst = tmp.resolve("dst");
         Path report = tmp.resolve("report.json");
-        Launch copy = launch("copy", "--report", report.toString(), src.toString(), dst.toString());
+        Launch copy = launch("copy", "--report", report.toString(), src + "/", dst.toString());
         assertEquals(0, copy.exitCode(), copy.describe());
         assertEquals("beta\n", Files.readString(dst.resolve("sub/b.txt")));
         assertEquals(Path.of("a.txt"), Files.readSymbolicLink(dst.resolve("link")));
@@ -103,14 +103,14 @@ class LauncherTest {
                 .compareTo(Files.getLastModifiedTime(archive)) > 0, "the archive is not older than the jar");
 
         Files.writeString(src.resolve("a.txt"), "alpha, longer\n");
-        Launch sync = launch("sync", "--delete", src.toString(), dst.toString());
+        Launch sync = launch("sync", "--delete", src + "/", dst.toString());
         assertEquals(0, sync.exitCode(), sync.describe());
         assertEquals("alpha, longer\n", Files.readString(dst.resolve("a.txt")));
     }
 
     @Test
     void verboseAddsSparksInfoMessages() throws Exception {
-        Launch run = launch("copy", "--verbose", "--master", "local[1]", smallTree().toString(), tmp.resolve("dst").toString());
+        Launch run = launch("copy", "--verbose", "--master", "local[1]", smallTree() + "/", tmp.resolve("dst").toString());
         assertEquals(0, run.exitCode(), run.describe());
         assertTrue(run.err().contains(" INFO SparkContext: "), run.describe());
     }
@@ -126,7 +126,7 @@ class LauncherTest {
 
     @Test
     void unknownOptionExitsTwo() throws Exception {
-        Launch run = launch("copy", "--frobnicate", smallTree().toString(), tmp.resolve("dst").toString());
+        Launch run = launch("copy", "--frobnicate", smallTree() + "/", tmp.resolve("dst").toString());
         assertEquals(2, run.exitCode(), run.describe());
         assertTrue(run.err().contains("spark-dcp: Unknown option: '--frobnicate'"), run.describe());
     }
@@ -139,7 +139,7 @@ class LauncherTest {
         Files.writeString(dst.resolve("sub"), "not a directory\n");
         Path report = tmp.resolve("report.json");
 
-        Launch run = launch("copy", "--master", "local[2]", "--report", report.toString(), src.toString(), dst.toString());
+        Launch run = launch("copy", "--master", "local[2]", "--report", report.toString(), src + "/", dst.toString());
 
         assertEquals(1, run.exitCode(), run.describe());
         assertTrue(run.err().contains("spark-dcp: failed: sub: mkdirat EEXIST: "), run.describe());

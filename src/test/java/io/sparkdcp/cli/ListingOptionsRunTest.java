@@ -27,7 +27,7 @@ class ListingOptionsRunTest {
         String listing = tmp.resolve("listing").toString();
 
         CommandLineRun save = CommandLineRun.of("copy", "--master", "local[2]", "--walk", "distributed",
-                "--save-listing", listing, src.toString(), tmp.resolve("dst1").toString());
+                "--save-listing", listing, src + "/", tmp.resolve("dst1").toString());
         assertEquals(0, save.exitCode(), save.err());
         assertTrue(save.err().contains("walked on the executors"), save.err());
         assertTrue(Files.exists(tmp.resolve("listing/_SUCCESS")));
@@ -36,7 +36,7 @@ class ListingOptionsRunTest {
         Files.writeString(tmp.resolve("src/later.txt"), "later");
         Path report = tmp.resolve("report.json");
         CommandLineRun reuse = CommandLineRun.of("copy", "--master", "local[2]", "--listing", listing, "--report", report.toString(),
-                tmp.resolve("src").toString(), tmp.resolve("dst2").toString());
+                tmp.resolve("src") + "/", tmp.resolve("dst2").toString());
         assertEquals(0, reuse.exitCode(), reuse.err());
         JsonNode json = new ObjectMapper().readTree(report.toFile());
         assertEquals("saved", json.at("/settings/listed_by").asText());
@@ -51,7 +51,7 @@ class ListingOptionsRunTest {
         assertFalse(Files.exists(tmp.resolve("dst3")));
 
         CommandLineRun delete = CommandLineRun.of("sync", "--master", "local[2]", "--delete", "--listing", listing,
-                tmp.resolve("src").toString(), tmp.resolve("dst2").toString());
+                tmp.resolve("src") + "/", tmp.resolve("dst2").toString());
         assertEquals(2, delete.exitCode(), delete.err());
         assertTrue(delete.err().contains("--delete"), delete.err());
 

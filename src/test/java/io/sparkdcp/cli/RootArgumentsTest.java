@@ -51,10 +51,10 @@ class RootArgumentsTest {
         Files.writeString(t.resolve("other"), "also precious");
         List<Path> before = TreeFiles.everything(t);
 
-        assertRefused(CommandLineRun.asLaunched("sync", "--delete", t.resolve("sub").toString(), t.toString()), "inside the destination");
-        assertRefused(CommandLineRun.asLaunched("sync", "--delete", "--dry-run", t.resolve("sub").toString(), t.toString()),
+        assertRefused(CommandLineRun.asLaunched("sync", "--delete", t.resolve("sub") + "/", t.toString()), "inside the destination");
+        assertRefused(CommandLineRun.asLaunched("sync", "--delete", "--dry-run", t.resolve("sub") + "/", t.toString()),
                 "inside the destination");
-        assertRefused(CommandLineRun.asLaunched("copy", t.resolve("sub").toString(), t.toString()), "inside the destination");
+        assertRefused(CommandLineRun.asLaunched("copy", t.resolve("sub") + "/", t.toString()), "inside the destination");
 
         assertEquals(before, TreeFiles.everything(t));
         assertEquals("precious", Files.readString(t.resolve("sub/inner/data")));
@@ -67,7 +67,7 @@ class RootArgumentsTest {
         Files.writeString(t.resolve("sub/data"), "precious");
         Path link = Files.createSymbolicLink(mount.dir().resolve("b/link-to-sub"), t.resolve("sub"));
 
-        assertRefused(CommandLineRun.asLaunched("sync", "--delete", link.toString(), t.toString()), "inside the destination");
+        assertRefused(CommandLineRun.asLaunched("sync", "--delete", link + "/", t.toString()), "inside the destination");
 
         assertEquals("precious", Files.readString(t.resolve("sub/data")));
     }

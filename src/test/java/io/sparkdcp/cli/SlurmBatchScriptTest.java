@@ -86,7 +86,7 @@ class SlurmBatchScriptTest {
 
         tree = RichTree.build(Files.createDirectory(xfs.dir().resolve("src")));
         exactJob = submit(List.of("--nodes=2", "--time=10"), "copy", "--batch-files", "20", "--chunk-size", "1M", "--xattrs", "all",
-                "--report", tmp.resolve("exact-report.json").toString(), tree.root().toString(), xfs.dir().resolve("dst-exact").toString());
+                "--report", tmp.resolve("exact-report.json").toString(), tree.root() + "/", xfs.dir().resolve("dst-exact").toString());
 
         cancelJob = submit(List.of("--nodes=1", "--time=10"), slowCopy(xfs.dir().resolve("dst-cancel")));
 
@@ -98,7 +98,7 @@ class SlurmBatchScriptTest {
         Files.writeString(failingSrc.resolveSibling("a.txt"), "alpha\n");
         Path failingDst = Files.createDirectories(xfs.dir().resolve("failing-dst"));
         Files.writeString(failingDst.resolve("sub"), "not a directory\n"); // the engine fails that entry
-        failedEntryJob = submit(List.of("--nodes=1", "--time=10"), "copy", failingSrc.getParent().toString(), failingDst.toString());
+        failedEntryJob = submit(List.of("--nodes=1", "--time=10"), "copy", failingSrc.getParent() + "/", failingDst.toString());
     }
 
     @AfterAll
@@ -190,7 +190,7 @@ class SlurmBatchScriptTest {
 
     /** Two batches, one file at a time each: SLOW_FILES / 2 seconds at least. */
     private String[] slowCopy(Path dst) {
-        return new String[] {"copy", "--batch-files", "" + SLOW_FILES / 2, "--threads-per-task", "1", slowSource.dir().toString(), dst.toString()};
+        return new String[] {"copy", "--batch-files", "" + SLOW_FILES / 2, "--threads-per-task", "1", slowSource.dir() + "/", dst.toString()};
     }
 
     private String output(Job job) {

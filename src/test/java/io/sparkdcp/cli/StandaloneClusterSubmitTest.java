@@ -44,7 +44,7 @@ class StandaloneClusterSubmitTest {
 
             TimedProcess.Finished submit = TimedProcess.run(new ProcessBuilder(submitCommand(jars, cluster.masterUrl(), "copy",
                     "--batch-files", "20", "--chunk-size", "1M", "--xattrs", "all", "--report", report.toString(),
-                    tree.root().toString(), dst.toString())), tmp.resolve("submit.log"), SUBMIT_SECONDS);
+                    tree.root() + "/", dst.toString())), tmp.resolve("submit.log"), SUBMIT_SECONDS);
             assertEquals(0, submit.exitCode(), submit.output());
 
             TreeComparator.assertSameTree(tree.root(), dst);

@@ -25,13 +25,13 @@ class SyncCommandRunTest {
         Files.writeString(src.resolve("new.txt"), "new");
         Files.writeString(src.resolve("same.txt"), "same");
         Path dst = Files.createDirectories(tmp.resolve("dst"));
-        String[] first = {"sync", "--master", "local[2]", src.toString(), dst.toString()};
+        String[] first = {"sync", "--master", "local[2]", src + "/", dst.toString()};
         assertEquals(0, CommandLineRun.of(first).exitCode());
         Files.writeString(src.resolve("new2.txt"), "newer");
         Files.setPosixFilePermissions(dst.resolve("same.txt"), PosixFilePermissions.fromString("rwx------"));
         Files.writeString(dst.resolve("extra.txt"), "extra");
 
-        CommandLineRun dry = CommandLineRun.of("sync", "--delete", "--dry-run", src.toString(), dst.toString());
+        CommandLineRun dry = CommandLineRun.of("sync", "--delete", "--dry-run", src + "/", dst.toString());
         assertEquals(0, dry.exitCode(), dry.err());
         assertTrue(dry.out().contains("copy: new2.txt\n"), dry.out());
         assertTrue(dry.out().contains("fix metadata: same.txt\n"), dry.out());
@@ -42,7 +42,7 @@ class SyncCommandRunTest {
 
         Path report = tmp.resolve("report.json");
         CommandLineRun real = CommandLineRun.of("sync", "--master", "local[2]", "--delete", "--report", report.toString(),
-                src.toString(), dst.toString());
+                src + "/", dst.toString());
         assertEquals(0, real.exitCode(), real.err());
         JsonNode json = new ObjectMapper().readTree(report.toFile());
         assertEquals(1, json.at("/copied_by_type/file").asLong(), json.toString());
@@ -58,7 +58,7 @@ class SyncCommandRunTest {
         Path src = Files.createDirectories(tmp.resolve("src"));
         Files.writeString(src.resolve("a"), "a");
         Path dst = tmp.resolve("no/dst");
-        CommandLineRun dry = CommandLineRun.of("sync", "--dry-run", src.toString(), dst.toString());
+        CommandLineRun dry = CommandLineRun.of("sync", "--dry-run", "--mkpath", src + "/", dst.toString());
         assertEquals(0, dry.exitCode(), dry.err());
         assertTrue(dry.out().contains("copy: a\n"), dry.out());
         assertFalse(Files.exists(tmp.resolve("no")));

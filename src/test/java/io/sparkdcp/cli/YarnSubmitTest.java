@@ -122,7 +122,7 @@ class YarnSubmitTest {
     /** Small batches: hard links and the many files spread over many tasks, on both executors. */
     private static String[] copyArguments(Path report, Path dst) {
         return new String[]{"copy", "--fsync", "--batch-files", "50", "--chunk-size", "1M", "--xattrs", "all",
-                "--report", report.toString(), tree.root().toString(), dst.toString()};
+                "--report", report.toString(), tree.root() + "/", dst.toString()};
     }
 
     private static void assertExactInOneSucceededAttempt(Submitted run, Path dst, Path report) throws Exception {

@@ -44,7 +44,7 @@ class WorkerKillTest {
                     List.of("-Dspark.executor.extraClassPath=" + System.getProperty("java.class.path"),
                             "-Dspark.executor.memory=1g", "-Dspark.ui.enabled=false"),
                     List.of("copy", "--master", cluster.masterUrl(), "--fsync", "--batch-files", "50",
-                            "--report", report.toString(), source.source().toString(), dst.toString())), "driver.log");
+                            "--report", report.toString(), source.source() + "/", dst.toString())), "driver.log");
             try {
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
                 while (TreeFiles.regularFiles(dst).size() < FILES / 10 && driver.isAlive() && System.nanoTime() < deadline) Thread.sleep(20);

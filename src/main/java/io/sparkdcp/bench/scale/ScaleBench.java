@@ -161,7 +161,7 @@ public final class ScaleBench {
         Path dst = scratch.resolve("copy-of-" + source.getFileName() + "-" + System.nanoTime());
         if (cold) DropCaches.now();
         long t0 = System.nanoTime();
-        CopyResult r = SparkDcp.copy(sc, source.toString(), dst.toString(), CopyRequest.builder().messages(line -> {}).build());
+        CopyResult r = SparkDcp.copy(sc, source + "/", dst.toString(), CopyRequest.builder().messages(line -> {}).build());
         double seconds = (System.nanoTime() - t0) / 1e9;
         long entries = r.report().counts().copied();
         log.accept(String.format("copy of the %s tree: %,d entries in %.1f s", tree, entries, seconds));

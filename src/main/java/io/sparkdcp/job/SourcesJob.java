@@ -1,0 +1,51 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.progress.Work;
+import io.sparkdcp.report.CopyReport;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Several sources as one job: each pair of roots is copied (or synced, --delete inside its own
+ * destination only) in turn on the same runner, so its steps add up in one accumulator table, and
+ * the outcomes add up in one report, failures shown by their path in DST. A single pair is its own
+ * job, unchanged (paths relative to SRC).
+ */
+public final class SourcesJob {
+    /** One pair's whole job (it holds that pair's DST lock while it runs). */
+    public interface PairJob {
+        CopyReport run(int pair, Consumer<Work> planned);
+    }
+
+    private SourcesJob() {}
+
+    /**
+     * @param names   each pair's name in DST, under which its failures are shown
+     * @param planned told the entries and bytes of the pairs listed so far (for progress: the runner's
+     *                count of what is done covers them all)
+     */
+    public static CopyReport run(List<String> names, String sources, String destination, Consumer<Work> planned,
+                                 PairJob job) {
+        int pairs = names.size();
+        if (pairs == 1) return job.run(0, planned);
+        long start = System.nanoTime();
+        CopyCounts counts = new CopyCounts();
+        long entries = 0, bytes = 0;
+        boolean complete = true;
+        CopyReport last = null;
+        for (int pair = 0; pair < pairs; pair++) {
+            long entriesBefore = entries, bytesBefore = bytes;
+            last = job.run(pair, w -> planned.accept(new Work(entriesBefore + w.entries(), bytesBefore + w.bytes())));
+            counts.merge(last.counts().under(names.get(pair)));
+            entries += last.entriesListed();
+            bytes += last.bytesListed();
+            complete &= last.walkComplete();
+        }
+        // The runner's steps are the whole job's: the last pair's report already holds them all.
+        return new CopyReport(sources, destination, last.xattrs(), last.xattrAccess(), last.projectIds(), counts,
+                last.steps(), entries, bytes, System.nanoTime() - start, complete, last.modes(), last.listedBy(),
+                last.listingDir());
+    }
+}
