@@ -4,7 +4,7 @@ import io.sparkdcp.job.SyncPreview;
 
 import java.io.PrintWriter;
 
-/** What {@code sync --dry-run} found: the plan as lines, judged from the two listings; nothing was written. */
+/** What {@code copy --dry-run} or {@code sync --dry-run} found: the plan as lines, judged from the two listings; nothing was written. */
 public final class DryRun {
     private final SyncPreview preview;
 

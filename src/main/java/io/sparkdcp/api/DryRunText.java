@@ -17,8 +17,9 @@ final class DryRunText {
         lines(out, "fix metadata", p.fixMetadata());
         lines(out, "delete", p.delete());
         for (Failure f : p.refused()) out.append("refuse: ").append(f.path()).append(": ").append(f.message()).append('\n');
-        out.append(String.format(Locale.ROOT, "dry run: would copy %,d, fix metadata of %,d, delete %,d; %,d unchanged%s%s; "
+        out.append(String.format(Locale.ROOT, "dry run: would copy %,d, fix metadata of %,d, delete %,d; %,d unchanged%s%s%s; "
                         + "nothing was changed%n", p.copy().size(), p.fixMetadata().size(), p.delete().size(), p.unchanged(),
+                p.keptNewer().isEmpty() ? "" : String.format(Locale.ROOT, "; %,d kept, newer at DST", p.keptNewer().size()),
                 p.refused().isEmpty() ? "" : String.format(Locale.ROOT, "; %,d refused", p.refused().size()),
                 p.deletionRefused() == null ? "" : "; deletion refused: " + p.deletionRefused()));
         return out.toString();

@@ -44,7 +44,8 @@ public final class PreparedCopy {
                 request.xattrAccess(), request.projectIds(), request.chunkSize(), request.modes())
                 .withRootIds(roots.sourceId(), roots.destinationId());
         JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
-                request.threadsPerTask(), new ListingOptions(request.walk(), request.listing(), request.saveListing()));
+                request.threadsPerTask(), new ListingOptions(request.walk(), request.listing(), request.saveListing(),
+                        request.filter(), request.deleteExcluded()));
         SourceListing.check(options);
         return new PreparedCopy(roots, options, request);
     }
@@ -82,7 +83,10 @@ public final class PreparedCopy {
         return run(inProcessRunner(), syncJob(delete));
     }
 
-    /** What a sync would do, judged from the two listings, without Spark and without writing anything (DST is not created). */
+    /**
+     * What this copy or sync (by the request's modes) would do, judged from the two listings, without Spark and
+     * without writing anything (DST is not created); {@code delete} for sync --delete.
+     */
     public DryRun dryRun(boolean delete) {
         checkSyncDelete(delete);
         return new DryRun(SyncPreview.of(options, delete, roots.destinationExists()));

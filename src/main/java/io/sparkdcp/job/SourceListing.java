@@ -64,8 +64,8 @@ public final class SourceListing {
             return saved;
         }
         Listing listing = listedBy(options, runner).equals(EXECUTORS)
-                ? new DistributedWalk(runner, options.walkThreads(), log).walk(copy.sourceRoot(), copy.projectIds())
-                : new TreeWalker(options.walkThreads(), copy.projectIds()).walk(copy.sourceRoot());
+                ? new DistributedWalk(runner, options.walkThreads(), log).walk(copy.sourceRoot(), copy.projectIds(), how.filter())
+                : new TreeWalker(options.walkThreads(), copy.projectIds(), how.filter()).walk(copy.sourceRoot());
         if (how.saveListing() != null) {
             SavedListing.write(how.saveListing(), copy.sourceRoot(), copy.projectIds(), listing);
             log.accept(String.format("saved the listing (%,d entries) to %s", listing.entryCount(), how.saveListing()));
