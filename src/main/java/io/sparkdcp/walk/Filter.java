@@ -1,11 +1,13 @@
 package io.sparkdcp.walk;
 
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -109,6 +111,46 @@ public final class Filter implements Serializable {
             if (wanted == null) wanted = Wanted.of(listed); // a race builds it twice, equal
             if (!wanted(path, directory)) return false;
         }
+        return rulesList(path, directory);
+    }
+
+    /**
+     * The listed paths ({@code --files-from}) a walk with this filter did not find, as failures: rsync
+     * reports them too, and a sync must not delete as if SRC lacked them. Paths the rules leave out
+     * (or a directory above them) are not missing.
+     */
+    public List<Failure> missing(Listing listing) {
+        if (listed == null) return List.of();
+        Set<ByteBuffer> notFound = new HashSet<>();
+        Set<ByteBuffer> parents = new HashSet<>();
+        for (byte[] p : listed) {
+            if (!rulesKeepWithParents(p)) continue;
+            notFound.add(ByteBuffer.wrap(p));
+            parents.add(ByteBuffer.wrap(PathBytes.parent(p)));
+        }
+        for (DirectoryBlock b : listing.blocks()) {
+            notFound.remove(ByteBuffer.wrap(b.path()));
+            if (parents.contains(ByteBuffer.wrap(b.path()))) for (Entry e : b.files()) notFound.remove(ByteBuffer.wrap(e.path()));
+        }
+        List<Failure> out = new ArrayList<>();
+        for (ByteBuffer p : notFound) {
+            byte[] path = new byte[p.remaining()];
+            p.duplicate().get(path);
+            out.add(new Failure(PathBytes.display(path), "files-from", "ENOENT", "listed in --files-from, not found in SRC"));
+        }
+        out.sort(Comparator.comparing(Failure::path));
+        return out;
+    }
+
+    /** Whether the rules keep this path, as a file and as a directory, and every directory above it. */
+    private boolean rulesKeepWithParents(byte[] path) {
+        for (int i = 0; i < path.length; i++) {
+            if (path[i] == '/' && !rulesList(Arrays.copyOf(path, i), true)) return false;
+        }
+        return rulesList(path, false) && rulesList(path, true);
+    }
+
+    private boolean rulesList(byte[] path, boolean directory) {
         for (Rule r : rules) if (r.matches(path, directory)) return r.include;
         return true;
     }

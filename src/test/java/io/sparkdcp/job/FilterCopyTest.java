@@ -91,6 +91,20 @@ class FilterCopyTest {
     }
 
     @Test
+    void aListedPathSrcLacksFailsAndStopsDeletionButOneTheRulesLeaveOutDoesNot() throws IOException {
+        Path dst = Files.createDirectory(mount.dir().resolve("listed-missing"));
+        Filter listed = Filter.NONE.with(Filter.Rule.of(false, PathBytes.of("*.o")))
+                .listing(List.of(PathBytes.of("data/x.c"), PathBytes.of("data/y.o"), PathBytes.of("data/absent"), PathBytes.of("gone/deep")));
+        LocalCopy sync = LocalCopy.syncDefaults().withListing(new ListingOptions(WalkMode.DRIVER, null, null, listed, false));
+        CopyReport r = sync.sync(src, dst, true);
+        assertEquals(new TreeSet<>(List.of(".", "data/absent", "gone/deep")),
+                new TreeSet<>(r.counts().failures().stream().map(f -> f.path()).toList()),
+                "the two missing paths (data/y.o is left out by a rule), and the refused deletion");
+        assertEquals(2, r.counts().failures().stream().filter(f -> f.op().equals("files-from")).count());
+        assertEquals(new TreeSet<>(List.of("data", "data/x.c")), paths(dst), "the rest is copied");
+    }
+
+    @Test
     void syncDeleteLeavesExcludedEntriesUnlessDeleteExcluded() throws IOException {
         for (boolean deleteExcluded : new boolean[]{false, true}) {
             Path dst = Files.createDirectory(mount.dir().resolve("delete-" + deleteExcluded));
