@@ -6,8 +6,16 @@ import io.sparkdcp.copy.LustreLayout;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
 import io.sparkdcp.job.WalkMode;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.walk.Filter;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -31,7 +39,10 @@ import java.util.function.Consumer;
  * @param listing          {@code --listing}: a listing saved earlier to copy from instead of walking; null to walk
  * @param saveListing      {@code --save-listing}: where to save the listing for later runs; null not to
  * @param mkpath           {@code --mkpath}: create DST's missing parents (without it a missing parent is refused)
- * @param modes            {@code --atomic}, {@code --verify}, {@code --fsync}; for a sync also {@code --contents}
+ * @param modes            {@code --atomic}, {@code --verify}, {@code --fsync}, {@code --update}; for a sync also {@code --contents}
+ * @param filter           {@code --exclude}, {@code --include}, {@code --exclude-from}, {@code --files-from}: which
+ *                         entries of SRC are listed, rules in the order given
+ * @param deleteExcluded   {@code --delete-excluded}: sync --delete removes what the filter leaves out of DST too
  * @param progressInterval {@code --progress}: how often a progress line goes to {@code messages}; zero for none
  * @param messages         where the copy's one-line messages go (listing summary, progress);
  *                         by default stderr, prefixed {@code spark-dcp: }
@@ -41,8 +52,8 @@ import java.util.function.Consumer;
 public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolean projectIds, boolean flags,
                           boolean strict, LustreLayout lustreLayout, int batchFiles,
                           long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, WalkMode walk,
-                          String listing, String saveListing, boolean mkpath, CopyModes modes, Duration progressInterval,
-                          Consumer<String> messages, Duration timeWindow) {
+                          String listing, String saveListing, boolean mkpath, Filter filter, boolean deleteExcluded,
+                          CopyModes modes, Duration progressInterval, Consumer<String> messages, Duration timeWindow) {
 
     /** The defaults, as the CLI's words (its help shows them). */
     public static final String DEFAULT_XATTRS = "non-lustre";
@@ -61,9 +72,9 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
     public static final long MAX_PROGRESS_SECONDS = 86_400;
 
     public CopyRequest {
-        if (xattrs == null || xattrAccess == null || lustreLayout == null || walk == null || modes == null || progressInterval == null
-                || messages == null)
-            throw new IllegalArgumentException("xattrs, xattrAccess, lustreLayout, walk, modes, progressInterval and messages must be given");
+        if (xattrs == null || xattrAccess == null || lustreLayout == null || walk == null || filter == null || modes == null
+                || progressInterval == null || messages == null)
+            throw new IllegalArgumentException("xattrs, xattrAccess, lustreLayout, walk, filter, modes, progressInterval and messages must be given");
     }
 
     /** What the engine carries of an inode beyond owner, mode, times, xattrs and project ID. */
@@ -97,6 +108,8 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         b.listing = listing;
         b.saveListing = saveListing;
         b.mkpath = mkpath;
+        b.filter = filter;
+        b.deleteExcluded = deleteExcluded;
         b.modes = modes;
         b.progressInterval = progressInterval;
         b.messages = messages;
@@ -135,6 +148,8 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         private String listing;
         private String saveListing;
         private boolean mkpath;
+        private Filter filter = Filter.NONE;
+        private boolean deleteExcluded;
         private CopyModes modes = CopyModes.COPY;
         private Duration progressInterval = Duration.ZERO;
         private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
@@ -205,23 +220,73 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
 
         /** Create DST's missing parent directories, as rsync --mkpath does; without it a missing parent is refused. */
         public Builder mkpath(boolean on) { this.mkpath = on; return this; }
+        /** Leave out entries matching PATTERN (rsync's meaning; bytes, so any name can be matched). */
+        public Builder exclude(String pattern) { return rule(false, PathBytes.of(pattern), "--exclude"); }
+
+        public Builder exclude(byte[] pattern) { return rule(false, pattern, "--exclude"); }
+
+        /** Keep entries matching PATTERN, whatever later rules say: the first rule that matches decides. */
+        public Builder include(String pattern) { return rule(true, PathBytes.of(pattern), "--include"); }
+
+        public Builder include(byte[] pattern) { return rule(true, pattern, "--include"); }
+
+        /**
+         * Exclude rules read from FILE, one pattern a line (bytes as they are); blank lines and lines
+         * starting with {@code #} or {@code ;} are skipped, {@code + } makes a line an include rule and
+         * {@code - } an exclude rule.
+         */
+        public Builder excludeFrom(String file) {
+            for (byte[] line : lines(file, "--exclude-from")) {
+                if (line.length == 0 || line[0] == '#' || line[0] == ';') continue;
+                boolean prefixed = line.length > 2 && (line[0] == '+' || line[0] == '-') && line[1] == ' ';
+                byte[] pattern = prefixed ? Arrays.copyOfRange(line, 2, line.length) : line;
+                rule(prefixed && line[0] == '+', pattern, "--exclude-from " + file + ":");
+            }
+            return this;
+        }
+
+        /**
+         * Copy only the paths listed in FILE (one a line, relative to SRC; a listed directory with all
+         * it holds), and the directories above them, which get their metadata too.
+         */
+        public Builder filesFrom(String file) {
+            List<byte[]> paths = new ArrayList<>();
+            for (byte[] line : lines(file, "--files-from")) {
+                if (line.length == 0) continue;
+                byte[] path;
+                try {
+                    path = Filter.listedPath(line);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--files-from " + file + ": " + e.getMessage());
+                }
+                if (path == null) return this; // SRC itself is listed: everything is
+                paths.add(path);
+            }
+            this.filter = filter.listing(paths);
+            return this;
+        }
+
+        public Builder deleteExcluded(boolean on) { this.deleteExcluded = on; return this; }
 
         public Builder modes(CopyModes m) { this.modes = required(m, "modes"); return this; }
 
         /** Existing entries whose data is right keep it; only differing metadata is fixed. */
-        public Builder sync(boolean on) { return modes(new CopyModes(on, modes.compareContents(), modes.atomic(), modes.verify(), modes.fsync())); }
+        public Builder sync(boolean on) { return modes(new CopyModes(on, modes.compareContents(), modes.atomic(), modes.verify(), modes.fsync(), modes.update())); }
 
         /** With sync: files of equal size are compared byte by byte, not by mtime; with compare: their bytes are read too. */
-        public Builder contents(boolean on) { return modes(new CopyModes(modes.sync(), on, modes.atomic(), modes.verify(), modes.fsync())); }
+        public Builder contents(boolean on) { return modes(new CopyModes(modes.sync(), on, modes.atomic(), modes.verify(), modes.fsync(), modes.update())); }
 
         /** Each file under a temporary name, renamed into place when complete. */
-        public Builder atomic(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), on, modes.verify(), modes.fsync())); }
+        public Builder atomic(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), on, modes.verify(), modes.fsync(), modes.update())); }
 
         /** Re-read both sides of each file and compare CRC32C. */
-        public Builder verify(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), modes.atomic(), on, modes.fsync())); }
+        public Builder verify(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), modes.atomic(), on, modes.fsync(), modes.update())); }
 
         /** Data made durable before times are set. */
-        public Builder fsync(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), modes.atomic(), modes.verify(), on)); }
+        public Builder fsync(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), modes.atomic(), modes.verify(), on, modes.update())); }
+
+        /** A file whose destination is a file with a newer mtime is left as it is, and counted apart. */
+        public Builder update(boolean on) { return modes(modes.withUpdate(on)); }
 
         public Builder progressSeconds(long seconds) {
             if (seconds < 0) throw new IllegalArgumentException("--progress must not be negative");
@@ -248,9 +313,48 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         public CopyRequest build() {
             if (listing != null && saveListing != null)
                 throw new IllegalArgumentException("--listing and --save-listing exclude each other: the listing is already saved");
+            if (listing != null && !filter.none())
+                throw new IllegalArgumentException("--listing copies a saved listing as it is: --exclude, --include, "
+                        + "--exclude-from and --files-from filter a walk of SRC (save the listing with them)");
+            if (deleteExcluded && !modes.sync())
+                throw new IllegalArgumentException("--delete-excluded deletes in a sync; a copy deletes nothing");
             return new CopyRequest(xattrs, xattrAccess, projectIds, flags, strict, lustreLayout, batchFiles, batchBytes, chunkSize,
                     walkThreads > 0 ? walkThreads : defaultWalkThreads(threadsPerTask), threadsPerTask, walk, listing,
-                    saveListing, mkpath, modes, progressInterval, messages, timeWindow);
+                    saveListing, mkpath, filter, deleteExcluded, modes, progressInterval, messages, timeWindow);
+        }
+
+        private Builder rule(boolean include, byte[] pattern, String option) {
+            try {
+                this.filter = filter.with(Filter.Rule.of(include, required(pattern, option)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(option + " " + e.getMessage());
+            }
+            return this;
+        }
+
+        /** The file's lines as bytes (a trailing CR dropped); an unreadable file names itself and the reason. */
+        private static List<byte[]> lines(String file, String option) {
+            byte[] all;
+            try {
+                all = Files.readAllBytes(Path.of(required(file, option)));
+            } catch (IOException | java.nio.file.InvalidPathException e) {
+                throw new IllegalArgumentException(option + " cannot read " + file + ": " + ioReason(e));
+            }
+            List<byte[]> lines = new ArrayList<>();
+            int start = 0;
+            for (int i = 0; i <= all.length; i++) {
+                if (i < all.length && all[i] != '\n') continue;
+                int end = i > start && all[i - 1] == '\r' ? i - 1 : i;
+                if (i < all.length || end > start) lines.add(Arrays.copyOfRange(all, start, end));
+                start = i + 1;
+            }
+            return lines;
+        }
+
+        private static String ioReason(Exception e) {
+            if (e instanceof java.nio.file.NoSuchFileException) return "no such file";
+            if (e instanceof java.nio.file.AccessDeniedException) return "permission denied";
+            return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         }
 
         private static int threads(int n, String option) {

@@ -6,7 +6,7 @@ import io.sparkdcp.posix.Failure;
 import java.io.PrintWriter;
 import java.util.List;
 
-/** What {@code sync --dry-run} found: the plan as lines, judged from the listings; nothing was written. */
+/** What {@code copy --dry-run} or {@code sync --dry-run} found: the plan as lines, judged from the listings; nothing was written. */
 public final class DryRun {
     private final List<SyncPreview> previews;
     private final List<String> prefixes;

@@ -14,7 +14,7 @@ final class DryRunText {
     /** @param prefixes per preview, what its paths are shown under ("" for one source, "NAME/" for several) */
     static String render(List<SyncPreview> previews, List<String> prefixes) {
         StringBuilder out = new StringBuilder();
-        long copy = 0, fix = 0, delete = 0, unchanged = 0, refused = 0;
+        long copy = 0, fix = 0, delete = 0, unchanged = 0, keptNewer = 0, refused = 0;
         String deletionRefused = null;
         for (int i = 0; i < previews.size(); i++) {
             SyncPreview p = previews.get(i);
@@ -28,11 +28,13 @@ final class DryRunText {
             fix += p.fixMetadata().size();
             delete += p.delete().size();
             unchanged += p.unchanged();
+            keptNewer += p.keptNewer().size();
             refused += p.refused().size();
             if (deletionRefused == null) deletionRefused = p.deletionRefused();
         }
-        out.append(String.format(Locale.ROOT, "dry run: would copy %,d, fix metadata of %,d, delete %,d; %,d unchanged%s%s; "
+        out.append(String.format(Locale.ROOT, "dry run: would copy %,d, fix metadata of %,d, delete %,d; %,d unchanged%s%s%s; "
                         + "nothing was changed%n", copy, fix, delete, unchanged,
+                keptNewer == 0 ? "" : String.format(Locale.ROOT, "; %,d kept, newer at DST", keptNewer),
                 refused == 0 ? "" : String.format(Locale.ROOT, "; %,d refused", refused),
                 deletionRefused == null ? "" : "; deletion refused: " + deletionRefused));
         return out.toString();

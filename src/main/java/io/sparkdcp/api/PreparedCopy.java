@@ -57,7 +57,8 @@ public final class PreparedCopy {
                     .withInode(request.inode())
                     .withRootIds(roots.sourceId(), roots.destinationId());
             JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
-                    request.threadsPerTask(), new ListingOptions(request.walk(), request.listing(), request.saveListing()));
+                    request.threadsPerTask(), new ListingOptions(request.walk(), request.listing(), request.saveListing(),
+                            request.filter(), request.deleteExcluded()));
             SourceListing.check(options);
             pairs.add(options);
         }
@@ -97,7 +98,10 @@ public final class PreparedCopy {
         return run(inProcessRunner(), syncJob(delete));
     }
 
-    /** What a sync would do, judged from the two listings, without Spark and without writing anything (DST is not created). */
+    /**
+     * What this copy or sync (by the request's modes) would do, judged from the two listings, without Spark and
+     * without writing anything (DST is not created); {@code delete} for sync --delete.
+     */
     public DryRun dryRun(boolean delete) {
         checkSyncDelete(delete);
         List<SyncPreview> previews = new ArrayList<>();
@@ -119,7 +123,7 @@ public final class PreparedCopy {
 
     private CopyReport copyJob(PhaseRunner runner, Consumer<Work> planned) {
         return SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned,
-                (pair, plannedPair) -> ExecutorPlanCopy.applies(pairs.get(pair), runner)
+                (pair, plannedPair) -> runner.onSpark() && ExecutorPlanCopy.applies(pairs.get(pair), runner)
                         ? new ExecutorPlanCopy(pairs.get(pair), (SparkPhaseRunner) runner, request.messages(), plannedPair).run()
                         : new CopyJob(pairs.get(pair), runner, request.messages(), plannedPair)
                                 .destinationCreated(created(pair)).run());
@@ -127,7 +131,7 @@ public final class PreparedCopy {
 
     private BiFunction<PhaseRunner, Consumer<Work>, CopyReport> syncJob(boolean delete) {
         return (runner, planned) -> SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned,
-                (pair, plannedPair) -> ExecutorPlanCopy.applies(pairs.get(pair), runner)
+                (pair, plannedPair) -> runner.onSpark() && ExecutorPlanCopy.applies(pairs.get(pair), runner)
                         ? new ExecutorPlanCopy(pairs.get(pair), delete, (SparkPhaseRunner) runner, request.messages(),
                                 plannedPair, ExecutorPlanCopy.TaskFault.NONE, Long.MAX_VALUE).run()
                         : new SyncJob(pairs.get(pair), delete, runner, request.messages(), plannedPair)

@@ -3,6 +3,7 @@ package io.sparkdcp.cli;
 import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.DriverOutOfMemoryException;
+import io.sparkdcp.api.DryRun;
 import io.sparkdcp.api.PreparedCopy;
 import io.sparkdcp.api.SparkDcp;
 import picocli.CommandLine.Command;
@@ -85,6 +86,13 @@ class CopyCommand implements Callable<Integer> {
     @Mixin
     EngineOptions engine;
 
+    @Mixin
+    FilterOptions filters;
+
+    @Option(names = "--update", description = "Leave a file as it is when DST has a file there with a newer mtime "
+            + "(counted apart in the report), as rsync --update does.")
+    boolean update;
+
     @Option(names = "--walk", paramLabel = "auto|driver|distributed", defaultValue = CopyRequest.DEFAULT_WALK,
             description = "Where SRC is listed: by the driver's threads, or by the executors in rounds of subtrees "
                     + "(for huge trees); auto: on the executors when the master is a cluster. Default: ${DEFAULT-VALUE}.")
@@ -111,6 +119,11 @@ class CopyCommand implements Callable<Integer> {
 
     @Mixin
     WriteOptions write;
+
+    @Option(names = "--dry-run", description = "Print what would be copied, fixed and deleted (copy: PATH, fix metadata: "
+            + "PATH, delete: PATH), and change nothing; DST is not even created. Judged from the two listings by the run's own "
+            + "rule: xattrs, project IDs of files and --contents are compared only by a real run.")
+    boolean dryRun;
 
     @Option(names = "--verbose", description = "Log Spark's INFO messages too, and the stack trace of a run that stops "
             + "(default: warnings only, and one line).")
@@ -166,9 +179,20 @@ class CopyCommand implements Callable<Integer> {
         return copy.runInProcess();
     }
 
-    /** A run that needs neither Spark nor a destination (sync --dry-run) returns its exit code here; null otherwise. */
-    Integer runWithoutSpark(PreparedCopy copy) {
-        return null;
+    /** A run that needs neither Spark nor a destination (--dry-run) returns its exit code here; null otherwise. */
+    private Integer runWithoutSpark(PreparedCopy copy) {
+        if (!dryRun) return null;
+        DryRun plan = dryRun(copy);
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(plan);
+        out.flush();
+        plan.printProblems(spec.commandLine().getErr());
+        return plan.exitCode();
+    }
+
+    /** The plan of this run; sync adds its deletions. */
+    DryRun dryRun(PreparedCopy copy) {
+        return copy.dryRun(false);
     }
 
     /** Sync adds its modes to the request. */
@@ -178,7 +202,7 @@ class CopyCommand implements Callable<Integer> {
 
     private CopyRequest request() {
         PrintWriter err = spec.commandLine().getErr();
-        CopyRequest.Builder request = write.applyTo(engine.request).projectIds(!noProjectIds)
+        CopyRequest.Builder request = write.applyTo(engine.request).projectIds(!noProjectIds).update(update)
                 .messages(line -> {
                     err.println("spark-dcp: " + line);
                     err.flush();

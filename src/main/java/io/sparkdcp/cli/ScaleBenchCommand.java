@@ -70,7 +70,15 @@ final class ScaleBenchCommand implements Callable<Integer> {
                     err.flush();
                 });
         JavaSparkContext sc = SparkContexts.start(master, false);
-        if (plans) return comparePlans(bench, sc, out);
+        if (plans) {
+            java.util.List<io.sparkdcp.bench.scale.PlanMemory.Run> runs;
+            try {
+                runs = bench.plans(sc);
+            } finally {
+                sc.stop();
+            }
+            return reportPlans(runs, out);
+        }
         ScaleBench.Result result;
         try {
             result = bench.run(sc);
@@ -83,13 +91,8 @@ final class ScaleBenchCommand implements Callable<Integer> {
         return result.copies().stream().anyMatch(c -> c.failed() > 0) ? 1 : 0;
     }
 
-    private int comparePlans(ScaleBench bench, JavaSparkContext sc, PrintWriter out) throws Exception {
-        java.util.List<io.sparkdcp.bench.scale.PlanMemory.Run> runs;
-        try {
-            runs = bench.plans(sc);
-        } finally {
-            sc.stop();
-        }
+    /** No Spark type in any method's signature: picocli reflects on them all, for a copy without Spark too. */
+    private int reportPlans(java.util.List<io.sparkdcp.bench.scale.PlanMemory.Run> runs, PrintWriter out) throws Exception {
         out.print(io.sparkdcp.bench.scale.PlanMemory.render(runs));
         out.flush();
         if (json != null) new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), runs);

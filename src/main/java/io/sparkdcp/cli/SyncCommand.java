@@ -7,8 +7,6 @@ import io.sparkdcp.api.PreparedCopy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.PrintWriter;
-
 /**
  * {@code spark-dcp sync SRC... DST} (sources as for copy): the copy command's options and checks, plus the sync rules —
  * data already right is kept and only differing metadata is fixed, {@code --delete} removes what
@@ -31,37 +29,36 @@ final class SyncCommand extends CopyCommand {
             + "could not be listed.")
     boolean delete;
 
+    @Option(names = "--delete-excluded", description = "With --delete (which it implies), also remove the entries of DST "
+            + "that --exclude, --include, --exclude-from or --files-from leave out (by default they stay, as with rsync).")
+    boolean deleteExcluded;
+
     @Option(names = "--contents", description = "Compare the bytes of files of equal size instead of trusting "
             + "equal mtimes; files whose bytes are equal only get their metadata.")
     boolean contents;
 
-    @Option(names = "--dry-run", description = "Print what would be copied, fixed and deleted, and change nothing. "
-            + "Judged from the two listings: xattrs, project IDs of files and --contents are compared only by a real run.")
-    boolean dryRun;
-
     @Override
     CopyRequest.Builder withModes(CopyRequest.Builder request) {
-        return request.sync(true).contents(contents);
+        return request.sync(true).contents(contents).deleteExcluded(deleteExcluded);
     }
 
     @Override
     SparkContexts.Job onSpark(PreparedCopy copy) {
-        return SparkContexts.sync(copy, delete);
+        return SparkContexts.sync(copy, deletes());
     }
 
     @Override
     CopyResult runInProcess(PreparedCopy copy) {
-        return copy.runSyncInProcess(delete);
+        return copy.runSyncInProcess(deletes());
     }
 
     @Override
-    Integer runWithoutSpark(PreparedCopy copy) {
-        if (!dryRun) return null;
-        DryRun plan = copy.dryRun(delete);
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(plan);
-        out.flush();
-        plan.printProblems(spec.commandLine().getErr());
-        return plan.exitCode();
+    DryRun dryRun(PreparedCopy copy) {
+        return copy.dryRun(deletes());
+    }
+
+    /** --delete-excluded implies --delete, as in rsync. */
+    private boolean deletes() {
+        return delete || deleteExcluded;
     }
 }

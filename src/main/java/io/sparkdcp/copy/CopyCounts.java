@@ -27,6 +27,7 @@ public final class CopyCounts implements Serializable {
     private final EnumMap<FileType, Long> skipped = new EnumMap<>(FileType.class);
     private final EnumMap<FileType, Long> metadataFixed = new EnumMap<>(FileType.class);
     private final EnumMap<FileType, Long> deleted = new EnumMap<>(FileType.class);
+    private long keptNewer;
     private long verified;
     private long links;
     private long linksSkipped;
@@ -78,6 +79,12 @@ public final class CopyCounts implements Serializable {
         items.record(Action.FIXED, e.type(), e.path());
     }
 
+    /** --update: left as it is because the destination's file is newer. */
+    public void addKeptNewer(Entry e) {
+        keptNewer++;
+        items.record(Action.SKIPPED, e.type(), e.path());
+    }
+
     /** Removed from the destination because the source no longer has it. */
     public void addDeleted(Entry e) {
         deleted.merge(e.type(), 1L, Long::sum);
@@ -117,6 +124,7 @@ public final class CopyCounts implements Serializable {
         o.skipped.forEach((t, n) -> skipped.merge(t, n, Long::sum));
         o.metadataFixed.forEach((t, n) -> metadataFixed.merge(t, n, Long::sum));
         o.deleted.forEach((t, n) -> deleted.merge(t, n, Long::sum));
+        keptNewer += o.keptNewer;
         verified += o.verified;
         links += o.links;
         linksSkipped += o.linksSkipped;
@@ -162,6 +170,9 @@ public final class CopyCounts implements Serializable {
     public long deleted(FileType t) { return deleted.getOrDefault(t, 0L); }
 
     public long verified() { return verified; }
+
+    /** Files --update left as they were, their destination being newer. */
+    public long keptNewer() { return keptNewer; }
 
     public Map<FileType, Long> metadataFixedByType() { return Collections.unmodifiableMap(metadataFixed); }
 

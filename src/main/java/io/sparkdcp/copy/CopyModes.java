@@ -11,8 +11,18 @@ import java.io.Serializable;
  * @param atomic          each file is written under a temporary name and renamed into place when complete
  * @param verify          after each file, re-read both sides and compare CRC32C
  * @param fsync           data is made durable before the times are set
+ * @param update          {@code --update}: a file whose destination is a file with a newer mtime is left as it is
  */
-public record CopyModes(boolean sync, boolean compareContents, boolean atomic, boolean verify, boolean fsync)
+public record CopyModes(boolean sync, boolean compareContents, boolean atomic, boolean verify, boolean fsync, boolean update)
         implements Serializable {
     public static final CopyModes COPY = new CopyModes(false, false, false, false, false);
+
+    /** Without --update. */
+    public CopyModes(boolean sync, boolean compareContents, boolean atomic, boolean verify, boolean fsync) {
+        this(sync, compareContents, atomic, verify, fsync, false);
+    }
+
+    public CopyModes withUpdate(boolean on) {
+        return new CopyModes(sync, compareContents, atomic, verify, fsync, on);
+    }
 }

@@ -29,13 +29,16 @@ public record Decision(Kind kind, String reason) {
         /** Remove what is there and create the entry anew. */
         REPLACE,
         /** Leave what is there and fail the entry: a directory is never replaced, nor replaces. */
-        REFUSE
+        REFUSE,
+        /** --update: the destination's file is newer than the source's; left as it is, counted apart. */
+        KEEP_NEWER
     }
 
     public static final Decision CREATE = new Decision(Kind.CREATE, null);
     public static final Decision SKIP = new Decision(Kind.SKIP, null);
     public static final Decision FIX_METADATA = new Decision(Kind.FIX_METADATA, null);
     public static final Decision REPLACE = new Decision(Kind.REPLACE, null);
+    public static final Decision KEEP_NEWER = new Decision(Kind.KEEP_NEWER, null);
 
     static final String DEVICE_AS_USER = "a device file can only be created by root; skipped";
 
@@ -68,6 +71,9 @@ public record Decision(Kind kind, String reason) {
                     + destination.type().name().toLowerCase().replace('_', ' ') + " where the source has a directory; left as it is");
             return sameMetadata(source, destination, euid, windowNanos, flags) ? SKIP : FIX_METADATA;
         }
+        // rsync --update: files only, and only a file at DST; a different type is always replaced.
+        if (modes.update() && type == FileType.FILE && destination.type() == FileType.FILE && newer(destination, source, windowNanos))
+            return KEEP_NEWER;
         boolean sameData = sameDataByStat(source, destination, modes, windowNanos);
         // Sync keeps data that is right and fixes the rest; a copy keeps only what is identical.
         if (sameData && modes.sync()) return sameMetadata(source, destination, euid, windowNanos, flags) ? SKIP : FIX_METADATA;
@@ -91,6 +97,12 @@ public record Decision(Kind kind, String reason) {
     /** Whether the destination's times count as the source's. The one place that compares them. */
     static boolean sameTimes(Stat source, Stat destination, long windowNanos) {
         return source.sameMtime(destination, windowNanos);
+    }
+
+    /** True when a's mtime is later than b's, and not the same time by {@link #sameTimes}. */
+    private static boolean newer(Stat a, Stat b, long windowNanos) {
+        boolean later = a.mtimeSec() > b.mtimeSec() || (a.mtimeSec() == b.mtimeSec() && a.mtimeNsec() > b.mtimeNsec());
+        return later && !sameTimes(b, a, windowNanos);
     }
 
     /** Same type and, as far as a stat can tell, the same data: size and times, target length, device number. */
@@ -121,9 +133,9 @@ public record Decision(Kind kind, String reason) {
         return new Decision(Kind.REFUSE, reason);
     }
 
-    /** True when the entry there stays (skipped or its metadata fixed). */
+    /** True when the entry there stays (skipped, its metadata fixed, or newer under --update). */
     public boolean keeps() {
-        return kind == Kind.SKIP || kind == Kind.FIX_METADATA;
+        return kind == Kind.SKIP || kind == Kind.FIX_METADATA || kind == Kind.KEEP_NEWER;
     }
 
     /**
@@ -145,7 +157,7 @@ public record Decision(Kind kind, String reason) {
 
     /** The decision once the data was compared: an entry kept with other data is replaced. */
     public Decision afterComparingData(boolean sameData) {
-        return keeps() && !sameData ? REPLACE : this;
+        return keeps() && kind != Kind.KEEP_NEWER && !sameData ? REPLACE : this;
     }
 
     /** Sync, once xattrs and project ID were compared too: any of them differing is metadata to fix. */

@@ -119,10 +119,13 @@ final class DirectoryCopier {
     /** A copy's finish: a directory whose metadata differs gets all of it, and counts as copied. */
     void finish(Entry e, CopyCounts counts) {
         finishWith(e, counts, (dst, current) -> {
-            if (ctx.decide(e, current).kind() == Decision.Kind.SKIP) {
+            Decision d = ctx.decide(e, current);
+            if (d.kind() == Decision.Kind.SKIP) {
                 counts.addSkipped(e);
                 return;
             }
+            // A directory locked at DST (a re-run's) is unlocked to be fixed; its locks are set again last.
+            FsXattr held = ctx.options.flags() && d.unlocksFirst(current.locks()) ? ctx.unlock(dst) : null;
             // A source directory we may not open failed once, in the walk: its copy still gets the
             // owner, mode and times the walk saw, not the 0700 and current time of its making.
             Fd src = MetadataSync.openUnlessUnreadable(ctx, e);
@@ -130,7 +133,7 @@ final class DirectoryCopier {
             // The project was given when it was made; its flags now, after its entries.
             FsXattr source = sourceFsXattr(ctx, e, src);
             WantedFsXattr flags = ctx.options.flags() && source != null ? new WantedFsXattr(source, false, true) : null;
-            ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, flags, null);
+            ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, flags, held);
             ctx.forgetParentState(e.path());
             if (src != null) counts.addCopied(e);
         });

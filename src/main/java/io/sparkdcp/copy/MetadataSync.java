@@ -37,7 +37,8 @@ final class MetadataSync {
      * metadata that differs and counted. Returns REPLACE when its bytes differ after all.
      */
     Decision keepFile(Entry e, Fd dir, Stat existing, Decision d, CopyCounts counts) {
-        if (!ctx.options.modes().sync()) return counted(e, d, counts); // a copy keeps only what is identical
+        // A copy keeps only what is identical; --update keeps a newer file as it is.
+        if (!ctx.options.modes().sync() || d.kind() == Decision.Kind.KEEP_NEWER) return counted(e, d, counts);
         Fd dst = null;
         Fd src = null;
         try {
@@ -86,6 +87,7 @@ final class MetadataSync {
 
     private static Decision counted(Entry e, Decision d, CopyCounts counts) {
         if (d.kind() == Decision.Kind.FIX_METADATA) counts.addMetadataFixed(e);
+        else if (d.kind() == Decision.Kind.KEEP_NEWER) counts.addKeptNewer(e);
         else counts.addSkipped(e);
         return d;
     }

@@ -5,6 +5,7 @@ import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.walk.DirectoryBlock;
+import io.sparkdcp.walk.Filter;
 import io.sparkdcp.walk.Listing;
 import io.sparkdcp.walk.Subdirectory;
 import io.sparkdcp.walk.SubtreeWalk;
@@ -51,6 +52,11 @@ public final class DistributedWalk {
     }
 
     public Listing walk(byte[] sourceRoot, boolean projectIds) {
+        return walk(sourceRoot, projectIds, Filter.NONE);
+    }
+
+    /** @param filter which entries are listed (a directory left out is not walked) */
+    public Listing walk(byte[] sourceRoot, boolean projectIds, Filter filter) {
         List<Subdirectory> frontier = new ArrayList<>();
         try (Fd root = TreeWalker.openRoot(sourceRoot)) {
             frontier.add(new Subdirectory(PathBytes.EMPTY, Posix.fstat(root)));
@@ -65,7 +71,7 @@ public final class DistributedWalk {
             TreeWalker.Budget budget = new TreeWalker.Budget(Math.min(entriesPerTask, ENTRIES_PER_ROUND / shares.size()),
                     round == 1 ? FIRST_ROUND_NANOS : ROUND_NANOS);
             List<SubtreeWalk> tasks = new ArrayList<>();
-            for (List<Subdirectory> share : shares) tasks.add(new SubtreeWalk(sourceRoot, projectIds, walkThreads, share, budget));
+            for (List<Subdirectory> share : shares) tasks.add(new SubtreeWalk(sourceRoot, projectIds, filter, walkThreads, share, budget));
             frontier = new ArrayList<>();
             for (SubtreeWalk.Result r : runner.map("walk, round " + round, tasks, SubtreeWalk::run)) {
                 blocks.addAll(r.blocks());

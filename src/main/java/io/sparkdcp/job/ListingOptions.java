@@ -1,14 +1,34 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.walk.Filter;
+
 import java.io.Serializable;
 
 /**
  * How the job gets its listing of the source.
  *
- * @param walk        {@code --walk}: where to walk the source
- * @param listing     {@code --listing}: a listing saved by an earlier run to copy from instead of walking (a Hadoop path); null to walk
- * @param saveListing {@code --save-listing}: where to save the listing for later runs (a Hadoop path); null not to
+ * @param walk           {@code --walk}: where to walk the source
+ * @param listing        {@code --listing}: a listing saved by an earlier run to copy from instead of walking (a Hadoop path); null to walk
+ * @param saveListing    {@code --save-listing}: where to save the listing for later runs (a Hadoop path); null not to
+ * @param filter         {@code --exclude}, {@code --include}, {@code --exclude-from}, {@code --files-from}: what
+ *                       the walk lists; sync --delete walks DST with it too, so what it leaves out is not deleted
+ * @param deleteExcluded {@code --delete-excluded}: sync --delete walks DST unfiltered, so what the filter leaves out is deleted
  */
-public record ListingOptions(WalkMode walk, String listing, String saveListing) implements Serializable {
+public record ListingOptions(WalkMode walk, String listing, String saveListing, Filter filter, boolean deleteExcluded)
+        implements Serializable {
     public static final ListingOptions WALK = new ListingOptions(WalkMode.AUTO, null, null);
+
+    /** Nothing filtered. */
+    public ListingOptions(WalkMode walk, String listing, String saveListing) {
+        this(walk, listing, saveListing, Filter.NONE, false);
+    }
+
+    public ListingOptions {
+        if (filter == null) throw new IllegalArgumentException("filter must be given");
+    }
+
+    /** The filter sync --delete walks DST with: what it leaves out of DST stays. */
+    public Filter destinationFilter() {
+        return deleteExcluded ? Filter.NONE : filter;
+    }
 }

@@ -24,6 +24,9 @@ public interface PhaseRunner {
     /** True when tasks may run on other nodes than the driver (a cluster, not local mode). */
     boolean spansNodes();
 
+    /** True for Spark's runner: only then may the Spark-only plans (whose classes need Spark's) be loaded. */
+    default boolean onSpark() { return false; }
+
     /** Step counts and times of every task that has finished so far. */
     StepStats steps();
 

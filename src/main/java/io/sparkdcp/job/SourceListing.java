@@ -1,12 +1,15 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.walk.Listing;
 import io.sparkdcp.walk.SavedListing;
 import io.sparkdcp.walk.TreeWalker;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Consumer;
 
 /** The one way a job gets its listing of the source: a saved listing, or a walk on the driver or the executors, saved if asked. */
@@ -49,6 +52,12 @@ public final class SourceListing {
         return distributed ? EXECUTORS : DRIVER;
     }
 
+    private static List<Failure> concat(List<Failure> a, List<Failure> b) {
+        List<Failure> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
     /** The saved listing read or written, or null. */
     public static String directory(JobOptions options) {
         return options.listing().listing() != null ? options.listing().listing() : options.listing().saveListing();
@@ -63,9 +72,11 @@ public final class SourceListing {
             log.accept(String.format("read the listing saved in %s: %,d entries", how.listing(), saved.entryCount()));
             return saved;
         }
-        Listing listing = listedBy(options, runner).equals(EXECUTORS)
-                ? new DistributedWalk(runner, options.walkThreads(), log).walk(copy.sourceRoot(), copy.readsFsXattr())
-                : new TreeWalker(options.walkThreads(), copy.readsFsXattr()).walk(copy.sourceRoot());
+        Listing walked = listedBy(options, runner).equals(EXECUTORS)
+                ? new DistributedWalk(runner, options.walkThreads(), log).walk(copy.sourceRoot(), copy.readsFsXattr(), how.filter())
+                : new TreeWalker(options.walkThreads(), copy.readsFsXattr(), how.filter()).walk(copy.sourceRoot());
+        List<Failure> missing = how.filter().missing(walked);
+        Listing listing = missing.isEmpty() ? walked : new Listing(walked.blocks(), concat(walked.errors(), missing));
         if (how.saveListing() != null) {
             SavedListing.write(how.saveListing(), copy.sourceRoot(), copy.readsFsXattr(), listing);
             log.accept(String.format("saved the listing (%,d entries) to %s", listing.entryCount(), how.saveListing()));

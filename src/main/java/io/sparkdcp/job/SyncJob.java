@@ -91,6 +91,6 @@ public final class SyncJob {
     }
 
     Listing walkDestination(CopyOptions copy) {
-        return new TreeWalker(options.walkThreads(), false).walk(copy.destinationRoot());
+        return new TreeWalker(options.walkThreads(), false, options.listing().destinationFilter()).walk(copy.destinationRoot());
     }
 }

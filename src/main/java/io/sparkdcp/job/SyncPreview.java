@@ -25,22 +25,23 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What {@code sync --dry-run} shows: the actions a sync would take, judged from the two walks by
+ * What {@code copy --dry-run} and {@code sync --dry-run} show: the actions a sync would take, judged from the two walks by
  * the engine's own {@link Decision}, with nothing written. Symlink targets are read and compared
  * as the run does; xattrs and project IDs of files, and with --contents the bytes, are compared
  * only by a real run.
  *
  * @param refused         entries the run would leave as they are and fail (a directory against a non-directory)
+ * @param keptNewer       files --update would leave as they are, their destination being newer
  * @param deletionRefused why nothing would be deleted, or null
  */
 public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry> delete, List<Failure> refused,
-                          long unchanged, List<Failure> sourceErrors, String deletionRefused) {
+                          long unchanged, List<Entry> keptNewer, List<Failure> sourceErrors, String deletionRefused) {
 
     public static SyncPreview of(JobOptions options, boolean delete, boolean destinationExists) {
         boolean projects = options.copy().readsFsXattr();
         Listing source = SourceListing.of(options, null, line -> {});
         Listing destination = destinationExists
-                ? new TreeWalker(options.walkThreads(), projects).walk(options.copy().destinationRoot())
+                ? new TreeWalker(options.walkThreads(), projects, options.listing().destinationFilter()).walk(options.copy().destinationRoot())
                 : new Listing(List.of(), List.of());
         String refused = null;
         List<Entry> deletions = List.of();
@@ -75,23 +76,42 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
             if (changesName(decision) && !e.isRoot()) touched.add(ByteBuffer.wrap(e.parent()));
             decisions.add(decision);
         }
+        // A refused directory is never made, so the run fails everything beneath it too (ENOTDIR).
+        Set<ByteBuffer> refusedDirectories = new HashSet<>();
+        for (int i = 0; i < entries.size(); i++)
+            if (decisions.get(i).kind() == Decision.Kind.REFUSE && entries.get(i).type() == FileType.DIRECTORY && !entries.get(i).isRoot())
+                refusedDirectories.add(ByteBuffer.wrap(entries.get(i).path()));
         List<Entry> copy = new ArrayList<>();
         List<Entry> fix = new ArrayList<>();
         List<Failure> refused = new ArrayList<>();
         long unchanged = 0;
+        List<Entry> keptNewer = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
             Decision decision = decisions.get(i);
+            if (!refusedDirectories.isEmpty() && beneath(e.path(), refusedDirectories)) {
+                refused.add(new Failure(e.display(), "sync", "", "beneath a directory the destination has as a non-directory"));
+                continue;
+            }
             if (e.type() == FileType.DIRECTORY && touched.contains(ByteBuffer.wrap(e.path())))
                 decision = decision.afterChildrenChanged();
             switch (decision.kind()) {
                 case CREATE, REPLACE -> copy.add(e);
-                case FIX_METADATA -> fix.add(e);
+                // A copy gives a directory whose metadata differs all of it, and counts it copied.
+                case FIX_METADATA -> (modes.sync() ? fix : copy).add(e);
                 case SKIP -> unchanged++;
+                case KEEP_NEWER -> keptNewer.add(e);
                 case REFUSE -> refused.add(new Failure(e.isRoot() ? "." : e.display(), "sync", "", decision.reason()));
             }
         }
-        return new SyncPreview(copy, fix, deletions, refused, unchanged, source.errors(), deletionRefused);
+        return new SyncPreview(copy, fix, deletions, refused, unchanged, keptNewer, source.errors(), deletionRefused);
+    }
+
+    /** True when one of the path's ancestors (not the path itself) is in {@code directories}. */
+    private static boolean beneath(byte[] path, Set<ByteBuffer> directories) {
+        for (int i = path.length - 1; i > 0; i--)
+            if (path[i] == '/' && directories.contains(ByteBuffer.wrap(path, 0, i).slice())) return true;
+        return false;
     }
 
     /** True when the run makes a name in the entry's parent directory (which moves that directory's times). */

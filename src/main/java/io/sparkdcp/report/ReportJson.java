@@ -41,6 +41,7 @@ public final class ReportJson {
         settings.put("atomic", report.modes().atomic());
         settings.put("verify", report.modes().verify());
         settings.put("fsync", report.modes().fsync());
+        settings.put("update", report.modes().update());
         settings.put("listed_by", report.listedBy());
         settings.put("listing_dir", report.listingDir());
         root.put("exit_code", report.exitCode());
@@ -51,6 +52,7 @@ public final class ReportJson {
         root.put("skipped", c.skipped());
         root.put("metadata_fixed", c.metadataFixed());
         root.put("deleted", c.deleted());
+        root.put("kept_newer", c.keptNewer());
         root.put("verified", c.verified());
         root.put("failed", c.failed());
         root.put("links", c.links());

@@ -23,12 +23,13 @@ public final class ReportText {
         CopyCounts c = report.counts();
         byType(out, "metadata fixed", c.metadataFixed(), c.metadataFixedByType());
         byType(out, "deleted", c.deleted(), c.deletedByType());
+        if (c.keptNewer() > 0) line(out, "kept, newer at DST (--update): %,d files", c.keptNewer());
         if (c.verified() > 0) line(out, "verified (CRC32C of source and copy equal): %,d files", c.verified());
         line(out, "failed: %,d%s", c.failed(), report.walkComplete() ? "" : " (part of the source could not be listed)");
         storageTrouble(out, c);
         line(out, "bytes copied: %,d (%.1f MB)", c.bytesCopied(), c.bytesCopied() / 1e6);
         double seconds = report.wallNanos() / 1e9;
-        long handled = c.copied() + c.skipped() + c.metadataFixed() + c.deleted() + c.failed();
+        long handled = c.copied() + c.skipped() + c.metadataFixed() + c.keptNewer() + c.deleted() + c.failed();
         line(out, "wall time: %.2f s, %,.0f entries/s, %.1f MB/s", seconds, perSecond(handled, seconds),
                 perSecond(c.bytesCopied(), seconds) / 1e6);
         steps(out, report.steps().asMap());

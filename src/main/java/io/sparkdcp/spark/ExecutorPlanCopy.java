@@ -101,6 +101,8 @@ public final class ExecutorPlanCopy {
      */
     public static boolean applies(JobOptions options, PhaseRunner runner) {
         WalkMode walk = options.listing().walk();
+        // --files-from checks the whole listing for listed paths SRC lacks: that stays on the driver's plan.
+        if (options.listing().filter().listed() != null) return false;
         return runner instanceof SparkPhaseRunner && (walk == WalkMode.DISTRIBUTED || (walk == WalkMode.AUTO && runner.spansNodes()));
     }
 
@@ -122,8 +124,8 @@ public final class ExecutorPlanCopy {
             if (how.listing() != null) {
                 walked = walk.read(how.listing());
             } else {
-                walked = walk.walk(copy.sourceRoot(), copy.projectIds());
-                if (how.saveListing() != null) walk.save(how.saveListing(), copy.sourceRoot(), copy.projectIds());
+                walked = walk.walk(copy.sourceRoot(), copy.readsFsXattr(), how.filter());
+                if (how.saveListing() != null) walk.save(how.saveListing(), copy.sourceRoot(), copy.readsFsXattr());
             }
             ExecutorWalk.ListingSummary listing = walked.summary();
             log.accept(String.format("listed %,d entries (%,d bytes in files) on the executors: %,d directories in %d levels",
@@ -166,7 +168,7 @@ public final class ExecutorPlanCopy {
             return;
         }
         CopyOptions copy = job.copy();
-        ExecutorWalk.Walked destination = destinationWalk.walk(copy.destinationRoot(), false);
+        ExecutorWalk.Walked destination = destinationWalk.walk(copy.destinationRoot(), false, job.listing().destinationFilter());
         // Unlisted parts of DST cannot be compared: report them; what was listed is still safe to judge.
         for (Failure f : destination.summary().errors())
             counts.addFailure(new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));

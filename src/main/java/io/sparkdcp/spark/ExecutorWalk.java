@@ -8,6 +8,7 @@ import io.sparkdcp.posix.Posix;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.SavedListing;
 import io.sparkdcp.walk.Subdirectory;
+import io.sparkdcp.walk.Filter;
 import io.sparkdcp.walk.SubtreeWalk;
 import io.sparkdcp.walk.TreeWalker;
 import org.apache.spark.api.java.JavaRDD;
@@ -50,7 +51,8 @@ final class ExecutorWalk {
     /** The walk's blocks, persisted on the executors until {@link #release}, and what the driver knows of them. */
     record Walked(JavaRDD<DirectoryBlock> blocks, ListingSummary summary) {}
 
-    Walked walk(byte[] sourceRoot, boolean projectIds) {
+    /** @param filter what is listed (--exclude, --include); an excluded directory is not walked */
+    Walked walk(byte[] sourceRoot, boolean projectIds, Filter filter) {
         Subdirectory root;
         try (Fd fd = TreeWalker.openRoot(sourceRoot)) {
             root = new Subdirectory(PathBytes.EMPTY, Posix.fstat(fd));
@@ -70,7 +72,7 @@ final class ExecutorWalk {
                 List<Subdirectory> dirs = new ArrayList<>();
                 share.forEachRemaining(dirs::add);
                 if (dirs.isEmpty()) return Collections.emptyIterator();
-                return List.of(new SubtreeWalk(sourceRoot, projectIds, threads, dirs, budget).run()).iterator();
+                return List.of(new SubtreeWalk(sourceRoot, projectIds, filter, threads, dirs, budget).run()).iterator();
             }).persist(ExecutorPlanCopy.KEPT);
             rounds.add(results);
             pending = 0;

@@ -101,6 +101,9 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     public boolean spansNodes() { return !sc.isLocal(); }
 
     @Override
+    public boolean onSpark() { return true; }
+
+    @Override
     public StepStats steps() {
         return steps.value().copy();
     }

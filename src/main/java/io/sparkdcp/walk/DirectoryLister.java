@@ -24,11 +24,13 @@ public final class DirectoryLister {
     private static final int DIRECTORY_FLAGS = Linux.O_RDONLY | Linux.O_DIRECTORY | Linux.O_NOFOLLOW;
 
     private final boolean projectIds;
+    private final Filter filter;
     private final NativeBuffer buffer = new NativeBuffer(DIR_BUFFER);
 
     /** One lister per thread: it owns a getdents buffer. */
-    public DirectoryLister(boolean projectIds) {
+    public DirectoryLister(boolean projectIds, Filter filter) {
         this.projectIds = projectIds;
+        this.filter = filter;
     }
 
     /**
@@ -50,7 +52,10 @@ public final class DirectoryLister {
             for (Posix.DirEntry d : Posix.readDirectory(open, buffer)) {
                 try {
                     io.sparkdcp.posix.Stat s = Posix.statAt(open, d.name());
-                    if (s.type() == FileType.DIRECTORY) subdirectories.add(new Subdirectory(PathBytes.join(path, d.name()), s));
+                    boolean directory = s.type() == FileType.DIRECTORY;
+                    // Left out by a filter: not listed, and a directory not walked.
+                    if (!filter.none() && !filter.lists(PathBytes.join(path, d.name()), directory)) continue;
+                    if (directory) subdirectories.add(new Subdirectory(PathBytes.join(path, d.name()), s));
                     else files.add(new DirectoryBlock.Child(d.name(), s, null));
                 } catch (PosixException e) {
                     if (e.errno() != Errno.ENOENT) errors.add(Failure.of(PathBytes.join(path, d.name()), e));

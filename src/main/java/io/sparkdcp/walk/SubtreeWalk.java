@@ -12,7 +12,7 @@ import java.util.List;
  * round. The time budget makes a round's tasks end together, so little is lost waiting for the
  * slowest, and rounds rebalance a tree whose subtrees differ in size.
  */
-public record SubtreeWalk(byte[] sourceRoot, boolean projectIds, int threads, List<Subdirectory> directories,
+public record SubtreeWalk(byte[] sourceRoot, boolean projectIds, Filter filter, int threads, List<Subdirectory> directories,
                           TreeWalker.Budget budget) implements Serializable {
 
     /** What one task listed, and the directories it left for the next round. */
@@ -21,7 +21,7 @@ public record SubtreeWalk(byte[] sourceRoot, boolean projectIds, int threads, Li
 
     public Result run() {
         try (Fd root = TreeWalker.openRoot(sourceRoot)) {
-            TreeWalker.Part part = new TreeWalker(threads, projectIds).walk(root, directories, budget);
+            TreeWalker.Part part = new TreeWalker(threads, projectIds, filter).walk(root, directories, budget);
             return new Result(part.blocks(), part.frontier(), part.errors());
         }
     }

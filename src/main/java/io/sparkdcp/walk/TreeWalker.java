@@ -21,10 +21,17 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class TreeWalker {
     private final int threads;
     private final boolean projectIds;
+    private final Filter filter;
 
     public TreeWalker(int threads, boolean projectIds) {
+        this(threads, projectIds, Filter.NONE);
+    }
+
+    /** @param filter which entries are listed (a directory left out is not walked) */
+    public TreeWalker(int threads, boolean projectIds, Filter filter) {
         this.threads = threads;
         this.projectIds = projectIds;
+        this.filter = filter;
     }
 
     /** What a budgeted walk listed, and the directories it did not reach. */
@@ -52,7 +59,7 @@ public final class TreeWalker {
      */
     public Part walk(Fd root, List<Subdirectory> starts, Budget budget) {
         long deadline = budget.nanos() == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + budget.nanos();
-        Shared shared = new Shared(root, budget.entries(), deadline, ThreadLocal.withInitial(() -> new DirectoryLister(projectIds)));
+        Shared shared = new Shared(root, budget.entries(), deadline, ThreadLocal.withInitial(() -> new DirectoryLister(projectIds, filter)));
         ForkJoinPool pool = new ForkJoinPool(threads);
         try {
             List<DirectoryTask> tasks = new ArrayList<>();

@@ -159,6 +159,33 @@ class DecisionTest {
                 () -> assertEquals(Kind.REFUSE, Decision.ofLink(stat(FileType.DIRECTORY, 0755, 0, 0, 9, 0), target).kind()));
     }
 
+    /** rsync --update: a file at DST with a later mtime stays; anything else is judged as without it. */
+    @Test
+    void updateKeepsOnlyANewerFileOverAFile() {
+        CopyModes update = COPY.withUpdate(true);
+        CopyModes syncUpdate = SYNC.withUpdate(true);
+        Stat src = stat(FileType.FILE, 0644, 0, 5, 9, 0);
+        assertAll(
+                () -> assertEquals(Kind.KEEP_NEWER, Decision.of(src, stat(FileType.FILE, 0600, 0, 7, 10, 0), update, ROOT).kind()),
+                () -> assertEquals(Kind.KEEP_NEWER, Decision.of(src, stat(FileType.FILE, 0600, 0, 7, 10, 0), syncUpdate, ROOT).kind()),
+                () -> assertEquals(Kind.REPLACE, Decision.of(src, stat(FileType.FILE, 0644, 0, 7, 10, 0), COPY, ROOT).kind(),
+                        "without --update"),
+                () -> assertEquals(Kind.REPLACE, Decision.of(src, stat(FileType.FILE, 0644, 0, 5, 8, 0), update, ROOT).kind(), "older"),
+                () -> assertEquals(Kind.REPLACE, Decision.of(src, stat(FileType.FILE, 0644, 0, 7, 9, 0), update, ROOT).kind(),
+                        "same mtime, other size"),
+                () -> assertEquals(Kind.SKIP, Decision.of(src, stat(FileType.FILE, 0644, 0, 5, 9, 0), update, ROOT).kind(), "identical"),
+                () -> assertEquals(Kind.REPLACE, Decision.of(src, stat(FileType.SYMLINK, 0777, 0, 5, 10, 0), update, ROOT).kind(),
+                        "another type is always replaced"),
+                () -> assertEquals(Kind.REPLACE, Decision.of(stat(FileType.SYMLINK, 0777, 0, 5, 9, 0), stat(FileType.SYMLINK, 0777, 0, 4, 10, 0),
+                        update, ROOT).kind(), "symlinks are not files"),
+                () -> assertEquals(Kind.FIX_METADATA, Decision.of(stat(FileType.DIRECTORY, 0755, 0, 0, 9, 0),
+                        stat(FileType.DIRECTORY, 0755, 0, 0, 10, 0), update, ROOT).kind(), "directories are not files"),
+                () -> assertEquals(Kind.REPLACE, Decision.of(src, stat(FileType.FILE, 0644, 0, 7, 10, 0), update, ROOT, 2_000_000_000L).kind(),
+                        "within the destination's time granularity the times are the same"),
+                () -> assertEquals(Decision.KEEP_NEWER, Decision.KEEP_NEWER.afterComparingData(false)),
+                () -> assertEquals(Decision.KEEP_NEWER, Decision.KEEP_NEWER.afterComparingExtras(true)));
+    }
+
     @Test
     void onlyRefusalsAndNoticesCarryAReason() {
         assertNull(Decision.of(stat(FileType.FILE, 0644, 0, 5, 9, 0), null, COPY, ROOT).reason());

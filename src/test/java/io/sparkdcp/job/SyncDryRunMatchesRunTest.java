@@ -37,8 +37,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The property behind the one {@link io.sparkdcp.copy.Decision}: on random pairs of trees on XFS,
- * {@code sync --delete --dry-run} lists, entry for entry, what the real sync then copies, fixes and
- * deletes (its itemized log), and counts as unchanged what it skips. The trees hold files,
+ * {@code sync --delete --dry-run} (half of them with --update) and {@code copy --dry-run} list, entry
+ * for entry, what the real run then copies, fixes and deletes (its itemized log), count as unchanged
+ * what it skips, and refuse what it fails. The trees hold files,
  * directories, symlinks, FIFOs and devices with random modes, owners and times; the destination is
  * an exact copy then changed at random (metadata, sizes, same-size contents, types, symlink targets
  * of the same length, entries added and removed on either side, inode flags: immutable and
@@ -79,31 +80,41 @@ class SyncDryRunMatchesRunTest {
         Path src = Files.createDirectory(mount.dir().resolve("src" + seed));
         Path dst = mount.dir().resolve("dst" + seed);
         build(src, random);
-        CopyModes modes = new CopyModes(true, false, random.nextBoolean(), false, false);
+        // Every third pair is a copy (copy --dry-run), and the rest half with --update.
+        boolean copy = seed % 3 == 0;
+        CopyModes modes = new CopyModes(!copy, false, random.nextBoolean(), false, false, !copy && random.nextBoolean());
         LocalCopy sync = LocalCopy.syncDefaults().withModes(modes).withBatchFiles(1 + random.nextInt(20));
         Files.createDirectory(dst);
-        assertEquals(List.of(), sync.sync(src, dst, false).counts().failures(), "seed " + seed + ": first sync");
+        LocalCopy first = LocalCopy.syncDefaults().withModes(new CopyModes(true, false, modes.atomic(), false, false));
+        assertEquals(List.of(), first.sync(src, dst, false).counts().failures(), "seed " + seed + ": first sync");
         Set<String> sameSizeRewrites = new TreeSet<>();
         for (int i = 0, n = 1 + random.nextInt(15); i < n; i++) change(random.nextBoolean() ? src : dst, random, sameSizeRewrites);
 
         JobOptions options = sync.jobOptions(src, dst).withThreadsPerTask(1 + random.nextInt(3));
-        SyncPreview preview = SyncPreview.of(options, true, true);
+        SyncPreview preview = SyncPreview.of(options, !copy, true);
         Items done = new Items();
-        CopyReport report = new SyncJob(options, true, new LocalPhaseRunner(3, done), line -> {}).run();
+        CopyReport report = copy ? new CopyJob(options, new LocalPhaseRunner(3, done), line -> {}).run()
+                : new SyncJob(options, true, new LocalPhaseRunner(3, done), line -> {}).run();
 
         String context = "seed " + seed + " (" + modes + ", files in flight " + options.threadsPerTask() + ")";
-        assertEquals(List.of(), report.counts().failures(), context + ": failures");
+        // Without --delete, a directory against a non-directory is refused by both.
+        assertEquals(failedPaths(preview.refused()), failedPaths(report.counts().failures()), context + ": failures " + report.counts().failures());
         assertEquals(paths(preview.copy()), done.paths(ItemLog.Action.COPIED), context + ": copied");
         assertEquals(paths(preview.fixMetadata()), done.paths(ItemLog.Action.FIXED), context + ": metadata fixed");
         assertEquals(paths(preview.delete()), done.paths(ItemLog.Action.DELETED), context + ": deleted");
-        assertEquals(preview.unchanged(), done.paths(ItemLog.Action.SKIPPED).size(), context + ": unchanged");
+        assertEquals(preview.unchanged() + preview.keptNewer().size(), done.paths(ItemLog.Action.SKIPPED).size(), context + ": unchanged");
+        assertEquals(preview.keptNewer().size(), report.counts().keptNewer(), context + ": kept, newer at DST");
+        if (copy) return; // a copy leaves what SRC lacks at DST
+        Set<String> newer = paths(preview.keptNewer());
         List<String> differences = new ArrayList<>(TreeComparator.differences(src, dst).stream()
-                .filter(d -> !sameSizeRewrites.contains(d.substring(0, d.indexOf(": data: ") + 1))).toList());
+                .filter(d -> !sameSizeRewrites.contains(d.substring(0, d.indexOf(": data: ") + 1)))
+                .filter(d -> !newer.contains(d.substring(0, Math.max(0, d.indexOf(':'))))).toList());
         try (Stream<Path> all = Files.walk(src)) {
             for (Path p : all.toList()) {
-                Path q = dst.resolve(src.relativize(p).toString());
-                if (Files.exists(q, LinkOption.NOFOLLOW_LINKS) && flags(p) != flags(q))
-                    differences.add(src.relativize(p) + ": flags " + Integer.toHexString(flags(p)) + " at SRC, " + Integer.toHexString(flags(q)) + " at DST");
+                String rel = src.relativize(p).toString();
+                Path q = dst.resolve(rel);
+                if (!newer.contains(rel) && Files.exists(q, LinkOption.NOFOLLOW_LINKS) && flags(p) != flags(q))
+                    differences.add(rel + ": flags " + Integer.toHexString(flags(p)) + " at SRC, " + Integer.toHexString(flags(q)) + " at DST");
             }
         }
         assertEquals(List.of(), differences, context + ": the sync's result, but for files rewritten at their size and times");
@@ -277,6 +288,12 @@ class SyncDryRunMatchesRunTest {
     }
 
     // ---- what was done ------------------------------------------------------------------------
+
+    private static Set<String> failedPaths(List<io.sparkdcp.posix.Failure> failures) {
+        Set<String> out = new TreeSet<>();
+        for (io.sparkdcp.posix.Failure f : failures) out.add(f.path());
+        return out;
+    }
 
     private static Set<String> paths(List<Entry> entries) {
         Set<String> out = new TreeSet<>();

@@ -10,6 +10,7 @@ import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.Listings;
 import io.sparkdcp.testing.LocalCopy;
+import io.sparkdcp.walk.Filter;
 import io.sparkdcp.walk.SavedListing;
 import io.sparkdcp.walk.TreeWalker;
 import io.sparkdcp.testing.LoopMount;
@@ -154,6 +155,36 @@ class ExecutorPlanCopyTest {
         assertEquals(1, again.counts().copied(FileType.DIRECTORY), "the sub directory is new: " + again.counts().copiedByType());
         assertEquals(1, again.counts().copied(FileType.FILE), "its file: " + again.counts().copiedByType());
         assertEquals(1, again.counts().links(), "the removed name is linked again");
+    }
+
+    @Test
+    void theExecutorWalkSkipsExcludedDirectoriesAndSyncDeleteSparesThemUnlessDeleteExcluded() throws IOException {
+        Filter rules = Filter.NONE.with(Filter.Rule.of(false, "/chain/".getBytes())).with(Filter.Rule.of(false, "g5".getBytes()));
+        Path byDriver = newDestination(), byExecutors = newDestination();
+        CopyReport driver = onDriver(copy(WalkMode.DRIVER).withListing(new ListingOptions(WalkMode.DRIVER, null, null, rules, false)), byDriver);
+        CopyReport executors = onExecutors(copy(WalkMode.DISTRIBUTED).withListing(
+                new ListingOptions(WalkMode.DISTRIBUTED, null, null, rules, false)), byExecutors, ExecutorPlanCopy.TaskFault.NONE);
+
+        assertEquals(List.of(), executors.counts().failures());
+        assertTrue(Files.notExists(byExecutors.resolve("chain")) && Files.notExists(byExecutors.resolve("many/d1/g5")));
+        assertEquals(driver.entriesListed(), executors.entriesListed(), "the excluded directory's entries are not listed");
+        TreeComparator.assertSameTree(byDriver, byExecutors);
+
+        // DST's own entries where the rules leave out: --delete spares them, --delete-excluded removes them.
+        Commands.bash("cd '" + byExecutors + "' && mkdir -p chain/own && echo x > chain/own/f && echo y > many/d1/g5 && echo z > stray");
+        for (boolean deleteExcluded : new boolean[]{false, true}) {
+            LocalCopy sync = LocalCopy.syncDefaults().withChunkSize(1 << 20)
+                    .withListing(new ListingOptions(WalkMode.DISTRIBUTED, null, null, rules, deleteExcluded));
+            CopyReport r;
+            try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+                r = new ExecutorPlanCopy(sync.jobOptions(source, byExecutors), true, runner, line -> {}, total -> {},
+                        ExecutorPlanCopy.TaskFault.NONE, 25).run();
+            }
+            assertEquals(List.of(), r.counts().failures());
+            assertTrue(Files.notExists(byExecutors.resolve("stray")), "what SRC lacks goes either way");
+            assertEquals(!deleteExcluded, Files.exists(byExecutors.resolve("chain/own/f")), "--delete-excluded " + deleteExcluded);
+            assertEquals(!deleteExcluded, Files.exists(byExecutors.resolve("many/d1/g5")), "--delete-excluded " + deleteExcluded);
+        }
     }
 
     @Test

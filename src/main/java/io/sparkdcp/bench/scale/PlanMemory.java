@@ -48,7 +48,7 @@ public final class PlanMemory {
             if (atListed[0] < 0 && line.startsWith("listed ")) atListed[0] = usedHeapAfterGc() - persistedBytes(sc) - before;
         };
         long t0 = System.nanoTime();
-        CopyResult r = SparkDcp.copy(sc, source.toString(), destination.toString(),
+        CopyResult r = SparkDcp.copy(sc, source + "/", destination.toString(),
                 CopyRequest.builder().walk(plan.equals(DRIVER) ? "driver" : "distributed").messages(messages).build());
         double seconds = (System.nanoTime() - t0) / 1e9;
         long entries = r.report().entriesListed();
