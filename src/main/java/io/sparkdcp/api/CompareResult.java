@@ -17,8 +17,9 @@ import java.util.Map;
  * What a comparison found. Prints as the CLI's summary; {@link #differenceLines()} are the lines the
  * CLI prints on stderr; {@link #toJson()} and {@link #toMap()} give its {@code --report} fields.
  */
-public record CompareResult(CompareReport report) {
+public record CompareResult(CompareReport report) implements RunResult {
     /** 0: identical; 1: differences found; 2: some entries could not be compared (diff's convention). */
+    @Override
     public int exitCode() {
         return report.exitCode();
     }
@@ -41,6 +42,7 @@ public record CompareResult(CompareReport report) {
      * The differences (at most 50, then a count) and the entries that could not be compared, on err:
      * {@code spark-dcp: differs: PATH: kind: SRC != DST}, {@code spark-dcp: failed: PATH: call ERRNO: message}.
      */
+    @Override
     public void printProblems(PrintWriter err) {
         ProblemLines.printLines(err, "differs", differenceLines());
         ProblemLines.print(err, "failed", report.failures(), report.failures().size());
@@ -51,6 +53,7 @@ public record CompareResult(CompareReport report) {
     }
 
     /** Writes the JSON report atomically (a temporary beside FILE, renamed over it). */
+    @Override
     public void writeJson(Path file) throws IOException {
         CompareJson.write(report, file);
     }

@@ -16,8 +16,9 @@ import java.util.Map;
  * What a copy did. Prints as the CLI's summary table; {@link #toJson()} and {@link #toMap()} give
  * the fields of the CLI's {@code --report} file, by the same names.
  */
-public record CopyResult(CopyReport report) {
+public record CopyResult(CopyReport report) implements RunResult {
     /** 0: everything copied or already identical; 1: some entries failed (the rest was copied). */
+    @Override
     public int exitCode() {
         return report.exitCode();
     }
@@ -35,6 +36,7 @@ public record CopyResult(CopyReport report) {
     }
 
     /** The JSON report written to {@code file} atomically (a temporary file, then a rename); its directory must exist. */
+    @Override
     public void writeJson(Path file) throws IOException {
         ReportJson.write(report, file);
     }
@@ -48,6 +50,7 @@ public record CopyResult(CopyReport report) {
     }
 
     /** Entries skipped for a reason, then failed entries: one {@code spark-dcp: } line each, at most 50 of each kind. */
+    @Override
     public void printProblems(PrintWriter err) {
         ProblemLines.print(err, "skipped", report.counts().notices(), report.counts().notices().size());
         ProblemLines.print(err, "failed", report.counts().failures(), report.counts().failed());

@@ -12,7 +12,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -114,21 +113,7 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     private int finish(CompareResult result) {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        out.print(result);
-        out.flush();
-        result.printProblems(err);
-        if (reportFile != null) {
-            try {
-                result.writeJson(reportFile);
-            } catch (IOException e) {
-                err.println("spark-dcp: cannot write the report " + reportFile + ": " + e);
-                err.flush();
-                return Main.EXIT_USAGE; // not 1, which says "different"
-            }
-        }
-        return result.exitCode();
+        return CopyCommand.finish(spec, result, reportFile, Main.EXIT_USAGE); // not 1, which says "different"
     }
 
     private int usageError(String reason) {

@@ -3,6 +3,7 @@ package io.sparkdcp.cli;
 import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.DriverOutOfMemoryException;
+import io.sparkdcp.api.RunResult;
 import io.sparkdcp.api.DryRun;
 import io.sparkdcp.api.PreparedCopy;
 import io.sparkdcp.api.SparkDcp;
@@ -221,6 +222,11 @@ class CopyCommand implements Callable<Integer> {
     }
 
     private int finish(CopyResult result) {
+        return finish(spec, result, reportFile, spec.exitCodeOnExecutionException());
+    }
+
+    /** The summary on stdout, problems on stderr, the JSON report if asked for; copy, sync and compare end here. */
+    static int finish(CommandSpec spec, RunResult result, Path reportFile, int exitIfNoReport) {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         out.print(result);
@@ -232,7 +238,7 @@ class CopyCommand implements Callable<Integer> {
             } catch (IOException e) {
                 err.println("spark-dcp: cannot write the report " + reportFile + ": " + e);
                 err.flush();
-                return spec.exitCodeOnExecutionException();
+                return exitIfNoReport;
             }
         }
         return result.exitCode();

@@ -278,16 +278,7 @@ final class FileCopier {
         try (Fd target = Posix.openat(targetDir, targetName, Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK, 0)) {
             FsXattr own = Posix.getFsXattr(target);
             if (own.locks() == 0) throw refused;
-            Posix.setFsXattr(target, own.unlocked());
-            try {
-                Posix.linkat(targetDir, targetName, dir, name);
-                return true;
-            } catch (PosixException ex) {
-                if (ex.errno() == Errno.EEXIST) return false;
-                throw ex;
-            } finally {
-                Posix.setFsXattr(target, own);
-            }
+            return linkWhile(target, own, own.unlocked(), targetDir, targetName, dir, name);
         }
     }
 
@@ -301,16 +292,21 @@ final class FileCopier {
         if (dirProject == null || !dirProject.projInherit()) throw Posix.failure("linkat", Errno.EXDEV, name);
         try (Fd target = Posix.openat(targetDir, targetName, Linux.O_RDONLY | Linux.O_NOFOLLOW, 0)) {
             FsXattr own = Posix.getFsXattr(target);
-            Posix.setFsXattr(target, own.withProject(dirProject.projid(), own.projInherit()));
-            try {
-                Posix.linkat(targetDir, targetName, dir, name);
-                return true;
-            } catch (PosixException ex) {
-                if (ex.errno() == Errno.EEXIST) return false;
-                throw ex;
-            } finally {
-                Posix.setFsXattr(target, own);
-            }
+            return linkWhile(target, own, own.withProject(dirProject.projid(), own.projInherit()), targetDir, targetName, dir, name);
+        }
+    }
+
+    /** Links the open target's inode under name with its struct fsxattr set to during, then back to own; false if name exists. */
+    private static boolean linkWhile(Fd target, FsXattr own, FsXattr during, Fd targetDir, byte[] targetName, Fd dir, byte[] name) {
+        Posix.setFsXattr(target, during);
+        try {
+            Posix.linkat(targetDir, targetName, dir, name);
+            return true;
+        } catch (PosixException ex) {
+            if (ex.errno() == Errno.EEXIST) return false;
+            throw ex;
+        } finally {
+            Posix.setFsXattr(target, own);
         }
     }
 
