@@ -44,19 +44,24 @@ final class FdMetadataIO implements MetadataIO {
         });
     }
 
+    /** The bench's always-set sets every project, once per entry; a flags-only write (a directory's finish) is still skipped when held. */
+    private boolean always(WantedFsXattr wanted) {
+        return alwaysSet && wanted.project();
+    }
+
     @Override
     public boolean needsFsXattrWrite(WantedFsXattr wanted, FsXattr inherited) {
-        return wanted != null && (alwaysSet || inherited == null || !wanted.heldBy(inherited, false));
+        return wanted != null && (always(wanted) || inherited == null || !wanted.heldBy(inherited, false));
     }
 
     @Override
     public FsXattr writeFsXattr(Fd dst, byte[] relPath, WantedFsXattr wanted, FsXattr inherited, boolean withLocks) {
         if (wanted == null) return inherited;
-        if (!alwaysSet && inherited != null && wanted.heldBy(inherited, withLocks)) return inherited;
+        if (!always(wanted) && inherited != null && wanted.heldBy(inherited, withLocks)) return inherited;
         // The bits dst has that are not copied (PROJINHERIT, realtime...) stay as they are: known, or read first.
         FsXattr current = inherited != null ? inherited : steps.time(Step.IOCTL_GET, () -> readDestination(dst, relPath, wanted, refusals));
         if (current == null) return null;
-        if (!alwaysSet && wanted.heldBy(current, withLocks)) return current;
+        if (!always(wanted) && wanted.heldBy(current, withLocks)) return current;
         return steps.time(Step.IOCTL_SET, () -> refusals.set(dst, relPath, current, wanted.applyTo(current, withLocks), alwaysSet));
     }
 

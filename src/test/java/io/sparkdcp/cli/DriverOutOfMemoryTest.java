@@ -79,7 +79,7 @@ class DriverOutOfMemoryTest {
         // Netty's direct buffers; 16 KiB sends every walk round's result that way, whatever its size.
         Path destination = Files.createDirectory(tmp.resolve("dst-direct"));
         TimedProcess.Finished run = submit("direct", List.of("-Xmx256m", "-XX:MaxDirectMemorySize=2m"),
-                List.of("compare", "--walk", "distributed", source.toString(), destination.toString()),
+                List.of("compare", "--walk", "distributed", source + "/", destination.toString()),
                 "--conf", "spark.task.maxDirectResultSize=16k");
 
         assertEquals(Main.EXIT_OUT_OF_MEMORY, run.exitCode(), run.output());

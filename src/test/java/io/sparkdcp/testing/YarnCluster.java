@@ -10,6 +10,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.SimpleFileVisitor;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -103,10 +108,26 @@ public final class YarnCluster implements AutoCloseable {
     /** The containers' stdout and stderr files (the NodeManager's log dirs), for a failing test's message. */
     public String containerLogs() throws IOException {
         StringBuilder out = new StringBuilder();
-        try (Stream<Path> files = Files.walk(home)) {
-            for (Path f : files.filter(p -> p.toString().contains("container_") && Files.isRegularFile(p)
-                    && (p.endsWith("stdout") || p.endsWith("stderr"))).sorted().toList()) {
+        List<Path> logs = new ArrayList<>();
+        // The NodeManager removes a finished container's private files while we walk: skip what vanished.
+        Files.walkFileTree(home, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path p, BasicFileAttributes attrs) {
+                if (p.toString().contains("container_") && attrs.isRegularFile() && (p.endsWith("stdout") || p.endsWith("stderr")))
+                    logs.add(p);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path p, IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        for (Path f : logs.stream().sorted().toList()) {
+            try {
                 out.append("==> ").append(f).append('\n').append(Files.readString(f)).append('\n');
+            } catch (NoSuchFileException gone) {
+                out.append("==> ").append(f).append(": removed by the NodeManager\n");
             }
         }
         return out.toString();
