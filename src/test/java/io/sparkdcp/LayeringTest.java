@@ -71,6 +71,7 @@ class LayeringTest {
             .doNotHaveFullyQualifiedName(ROOT + ".spark.ScalaAdapter")
             // The executor plan's stages are pair RDDs, whose Java API speaks scala.Tuple2 (and it alone).
             .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ExecutorPlanCopy")
+            .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ExecutorSyncPreview")
             .should().dependOnClassesThat().resideInAPackage("scala..")
             .because("Spark's Scala types are turned into Java values in one place");
 
