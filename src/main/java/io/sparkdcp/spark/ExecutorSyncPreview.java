@@ -83,7 +83,8 @@ public final class ExecutorSyncPreview {
             sc.setJobDescription("spark-dcp: dry run, compare the listings");
             JavaPairRDD<PathKey, Side> groups = byParent(source.blocks(), true).union(byParent(destination, false))
                     .union(deleted.mapToPair(e -> new Tuple2<>(parentKey(e), new Side(Part.DELETED, null, e))));
-            JavaRDD<Listed> listed = listed(sc, judged(groups, copy, destinationExists), copy.modes().sync()).persist(ExecutorPlanCopy.KEPT);
+            JavaRDD<Listed> listed = listed(sc, judged(groups, copy, destinationExists, persisted), copy.modes().sync())
+                    .persist(ExecutorPlanCopy.KEPT);
             persisted.add(listed);
 
             Map<SyncPreview.Action, Long> counts = listed.map(Listed::action).countByValue();
@@ -129,9 +130,12 @@ public final class ExecutorSyncPreview {
      * Every source entry's decision, a directory's once its group told whether the run changes names in it
      * ({@link Decision#afterChildrenChanged}).
      */
-    private static JavaRDD<Verdict> judged(JavaPairRDD<PathKey, Side> groups, CopyOptions copy, boolean destinationExists) {
+    private static JavaRDD<Verdict> judged(JavaPairRDD<PathKey, Side> groups, CopyOptions copy, boolean destinationExists,
+                                           List<JavaRDD<?>> persisted) {
+        // Kept: read three times below, and judging reads symlink targets.
         JavaPairRDD<PathKey, Verdict> judged = groups.groupByKey()
-                .flatMapToPair(g -> judgeGroup(g._1(), g._2(), copy, destinationExists).iterator());
+                .flatMapToPair(g -> judgeGroup(g._1(), g._2(), copy, destinationExists).iterator()).persist(ExecutorPlanCopy.KEPT);
+        persisted.add(judged.rdd().toJavaRDD());
         JavaPairRDD<PathKey, Boolean> touched = judged.filter(t -> t._2() == null).mapValues(v -> true);
         JavaRDD<Verdict> directories = judged.filter(t -> t._2() != null && t._2().entry().type() == FileType.DIRECTORY)
                 .leftOuterJoin(touched)

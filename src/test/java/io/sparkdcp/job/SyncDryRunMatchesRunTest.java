@@ -52,7 +52,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * cannot judge, and hard links.
  *
  * <p>The dry run on the executors ({@link ExecutorSyncPreview}, for --walk distributed: the two walks
- * grouped by parent directory on local Spark) must list the same, in the same order.
+ * grouped by parent directory on local Spark) must list the same, in the same order (every other pair).
  *
  * <p>Seeded: a failure names its seed; {@code -Dsync.seed=N} runs that one tree pair alone.
  */
@@ -103,16 +103,18 @@ class SyncDryRunMatchesRunTest {
 
         JobOptions options = sync.jobOptions(src, dst).withThreadsPerTask(1 + random.nextInt(3));
         SyncPreview preview = SyncPreview.of(options, !copy, true);
-        SyncPreview onExecutors;
-        try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-            onExecutors = ExecutorSyncPreview.of(options, !copy, true, runner, line -> {});
+        SyncPreview onExecutors = null;
+        if (seed % 2 == 0) { // half the pairs, copies and syncs among them: Spark's jobs are slower than the trees are big
+            try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+                onExecutors = ExecutorSyncPreview.of(options, !copy, true, runner, line -> {});
+            }
         }
         Items done = new Items();
         CopyReport report = copy ? new CopyJob(options, new LocalPhaseRunner(3, done), line -> {}).run()
                 : new SyncJob(options, true, new LocalPhaseRunner(3, done), line -> {}).run();
 
         String context = "seed " + seed + " (" + modes + ", files in flight " + options.threadsPerTask() + ")";
-        assertSamePreview(preview, onExecutors, context + ", on the executors");
+        if (onExecutors != null) assertSamePreview(preview, onExecutors, context + ", on the executors");
         // Without --delete, a directory against a non-directory is refused by both.
         assertEquals(failedPaths(preview.refused()), failedPaths(report.counts().failures()), context + ": failures " + report.counts().failures());
         assertEquals(paths(preview.copy()), done.paths(ItemLog.Action.COPIED), context + ": copied");
