@@ -7,9 +7,10 @@ import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
-import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.spark.ExecutorPlanCopy.PathKey;
+import io.sparkdcp.spark.ParentGroups.Part;
+import io.sparkdcp.spark.ParentGroups.Side;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -46,11 +47,6 @@ public final class ExecutorSyncPreview {
 
     private ExecutorSyncPreview() {}
 
-    /** What sits in one parent directory's group: a side's block of files, a side's subdirectory, or a deletion. */
-    private enum Part { SOURCE_FILES, SOURCE_DIRECTORY, DESTINATION_FILES, DESTINATION_DIRECTORY, DELETED }
-
-    private record Side(Part part, DirectoryBlock files, Entry entry) implements Serializable {}
-
     /** One source entry's decision; null in a group's mark that the run changes names in that directory. */
     private record Verdict(Entry entry, Decision decision) implements Serializable {}
 
@@ -81,8 +77,8 @@ public final class ExecutorSyncPreview {
             persisted.add(deleted);
 
             sc.setJobDescription("spark-dcp: dry run, compare the listings");
-            JavaPairRDD<PathKey, Side> groups = byParent(source.blocks(), true).union(byParent(destination, false))
-                    .union(deleted.mapToPair(e -> new Tuple2<>(parentKey(e), new Side(Part.DELETED, null, e))));
+            JavaPairRDD<PathKey, Side> groups = ParentGroups.byParent(source.blocks(), true).union(ParentGroups.byParent(destination, false))
+                    .union(deleted.mapToPair(e -> new Tuple2<>(ParentGroups.parentKey(e), new Side(Part.DELETED, null, e))));
             JavaRDD<Listed> listed = listed(sc, judged(groups, copy, destinationExists, persisted), copy.modes().sync())
                     .persist(ExecutorPlanCopy.KEPT);
             persisted.add(listed);
@@ -107,23 +103,6 @@ public final class ExecutorSyncPreview {
             sourceWalk.release();
             destinationWalk.release();
         }
-    }
-
-    /** A side's blocks keyed by the directory their files are in, and each directory's own entry by its parent. */
-    private static JavaPairRDD<PathKey, Side> byParent(JavaRDD<DirectoryBlock> blocks, boolean source) {
-        return blocks.flatMapToPair(b -> {
-            List<Tuple2<PathKey, Side>> out = new ArrayList<>(2);
-            out.add(new Tuple2<>(new PathKey(b.path()), new Side(source ? Part.SOURCE_FILES : Part.DESTINATION_FILES, b, null)));
-            Entry directory = b.directory();
-            if (directory != null)
-                out.add(new Tuple2<>(parentKey(directory), new Side(source ? Part.SOURCE_DIRECTORY : Part.DESTINATION_DIRECTORY, null, directory)));
-            return out.iterator();
-        });
-    }
-
-    /** The directory an entry is named in; the root is judged in its own group, with its entries. */
-    private static PathKey parentKey(Entry e) {
-        return new PathKey(e.isRoot() ? PathBytes.EMPTY : e.parent());
     }
 
     /**
