@@ -48,11 +48,12 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
         if (tasks.isEmpty()) return List.of();
         StepAccumulator accumulator = steps;
         ProgressAccumulator handled = progress;
+        CopyOptions stage = sharedByExecutors(options);
         sc.setJobDescription("spark-dcp: " + phase);
         try {
             return sc.parallelize(tasks, tasks.size()).mapPartitions(partition -> {
                 List<BatchResult> results = new ArrayList<>();
-                try (CopyEngine engine = new CopyEngine(options, accumulator, handled)) {
+                try (CopyEngine engine = new CopyEngine(stage, accumulator, handled)) {
                     while (partition.hasNext()) results.add(work.run(engine, partition.next()));
                 }
                 return results.iterator();
@@ -84,14 +85,25 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     <T> JavaRDD<BatchResult> onPartitions(JavaRDD<T> tasks, CopyOptions options, TaskWork<List<T>> work) {
         StepAccumulator accumulator = steps;
         ProgressAccumulator handled = progress;
+        CopyOptions stage = sharedByExecutors(options);
         return tasks.mapPartitions(partition -> {
             List<T> share = new ArrayList<>();
             partition.forEachRemaining(share::add);
             if (share.isEmpty()) return java.util.Collections.emptyIterator();
-            try (CopyEngine engine = new CopyEngine(options, accumulator, handled)) {
+            try (CopyEngine engine = new CopyEngine(stage, accumulator, handled)) {
                 return List.of(work.run(engine, share)).iterator();
             }
         });
+    }
+
+    /**
+     * The options with --max-ops and --bwlimit divided equally among the executors known as a stage
+     * starts: one in local mode, where every task runs in this JVM. The driver is not one of them.
+     */
+    private CopyOptions sharedByExecutors(CopyOptions options) {
+        if (!options.throttle().limits()) return options;
+        int executors = sc.isLocal() ? 1 : sc.statusTracker().getExecutorInfos().length - 1;
+        return options.withThrottle(options.throttle().sharedBy(executors));
     }
 
     @Override
