@@ -97,12 +97,14 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     }
 
     /**
-     * The options with --max-ops and --bwlimit divided equally among the executors known as a stage
-     * starts: one in local mode, where every task runs in this JVM. The driver is not one of them.
+     * The options with --max-ops and --bwlimit divided equally among the executors as a stage starts:
+     * those registered (the driver is listed too, but runs no task), or as many as were asked for
+     * when more, so that executors still starting do not each take the whole rate. One in local mode.
      */
     private CopyOptions sharedByExecutors(CopyOptions options) {
         if (!options.throttle().limits()) return options;
-        int executors = sc.isLocal() ? 1 : sc.statusTracker().getExecutorInfos().length - 1;
+        int executors = sc.isLocal() ? 1 : Math.max(sc.statusTracker().getExecutorInfos().length - 1,
+                sc.getConf().getInt("spark.executor.instances", 0));
         return options.withThrottle(options.throttle().sharedBy(executors));
     }
 
