@@ -9,6 +9,8 @@ import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.Sources;
 import io.sparkdcp.job.UsageException;
+import io.sparkdcp.spark.ExecutorCompare;
+import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 
 import java.util.List;
@@ -56,7 +58,10 @@ public final class PreparedCompare {
         return run(new LocalPhaseRunner(Runtime.getRuntime().availableProcessors()));
     }
 
+    /** On Spark with --walk distributed (or auto on a cluster) both listings stay on the executors. */
     private CompareResult run(PhaseRunner runner) {
-        return new CompareResult(new CompareJob(options, windowNanos, runner, request.messages()).run());
+        return new CompareResult(ExecutorCompare.applies(options, runner)
+                ? new ExecutorCompare(options, windowNanos, (SparkPhaseRunner) runner, request.messages()).run()
+                : new CompareJob(options, windowNanos, runner, request.messages()).run());
     }
 }

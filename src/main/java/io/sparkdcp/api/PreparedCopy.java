@@ -14,10 +14,12 @@ import io.sparkdcp.job.SourcesJob;
 import io.sparkdcp.job.SyncJob;
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.job.UsageException;
+import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.progress.ProgressPrinter;
 import io.sparkdcp.spark.ExecutorPlanCopy;
+import io.sparkdcp.spark.ExecutorSyncPreview;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -111,6 +113,30 @@ public final class PreparedCopy {
         for (int i = 0; i < pairs.size(); i++)
             previews.add(SyncPreview.of(pairs.get(i), delete, sources.pairs().get(i).destinationExists()));
         return new DryRun(previews, prefixes());
+    }
+
+    /**
+     * {@link #dryRun(boolean)} on the caller's context: a pair whose copy would plan on the executors
+     * (--walk distributed, or auto on a cluster) is walked and judged there, and the driver receives
+     * counts and the first {@link ExecutorSyncPreview#SHOWN} entries of each action; the others as without Spark.
+     */
+    public DryRun dryRun(JavaSparkContext sc, boolean delete) {
+        checkSyncDelete(delete);
+        List<SyncPreview> previews = new ArrayList<>();
+        try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+            for (int i = 0; i < pairs.size(); i++) {
+                boolean exists = sources.pairs().get(i).destinationExists();
+                previews.add(ExecutorPlanCopy.applies(pairs.get(i), runner)
+                        ? ExecutorSyncPreview.of(pairs.get(i), delete, exists, runner, request.messages())
+                        : SyncPreview.of(pairs.get(i), delete, exists));
+            }
+        }
+        return new DryRun(previews, prefixes());
+    }
+
+    /** True when the copy lists SRC on the executors on such a master: --walk distributed, or auto on a cluster. */
+    public boolean listsOnExecutors(boolean cluster) {
+        return request.walk() == WalkMode.DISTRIBUTED || (request.walk() == WalkMode.AUTO && cluster);
     }
 
     /** What each pair's relative paths are shown under: nothing for one source, its name in DST for several. */

@@ -58,7 +58,8 @@ final class SyncCommand extends CopyCommand {
     }
 
     /** --delete-excluded implies --delete, as in rsync. */
-    private boolean deletes() {
+    @Override
+    boolean deletes() {
         return delete || deleteExcluded;
     }
 }

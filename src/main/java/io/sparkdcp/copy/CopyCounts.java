@@ -119,6 +119,12 @@ public final class CopyCounts implements Serializable {
         if (failures.size() < MAX_FAILURES_KEPT) failures.add(f);
     }
 
+    /** Failures of the job known only by their number: the ones past what a walk's summary kept. */
+    public void addFailuresNotKept(long n) {
+        if (n < 0) throw new IllegalArgumentException("a negative number of failures: " + n);
+        failed += n;
+    }
+
     public void merge(CopyCounts o) {
         o.copied.forEach((t, n) -> copied.merge(t, n, Long::sum));
         o.skipped.forEach((t, n) -> skipped.merge(t, n, Long::sum));

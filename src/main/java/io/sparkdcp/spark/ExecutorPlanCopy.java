@@ -120,13 +120,7 @@ public final class ExecutorPlanCopy {
         ExecutorWalk destinationWalk = new ExecutorWalk(runner.context(), runner.parallelism(), job.walkThreads(), walkEntriesPerTask, log);
         try {
             ListingOptions how = job.listing();
-            ExecutorWalk.Walked walked;
-            if (how.listing() != null) {
-                walked = walk.read(how.listing());
-            } else {
-                walked = walk.walk(copy.sourceRoot(), copy.readsFsXattr(), how.filter());
-                if (how.saveListing() != null) walk.save(how.saveListing(), copy.sourceRoot(), copy.readsFsXattr());
-            }
+            ExecutorWalk.Walked walked = walk.source(job);
             ExecutorWalk.ListingSummary listing = walked.summary();
             log.accept(String.format("listed %,d entries (%,d bytes in files) on the executors: %,d directories in %d levels",
                     listing.entries(), listing.fileBytes(), java.util.Arrays.stream(listing.directoriesByDepth()).sum(),
@@ -134,7 +128,7 @@ public final class ExecutorPlanCopy {
             planned.accept(new Work(listing.entries(), listing.fileBytes()));
             CopyCounts counts = new CopyCounts();
             if (delete) deleteExtraneous(walked, destinationWalk, job, counts);
-            listing.errors().forEach(counts::addFailure);
+            listing.addErrorsTo(counts, f -> f);
 
             JavaRDD<Entry> directories = walked.blocks().filter(b -> b.directory() != null).map(DirectoryBlock::directory);
             JavaPairRDD<PathKey, Boolean> created = makeDirectories(directories, listing.directoriesByDepth(), job, counts);
@@ -171,18 +165,8 @@ public final class ExecutorPlanCopy {
         CopyOptions copy = job.copy();
         ExecutorWalk.Walked destination = destinationWalk.walk(copy.destinationRoot(), false, job.listing().destinationFilter());
         // Unlisted parts of DST cannot be compared: report them; what was listed is still safe to judge.
-        for (Failure f : destination.summary().errors())
-            counts.addFailure(new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
-        List<String> mountPoints = DeletionScope.mountPointsBelow(copy.destinationRoot());
-        JavaPairRDD<PathKey, DirectoryBlock> there = destination.blocks().mapToPair(b -> new Tuple2<>(new PathKey(b.path()), b));
-        JavaPairRDD<PathKey, DirectoryBlock> here = source.blocks().mapToPair(b -> new Tuple2<>(new PathKey(b.path()), b));
-        JavaRDD<Tuple2<Entry, String>> extraneous = there.cogroup(here).flatMap(byPath -> {
-            List<Tuple2<Entry, String>> out = new ArrayList<>();
-            DirectoryBlock sourceBlock = byPath._2()._2().iterator().hasNext() ? byPath._2()._2().iterator().next() : null;
-            for (DirectoryBlock d : byPath._2()._1())
-                DeletionPlanner.extraneous(d, sourceBlock, e -> out.add(new Tuple2<>(e, DeletionScope.mountPointOf(e, mountPoints))));
-            return out.iterator();
-        }).persist(KEPT);
+        destination.summary().addErrorsTo(counts, f -> new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
+        JavaRDD<Tuple2<Entry, String>> extraneous = extraneous(source.blocks(), destination.blocks(), copy.destinationRoot()).persist(KEPT);
         persisted.add(extraneous);
         runner.context().setJobDescription("spark-dcp: compare the listings");
         for (String m : extraneous.filter(t -> t._2() != null).map(Tuple2::_2).distinct().collect())
@@ -197,6 +181,25 @@ public final class ExecutorPlanCopy {
             merge(counts, stage("delete" + wave, wave.tasksOf(toDelete), copy,
                     (engine, entries) -> engine.deleteEntries(sorted(entries, true))));
         }
+    }
+
+    /**
+     * What DST has and SRC lacks, by the driver's rule ({@link DeletionPlanner#extraneous}) applied to the two
+     * listings grouped by directory path; each with the mount point inside DST it lies in or at (then it is
+     * spared), or null.
+     */
+    static JavaRDD<Tuple2<Entry, String>> extraneous(JavaRDD<DirectoryBlock> source, JavaRDD<DirectoryBlock> destination,
+                                                     byte[] destinationRoot) {
+        List<String> mountPoints = DeletionScope.mountPointsBelow(destinationRoot);
+        JavaPairRDD<PathKey, DirectoryBlock> there = destination.mapToPair(b -> new Tuple2<>(new PathKey(b.path()), b));
+        JavaPairRDD<PathKey, DirectoryBlock> here = source.mapToPair(b -> new Tuple2<>(new PathKey(b.path()), b));
+        return there.cogroup(here).flatMap(byPath -> {
+            List<Tuple2<Entry, String>> out = new ArrayList<>();
+            DirectoryBlock sourceBlock = byPath._2()._2().iterator().hasNext() ? byPath._2()._2().iterator().next() : null;
+            for (DirectoryBlock d : byPath._2()._1())
+                DeletionPlanner.extraneous(d, sourceBlock, e -> out.add(new Tuple2<>(e, DeletionScope.mountPointOf(e, mountPoints))));
+            return out.iterator();
+        });
     }
 
     private static long[] countDepth(long[] counts, int depth) {
@@ -322,7 +325,9 @@ public final class ExecutorPlanCopy {
         // A file with a failed chunk fails once, and is not finished: nothing half-written counts as copied.
         JavaPairRDD<String, Failure> failed = copied.flatMap(r -> r.chunkFailures().iterator())
                 .mapToPair(f -> new Tuple2<>(f.path(), f)).reduceByKey((a, b) -> a);
-        failed.values().take(CopyCounts.MAX_FAILURES_KEPT).forEach(counts::addFailure);
+        List<Failure> kept = failed.values().take(CopyCounts.MAX_FAILURES_KEPT);
+        kept.forEach(counts::addFailure);
+        if (kept.size() == CopyCounts.MAX_FAILURES_KEPT) counts.addFailuresNotKept(failed.count() - kept.size());
         JavaRDD<LargeFile> complete = toCopy.mapToPair(f -> new Tuple2<>(f.file().display(), f)).subtractByKey(failed).values();
         JavaRDD<LargeFile> finishTasks = oneTaskPer(complete, batchFiles);
         if (finishTasks != null) merge(counts, stage("finish large files", finishTasks, job.copy(), CopyEngine::finishLargeFiles));
