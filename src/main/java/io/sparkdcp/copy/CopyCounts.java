@@ -144,6 +144,7 @@ public final class CopyCounts implements Serializable {
     public CopyCounts under(String name) {
         CopyCounts out = new CopyCounts();
         out.merge(this);
+        if (name.isEmpty()) return out; // a file source: its paths are its name in DST already
         out.failures.replaceAll(f -> under(name, f));
         out.notices.replaceAll(f -> under(name, f));
         return out;

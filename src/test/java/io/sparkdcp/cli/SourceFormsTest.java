@@ -159,6 +159,42 @@ class SourceFormsTest {
         assertEquals(TreeFiles.everything(a).size(), json.get("copied").asLong(), json.toString());
     }
 
+    @Test
+    void aSyncIntoANewDestinationOnTheExecutorsPlanCountsItsRootAsCopiedToo() throws IOException {
+        Path a = tree("syncroot-executors/A");
+        Path b = mount.dir().resolve("syncroot-executors/B");
+        Path report = mount.dir().resolve("syncroot-executors/report.json");
+        CommandLineRun run = CommandLineRun.of("sync", "--master", "local[2]", "--walk", "distributed", "--report",
+                report.toString(), a + "/", b.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        JsonNode json = new ObjectMapper().readTree(report.toFile());
+        assertEquals("executors", json.at("/settings/listed_by").asText(), json.toString());
+        assertEquals(0, json.get("metadata_fixed").asLong(), json.toString());
+        assertEquals(TreeFiles.everything(a).size(), json.get("copied").asLong(), json.toString());
+        TreeComparator.assertSameTree(a, b);
+    }
+
+    @Test
+    void severalSourcesSaveOneListingEachThatALaterRunReadsBackInTheSameOrder() throws IOException {
+        Path a = tree("listings/A");
+        Path c = tree("listings/C");
+        Path saved = mount.dir().resolve("listings/saved");
+        JsonNode first = twice("copy", "--save-listing", saved.toString(), a.toString(), c.toString(),
+                mount.dir().resolve("listings/B").toString());
+        assertEquals(2 * TreeFiles.everything(a).size(), first.get("copied").asLong(), first.toString());
+        assertTrue(Files.exists(saved.resolve("source-1/_SUCCESS")) && Files.exists(saved.resolve("source-2/_SUCCESS")));
+        Path fromListing = mount.dir().resolve("listings/from-listing");
+        JsonNode read = twice("sync", "--listing", saved.toString(), a.toString(), c.toString(), fromListing.toString());
+        assertEquals("saved", read.at("/settings/listed_by").asText(), read.toString());
+        TreeComparator.assertSameTree(a, fromListing.resolve("A"));
+        TreeComparator.assertSameTree(c, fromListing.resolve("C"));
+        CommandLineRun swapped = CommandLineRun.of("copy", "--listing", saved.toString(), c.toString(), a.toString(),
+                mount.dir().resolve("listings/swapped").toString());
+        assertEquals(2, swapped.exitCode(), swapped.err());
+        assertTrue(swapped.err().contains("not of SRC"), swapped.err());
+        assertFalse(Files.exists(mount.dir().resolve("listings/swapped")));
+    }
+
     /**
      * Runs the command twice with a JSON report: both succeed, and the second copies, fixes and deletes
      * nothing and leaves DST's listing as the first left it. Returns the first report.
