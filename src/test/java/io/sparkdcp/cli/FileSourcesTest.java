@@ -161,6 +161,23 @@ class FileSourcesTest {
     }
 
     @Test
+    void theDryRunOfAFileSaysWhatTheRunDoesAndChangesNothing() throws IOException {
+        Path f = rich.resolve(RichTree.SMALL_FILE);
+        Path b = Files.createDirectories(mount.dir().resolve("dry/B"));
+        Files.writeString(b.resolve("beside.txt"), "stays");
+        CommandLineRun dry = CommandLineRun.of("sync", "--delete", "--dry-run", f.toString(), b.toString());
+        assertEquals(0, dry.exitCode(), dry.err());
+        assertTrue(dry.out().contains("copy: " + RichTree.SMALL_FILE + "\n"), dry.out());
+        assertTrue(dry.out().contains("would copy 1, fix metadata of 0, delete 0;"), dry.out());
+        assertEquals(List.of("beside.txt"), names(b), "a dry run changes nothing");
+        CommandLineRun onto = CommandLineRun.of("copy", "--dry-run", f.toString(), b.resolve("new").toString());
+        assertTrue(onto.out().contains("copy: new\n"), onto.out());
+        twice("sync", f.toString(), b.toString());
+        CommandLineRun after = CommandLineRun.of("sync", "--dry-run", f.toString(), b.toString());
+        assertTrue(after.out().contains("would copy 0, fix metadata of 0, delete 0; 1 unchanged"), after.out());
+    }
+
+    @Test
     void syncDeleteWithAFileDeletesNothingBesideIt() throws IOException {
         Path f = rich.resolve(RichTree.SMALL_FILE);
         Path b = Files.createDirectories(mount.dir().resolve("delete/B"));
