@@ -7,6 +7,7 @@ import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.SparkDcp;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.posix.Failure;
+import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.SwappingPhaseRunner;
@@ -15,6 +16,7 @@ import io.sparkdcp.testing.TreeFiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.opentest4j.AssertionFailedError;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,6 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -110,6 +113,30 @@ class FileSourcesTest {
         TreeComparator.assertSameTree(a, b.resolve("deep"));
         TreeComparator.assertSameEntry(f, b.resolve(RichTree.SMALL_FILE));
         assertEquals(TreeFiles.everything(a).size() + 1, first.get("copied").asLong(), first.toString());
+    }
+
+    @Test
+    void onSparkAFileBesideADirectoryListedByTheExecutorsIsCopiedOnTheDriversPlan() throws IOException {
+        Path a = rich.resolve("deep");
+        Path f = rich.resolve(RichTree.XATTR_FILE);
+        Path b = mount.dir().resolve("spark/B");
+        Files.createDirectories(b.getParent());
+        JsonNode first = twice("sync", "--master", "local[2]", "--walk", "distributed", a.toString(), f.toString(), b.toString());
+        assertEquals(TreeFiles.everything(a).size() + 1, first.get("copied").asLong(), first.toString());
+        TreeComparator.assertSameTree(a, b.resolve("deep"));
+        TreeComparator.assertSameEntry(f, b.resolve("file"));
+    }
+
+    @Test
+    void theEntryComparisonSeesWhatDiffers() throws IOException {
+        Path f = rich.resolve(RichTree.PROJECT_99_FILE);
+        Path b = Files.createDirectories(mount.dir().resolve("differs"));
+        twice("copy", f.toString(), b.toString());
+        Path copy = b.resolve(f.getFileName());
+        Commands.run("xfs_io", "-c", "chproj 5", copy.toString());
+        Commands.run("chmod", "0601", copy.toString());
+        AssertionFailedError e = assertThrows(AssertionFailedError.class, () -> TreeComparator.assertSameEntry(f, copy));
+        assertTrue(e.getMessage().contains("project_id") && e.getMessage().contains("mode"), e.getMessage());
     }
 
     @Test
