@@ -1,7 +1,6 @@
 package io.sparkdcp.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.SparkDcp;
@@ -71,7 +70,7 @@ class FileSourcesTest {
             Path dst = Files.createDirectories(mount.dir().resolve("into/" + RUNS.incrementAndGet()));
             JsonNode first = twice("copy", src.toString(), dst.toString());
             assertEquals(1, first.get("copied").asLong(), file + ": " + first);
-            assertEquals(List.of(src.getFileName().toString()), names(dst), file);
+            assertEquals(List.of(src.getFileName().toString()), TreeFiles.names(dst), file);
             TreeComparator.assertSameEntry(src, dst.resolve(src.getFileName()));
         }
     }
@@ -83,7 +82,7 @@ class FileSourcesTest {
             Path base = Files.createDirectories(mount.dir().resolve("onto/" + RUNS.incrementAndGet()));
             Path dst = base.resolve("B");
             twice("sync", src.toString(), dst.toString()); // B missing, then B the file: the same result
-            assertEquals(List.of("B"), names(base), file);
+            assertEquals(List.of("B"), TreeFiles.names(base), file);
             TreeComparator.assertSameEntry(src, dst);
             assertEquals(0, CommandLineRun.of("compare", src.toString(), dst.toString()).exitCode(), file);
         }
@@ -104,27 +103,26 @@ class FileSourcesTest {
 
     @Test
     void filesAndDirectoriesMixedGoSideBySideInDst() throws IOException {
-        Path a = rich.resolve("deep");
-        Path f = rich.resolve(RichTree.SMALL_FILE);
-        Path b = mount.dir().resolve("mixed/B");
-        Files.createDirectories(b.getParent());
-        JsonNode first = twice("copy", a.toString(), f.toString(), b.toString());
-        assertEquals(List.of("deep", RichTree.SMALL_FILE), names(b));
-        TreeComparator.assertSameTree(a, b.resolve("deep"));
-        TreeComparator.assertSameEntry(f, b.resolve(RichTree.SMALL_FILE));
-        assertEquals(TreeFiles.everything(a).size() + 1, first.get("copied").asLong(), first.toString());
+        assertMixed("mixed", RichTree.SMALL_FILE, "copy");
     }
 
     @Test
     void onSparkAFileBesideADirectoryListedByTheExecutorsIsCopiedOnTheDriversPlan() throws IOException {
+        assertMixed("spark", RichTree.XATTR_FILE, "sync", "--master", "local[2]", "--walk", "distributed");
+    }
+
+    /** {@code COMMAND... deep FILE B}, twice: B holds deep and the file side by side, each an exact copy. */
+    private static void assertMixed(String place, String file, String... command) throws IOException {
         Path a = rich.resolve("deep");
-        Path f = rich.resolve(RichTree.XATTR_FILE);
-        Path b = mount.dir().resolve("spark/B");
-        Files.createDirectories(b.getParent());
-        JsonNode first = twice("sync", "--master", "local[2]", "--walk", "distributed", a.toString(), f.toString(), b.toString());
-        assertEquals(TreeFiles.everything(a).size() + 1, first.get("copied").asLong(), first.toString());
+        Path f = rich.resolve(file);
+        Path b = Files.createDirectories(mount.dir().resolve(place)).resolve("B");
+        List<String> args = new ArrayList<>(List.of(command));
+        args.addAll(List.of(a.toString(), f.toString(), b.toString()));
+        JsonNode first = twice(args.toArray(String[]::new));
+        assertEquals(List.of("deep", f.getFileName().toString()), TreeFiles.names(b));
         TreeComparator.assertSameTree(a, b.resolve("deep"));
-        TreeComparator.assertSameEntry(f, b.resolve("file"));
+        TreeComparator.assertSameEntry(f, b.resolve(f.getFileName()));
+        assertEquals(TreeFiles.everything(a).size() + 1, first.get("copied").asLong(), first.toString());
     }
 
     @Test
@@ -196,7 +194,7 @@ class FileSourcesTest {
         assertEquals(0, dry.exitCode(), dry.err());
         assertTrue(dry.out().contains("copy: " + RichTree.SMALL_FILE + "\n"), dry.out());
         assertTrue(dry.out().contains("would copy 1, fix metadata of 0, delete 0;"), dry.out());
-        assertEquals(List.of("beside.txt"), names(b), "a dry run changes nothing");
+        assertEquals(List.of("beside.txt"), TreeFiles.names(b), "a dry run changes nothing");
         CommandLineRun onto = CommandLineRun.of("copy", "--dry-run", f.toString(), b.resolve("new").toString());
         assertTrue(onto.out().contains("copy: new\n"), onto.out());
         twice("sync", f.toString(), b.toString());
@@ -212,7 +210,7 @@ class FileSourcesTest {
         Files.createDirectories(b.resolve("dir"));
         JsonNode first = twice("sync", "--delete", f.toString(), b.toString());
         assertEquals(0, first.get("deleted").asLong(), first.toString());
-        assertEquals(List.of("beside.txt", "dir", RichTree.SMALL_FILE), names(b));
+        assertEquals(List.of("beside.txt", "dir", RichTree.SMALL_FILE), TreeFiles.names(b));
         assertEquals("not the file's", Files.readString(b.resolve("beside.txt")));
     }
 
@@ -290,17 +288,7 @@ class FileSourcesTest {
     }
 
     private static JsonNode run(String... args) throws IOException {
-        Path report = mount.dir().resolve("report-" + RUNS.incrementAndGet() + ".json");
-        List<String> all = new ArrayList<>(List.of(args[0], "--report", report.toString()));
-        all.addAll(List.of(args).subList(1, args.length));
-        CommandLineRun run = CommandLineRun.of(all.toArray(String[]::new));
-        assertEquals(0, run.exitCode(), String.join(" ", all) + "\n" + run.out() + run.err());
-        return new ObjectMapper().readTree(report.toFile());
+        return CommandLineRun.succeeded(mount.dir().resolve("report-" + RUNS.incrementAndGet() + ".json"), args);
     }
 
-    private static List<String> names(Path dir) throws IOException {
-        try (var s = Files.list(dir)) {
-            return s.map(p -> p.getFileName().toString()).sorted().toList();
-        }
-    }
 }

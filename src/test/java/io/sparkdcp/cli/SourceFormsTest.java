@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -56,7 +55,7 @@ class SourceFormsTest {
         Path b = mount.dir().resolve("noslash/B");
         twice("copy", a.toString(), b.toString()); // B missing on the first run, there on the second: same result
         TreeComparator.assertSameTree(a, b.resolve("A"));
-        assertEquals(List.of("A"), names(b));
+        assertEquals(List.of("A"), TreeFiles.names(b));
         assertFalse(Files.exists(b.resolve("A/A")));
     }
 
@@ -68,7 +67,7 @@ class SourceFormsTest {
         JsonNode first = twice("copy", a.toString(), c.toString(), b.toString());
         TreeComparator.assertSameTree(a, b.resolve("A"));
         TreeComparator.assertSameTree(c, b.resolve("C"));
-        assertEquals(List.of("A", "C"), names(b));
+        assertEquals(List.of("A", "C"), TreeFiles.names(b));
         assertEquals(2 * TreeFiles.everything(a).size(), first.get("copied").asLong(), first.toString());
         assertEquals(b.toString(), first.get("destination").asText());
     }
@@ -211,12 +210,7 @@ class SourceFormsTest {
     }
 
     private static JsonNode run(String... args) throws IOException {
-        Path report = mount.dir().resolve("report-" + RUNS.incrementAndGet() + ".json");
-        List<String> all = new ArrayList<>(List.of(args[0], "--report", report.toString()));
-        all.addAll(List.of(args).subList(1, args.length));
-        CommandLineRun run = CommandLineRun.of(all.toArray(String[]::new));
-        assertEquals(0, run.exitCode(), String.join(" ", all) + "\n" + run.out() + run.err());
-        return new ObjectMapper().readTree(report.toFile());
+        return CommandLineRun.succeeded(mount.dir().resolve("report-" + RUNS.incrementAndGet() + ".json"), args);
     }
 
     /** A small tree with files, a subdirectory, a symlink, modes and times of its own. */
@@ -230,11 +224,5 @@ class SourceFormsTest {
         // Times well in the past: rsync leaves a new entry's time alone when it is within the second of the source's.
         Commands.run("find", root.toString(), "-exec", "touch", "-h", "-d", "2020-01-01 00:00:00.123456789", "{}", "+");
         return root;
-    }
-
-    private static List<String> names(Path dir) throws IOException {
-        try (var s = Files.list(dir)) {
-            return s.map(p -> p.getFileName().toString()).sorted().toList();
-        }
     }
 }
