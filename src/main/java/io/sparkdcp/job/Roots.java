@@ -79,10 +79,10 @@ public record Roots(Path source, Path destination, boolean destinationExists, Di
     public static Roots checkFile(String source, String target) {
         Path src = Path.of(source).toAbsolutePath().normalize();
         Path dst = Path.of(target).toAbsolutePath().normalize();
-        if (src.getParent() == null || dst.getParent() == null) throw new UsageException("source " + source + " is not a directory");
+        if (dst.getParent() == null) throw new UsageException("destination " + target + " cannot become the file " + source);
         Path realParent = real(src.getParent(), source);
         Path parent = dst.getParent();
-        boolean exists = Files.exists(parent, LinkOption.NOFOLLOW_LINKS) || Files.isDirectory(parent);
+        boolean exists = Files.exists(parent, LinkOption.NOFOLLOW_LINKS);
         if (exists && !Files.isDirectory(parent))
             throw new UsageException("destination " + parent + " exists and is not a directory");
         Path realDst = exists ? real(parent, parent.toString()) : realOfMissing(parent);
