@@ -1,6 +1,7 @@
 package io.sparkdcp.api;
 
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.Throttle;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
@@ -48,6 +49,7 @@ public final class PreparedCopy {
         if (request.modes().compareContents() && !request.modes().sync())
             throw new IllegalArgumentException("--contents compares the data of a sync; a copy replaces what differs");
         Sources sources = Sources.check(sourceNames, destination, request.mkpath());
+        Throttle throttle = Throttle.of(request.maxOps(), request.bwlimit()); // one job: its pairs share the rates
         List<JobOptions> pairs = new ArrayList<>();
         for (int i = 0; i < sources.pairs().size(); i++) {
             Roots roots = sources.pairs().get(i);
@@ -55,6 +57,7 @@ public final class PreparedCopy {
                     request.xattrAccess(), request.projectIds(), request.chunkSize(), request.modes())
                     .withInode(request.inode())
                     .withRootIds(roots.sourceId(), roots.destinationId())
+                    .withThrottle(throttle)
                     .withRootFile(roots.file());
             JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
                     request.threadsPerTask(), new ListingOptions(request.walk(), listingOf(request.listing(), i, sources),

@@ -17,27 +17,21 @@ import java.io.Serializable;
  * @param sourceId        what the driver found at sourceRoot; every task checks it before writing (null: not pinned yet)
  * @param destinationId   the same for destinationRoot
  * @param inode           inode flags and Lustre layouts
+ * @param throttle        {@code --max-ops} and {@code --bwlimit}, with the JVMs sharing them
  * @param rootFile        the one entry copied when the source is not a directory (the roots are then the
  *                        directories holding it); null when the roots are the trees copied
  */
 public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs,
                           MetadataAccess xattrAccess, boolean projectIds, long chunkSize, CopyModes modes,
                           DirectoryIdentity sourceId, DirectoryIdentity destinationId, InodeOptions inode,
-                          RootFile rootFile)
+                          Throttle throttle, RootFile rootFile)
         implements Serializable {
-
-    public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
-                       boolean projectIds, long chunkSize, CopyModes modes, DirectoryIdentity sourceId,
-                       DirectoryIdentity destinationId, InodeOptions inode) {
-        this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId,
-                inode, null);
-    }
 
     public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
                        boolean projectIds, long chunkSize, CopyModes modes, DirectoryIdentity sourceId,
                        DirectoryIdentity destinationId) {
         this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId,
-                InodeOptions.DEFAULT);
+                InodeOptions.DEFAULT, Throttle.NONE, null);
     }
 
     /** Roots not pinned yet: the job pins them when it starts. */
@@ -57,6 +51,7 @@ public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy
         if (destinationRoot.length == 0 || destinationRoot[0] != '/') throw new IllegalArgumentException("destination root must be absolute");
         if (modes == null) throw new IllegalArgumentException("modes must be given");
         if (inode == null) throw new IllegalArgumentException("inode options must be given");
+        if (throttle == null) throw new IllegalArgumentException("throttle must be given");
     }
 
     /** Inode flags are carried (not --no-flags). */
@@ -66,21 +61,25 @@ public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy
     public boolean readsFsXattr() { return projectIds || inode.flags(); }
 
     public CopyOptions withModes(CopyModes m) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId, inode, rootFile);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId, inode, throttle, rootFile);
     }
 
     /** The same copy with its roots pinned to these identities. */
     public CopyOptions withRootIds(DirectoryIdentity source, DirectoryIdentity destination) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination, inode, rootFile);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination, inode, throttle, rootFile);
     }
 
     public CopyOptions withInode(InodeOptions i) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, i, rootFile);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, i, throttle, rootFile);
+    }
+
+    public CopyOptions withThrottle(Throttle t) {
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, t, rootFile);
     }
 
     /** The same roots holding one entry to copy (null: the roots are the trees). */
     public CopyOptions withRootFile(RootFile f) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, f);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, throttle, f);
     }
 
     /** Where the entry listed at relPath is in the source root (they differ only for a {@link RootFile} renamed in DST). */
