@@ -47,8 +47,9 @@ class CopyCommand implements Callable<Integer> {
 
     /** The sources, then DST (picocli cannot put a list before a last single value). */
     @Parameters(arity = "2..*", paramLabel = "SRC... DST",
-            description = "Source directories (SRC/: the contents; SRC: the directory itself, to DST/name), then the "
-                    + "destination directory (created if missing; its parent must exist unless --mkpath).")
+            description = "Sources (SRC/: the directory's contents; SRC: the directory, file or symlink itself, to DST/name; "
+                    + "one file with DST not a directory: DST becomes the file), then the destination (created if "
+                    + "missing; its parent must exist unless --mkpath).")
     List<String> paths;
 
     @Option(names = "--mkpath", description = "Create DST's missing parent directories (without it, a missing parent "

@@ -2,6 +2,7 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.CompareOutcome;
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.copy.Difference;
 import io.sparkdcp.copy.EntryComparer;
 import io.sparkdcp.copy.EntryPair;
@@ -68,8 +69,11 @@ public final class CompareJob {
         long start = System.nanoTime();
         CopyOptions copy = pinned(options.copy());
         String listedBy = SourceListing.listedBy(options, runner);
-        Listing source = walk(copy.sourceRoot(), listedBy);
-        Listing destination = walk(copy.destinationRoot(), listedBy);
+        RootFile file = copy.rootFile();
+        Listing source = file != null ? TreeWalker.walkOne(copy.sourceRoot(), file.sourceName(), file.destinationName(), true)
+                : walk(copy.sourceRoot(), listedBy);
+        Listing destination = file != null ? TreeWalker.walkOne(copy.destinationRoot(), file.destinationName(), file.destinationName(), false)
+                : walk(copy.destinationRoot(), listedBy);
         log.accept(String.format(Locale.ROOT, "listed %,d entries in SRC and %,d in DST", source.entryCount(), destination.entryCount()));
 
         List<Failure> failures = new ArrayList<>();
@@ -93,7 +97,7 @@ public final class CompareJob {
         }
         if (copy.modes().compareContents()) bytes += compareLargeFiles(copy, matched.pairs(), differences, failures);
         differences.sort(BY_PATH);
-        return new CompareReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
+        return new CompareReport(PathBytes.display(copy.sourceShown()), PathBytes.display(copy.destinationShown()),
                 copy.xattrs().word(), copy.projectIds(), copy.modes().compareContents(), windowNanos, listedBy,
                 source.entryCount(), destination.entryCount(), compared, matched.onlyBelow(), bytes, differences, failures,
                 System.nanoTime() - start);

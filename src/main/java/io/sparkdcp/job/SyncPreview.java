@@ -3,6 +3,7 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.Decision;
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
@@ -71,12 +72,15 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
     public static SyncPreview of(JobOptions options, boolean delete, boolean destinationExists) {
         boolean projects = options.copy().readsFsXattr();
         Listing source = SourceListing.of(options, null, line -> {});
-        Listing destination = destinationExists
-                ? new TreeWalker(options.walkThreads(), projects, options.listing().destinationFilter()).walk(options.copy().destinationRoot())
-                : new Listing(List.of(), List.of());
+        RootFile file = options.copy().rootFile();
+        Listing destination = !destinationExists ? new Listing(List.of(), List.of())
+                : file != null ? TreeWalker.walkOne(options.copy().destinationRoot(), file.destinationName(), file.destinationName(), false)
+                : new TreeWalker(options.walkThreads(), projects, options.listing().destinationFilter()).walk(options.copy().destinationRoot());
         String refused = null;
         List<Entry> deletions = List.of();
-        if (delete && !source.complete()) {
+        if (file != null) {
+            // a file as SRC: nothing beside its one name is deleted, as in the run
+        } else if (delete && !source.complete()) {
             refused = deletionRefused(source.errors().size());
         } else if (delete) {
             deletions = DeletionScope.withoutMounts(DeletionPlanner.deepestFirst(source, destination),
@@ -86,7 +90,7 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         Map<ByteBuffer, Entry> there = new HashMap<>();
         for (Entry d : destination.entries()) there.put(ByteBuffer.wrap(d.path()), d);
         for (Entry d : deletions) there.remove(ByteBuffer.wrap(d.path()));
-        try (Targets targets = destinationExists ? new Targets(options.copy().sourceRoot(), options.copy().destinationRoot()) : null) {
+        try (Targets targets = destinationExists ? new Targets(options.copy()) : null) {
             return judge(source, there, deletions, options.copy(), Posix.geteuid(), targets, refused);
         }
     }
@@ -191,11 +195,13 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
     public static final class Targets implements AutoCloseable {
         private final Fd source;
         private final Fd destination;
+        private final CopyOptions options;
 
-        public Targets(byte[] sourceRoot, byte[] destinationRoot) {
-            source = Posix.open(sourceRoot, Linux.O_RDONLY | Linux.O_DIRECTORY);
+        public Targets(CopyOptions options) {
+            this.options = options;
+            source = Posix.open(options.sourceRoot(), Linux.O_RDONLY | Linux.O_DIRECTORY);
             try {
-                destination = Posix.open(destinationRoot, Linux.O_RDONLY | Linux.O_DIRECTORY);
+                destination = Posix.open(options.destinationRoot(), Linux.O_RDONLY | Linux.O_DIRECTORY);
             } catch (RuntimeException e) {
                 source.close();
                 throw e;
@@ -203,7 +209,7 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         }
 
         public boolean same(byte[] path) {
-            return Arrays.equals(target(source, path), target(destination, path));
+            return Arrays.equals(target(source, options.sourcePath(path)), target(destination, path));
         }
 
         private static byte[] target(Fd root, byte[] path) {

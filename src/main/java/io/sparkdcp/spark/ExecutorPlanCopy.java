@@ -65,6 +65,8 @@ public final class ExecutorPlanCopy {
     private final TaskFault fault;
     private final long walkEntriesPerTask;
     private final List<JavaRDD<?>> persisted = new ArrayList<>();
+    /** This run made DST's root (before the job): a sync then counts it as copied, as a copy does. */
+    private boolean destinationCreated;
 
     public ExecutorPlanCopy(JobOptions options, SparkPhaseRunner runner, Consumer<String> log, Consumer<Work> planned) {
         this(options, false, runner, log, planned, TaskFault.NONE, Long.MAX_VALUE);
@@ -87,6 +89,12 @@ public final class ExecutorPlanCopy {
         this.walkEntriesPerTask = walkEntriesPerTask;
     }
 
+    /** Tells the job that this run created DST's root (as {@code CopyJob.destinationCreated}). */
+    public ExecutorPlanCopy destinationCreated(boolean created) {
+        this.destinationCreated = created;
+        return this;
+    }
+
     /** Called at the end of each writing task, on the executor. */
     @FunctionalInterface
     public interface TaskFault extends Serializable {
@@ -103,6 +111,7 @@ public final class ExecutorPlanCopy {
         WalkMode walk = options.listing().walk();
         // --files-from checks the whole listing for listed paths SRC lacks: that stays on the driver's plan.
         if (options.listing().filter().listed() != null) return false;
+        if (options.copy().rootFile() != null) return false; // one entry, listed by a stat on the driver
         return runner instanceof SparkPhaseRunner && (walk == WalkMode.DISTRIBUTED || (walk == WalkMode.AUTO && runner.spansNodes()));
     }
 
@@ -221,7 +230,8 @@ public final class ExecutorPlanCopy {
     private JavaPairRDD<PathKey, Boolean> makeDirectories(JavaRDD<Entry> directories, long[] byDepth, JobOptions job, CopyCounts counts) {
         boolean sync = job.copy().modes().sync();
         DirectoriesInFlight make = new DirectoriesInFlight(job.threadsPerTask(), false);
-        JavaPairRDD<PathKey, Boolean> created = null;
+        JavaPairRDD<PathKey, Boolean> created = sync && destinationCreated
+                ? runner.context().parallelizePairs(List.of(new Tuple2<>(new PathKey(PathBytes.EMPTY), true)), 1) : null;
         for (DepthWave wave : DepthWave.of(byDepth, job.batchFiles())) {
             JavaRDD<Entry> tasks = wave.tasksOf(directories);
             JavaRDD<BatchResult> made = stage("make directories" + wave, tasks, job.copy(),

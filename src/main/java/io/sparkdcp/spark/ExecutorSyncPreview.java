@@ -145,7 +145,7 @@ public final class ExecutorSyncPreview {
                 && here.stream().anyMatch(e -> e.type() == FileType.SYMLINK && there.containsKey(ByteBuffer.wrap(e.path())));
         List<Tuple2<PathKey, Verdict>> out = new ArrayList<>(here.size() + 1);
         int euid = Posix.geteuid();
-        try (SyncPreview.Targets targets = readsTargets ? new SyncPreview.Targets(copy.sourceRoot(), copy.destinationRoot()) : null) {
+        try (SyncPreview.Targets targets = readsTargets ? new SyncPreview.Targets(copy) : null) {
             for (Entry e : here) {
                 Decision decision = SyncPreview.decide(e, there.get(ByteBuffer.wrap(e.path())), copy, euid, targets);
                 if (SyncPreview.changesName(decision) && !e.isRoot()) changesNames = true;
