@@ -20,7 +20,6 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -102,6 +101,16 @@ class LauncherClassArchiveTest {
             Commands.run("mount", "-o", "remount,ro", mount.dir().toString());
             assertMapsTheArchive(PROJECT, cache, src);
         }
+    }
+
+    @Test
+    void aMissingJavaIsNamedWhileTheArchiveIsLookedFor() throws Exception {
+        ProcessBuilder builder = builder(PROJECT, tmp.resolve("cache"), null, "copy", smallTree() + "/", tmp.resolve("dst").toString());
+        builder.environment().put("JAVA_HOME", tmp.resolve("no-jdk").toString());
+        TimedProcess.Finished run = TimedProcess.run(builder, Files.createTempFile(tmp, "out", ".txt"), TIMEOUT_SECONDS);
+        assertEquals(127, run.exitCode(), run.output());
+        assertTrue(run.output().contains(tmp.resolve("no-jdk/bin/java") + ": No such file or directory"), run.output());
+        assertFalse(Files.exists(tmp.resolve("dst")));
     }
 
     /** A copy whose JVM loads spark-dcp's and picocli's classes (compiled for Java 5) from the archive, not from the jar. */
