@@ -48,12 +48,15 @@ import java.util.function.Consumer;
  *                         by default stderr, prefixed {@code spark-dcp: }
  * @param timeWindow       {@code compare --time-window}: mtimes less than this apart count as equal (zero: to the
  *                         nanosecond), for a tree on a file system that keeps coarser times; a copy probes DST for its window
+ * @param maxOps           {@code --max-ops}: metadata calls per second for the whole job; 0 for no limit
+ * @param bwlimit          {@code --bwlimit}: bytes of file data per second for the whole job; 0 for no limit
  */
 public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolean projectIds, boolean flags,
                           boolean strict, LustreLayout lustreLayout, int batchFiles,
                           long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, WalkMode walk,
                           String listing, String saveListing, boolean mkpath, Filter filter, boolean deleteExcluded,
-                          CopyModes modes, Duration progressInterval, Consumer<String> messages, Duration timeWindow) {
+                          CopyModes modes, Duration progressInterval, Consumer<String> messages, Duration timeWindow,
+                          long maxOps, long bwlimit) {
 
     /** The defaults, as the CLI's words (its help shows them). */
     public static final String DEFAULT_XATTRS = "non-lustre";
@@ -114,6 +117,8 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         b.progressInterval = progressInterval;
         b.messages = messages;
         b.timeWindow = timeWindow;
+        b.maxOps = maxOps;
+        b.bwlimit = bwlimit;
         return b;
     }
 
@@ -154,6 +159,8 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         private Duration progressInterval = Duration.ZERO;
         private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
         private Duration timeWindow = Duration.ZERO;
+        private long maxOps;
+        private long bwlimit;
 
         private Builder() {
             xattrs(DEFAULT_XATTRS);
@@ -309,6 +316,14 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
             return this;
         }
 
+        /** At most n metadata calls (open, stat, xattr, ioctl, chown...) per second for the whole job; unset: no limit. */
+        public Builder maxOps(long n) { this.maxOps = atLeast(n, 1, "--max-ops"); return this; }
+
+        /** At most this many bytes of file data per second for the whole job; unset: no limit. */
+        public Builder bwlimit(long bytesPerSecond) { this.bwlimit = atLeast(bytesPerSecond, 1, "--bwlimit"); return this; }
+
+        public Builder bwlimit(String size) { return bwlimit(Sizes.parse(size)); }
+
         /** Checks what no single setter can: options that exclude each other. */
         public CopyRequest build() {
             if (listing != null && saveListing != null)
@@ -320,7 +335,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
                 throw new IllegalArgumentException("--delete-excluded deletes in a sync; a copy deletes nothing");
             return new CopyRequest(xattrs, xattrAccess, projectIds, flags, strict, lustreLayout, batchFiles, batchBytes, chunkSize,
                     walkThreads > 0 ? walkThreads : defaultWalkThreads(threadsPerTask), threadsPerTask, walk, listing,
-                    saveListing, mkpath, filter, deleteExcluded, modes, progressInterval, messages, timeWindow);
+                    saveListing, mkpath, filter, deleteExcluded, modes, progressInterval, messages, timeWindow, maxOps, bwlimit);
         }
 
         private Builder rule(boolean include, byte[] pattern, String option) {

@@ -1,6 +1,7 @@
 package io.sparkdcp.api;
 
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.Throttle;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
@@ -50,12 +51,14 @@ public final class PreparedCopy {
         if (request.modes().compareContents() && !request.modes().sync())
             throw new IllegalArgumentException("--contents compares the data of a sync; a copy replaces what differs");
         Sources sources = Sources.check(sourceNames, destination, request.mkpath());
+        Throttle throttle = Throttle.of(request.maxOps(), request.bwlimit()); // one job: its pairs share the rates
         List<JobOptions> pairs = new ArrayList<>();
         for (Roots roots : sources.pairs()) {
             CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
                     request.xattrAccess(), request.projectIds(), request.chunkSize(), request.modes())
                     .withInode(request.inode())
-                    .withRootIds(roots.sourceId(), roots.destinationId());
+                    .withRootIds(roots.sourceId(), roots.destinationId())
+                    .withThrottle(throttle);
             JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
                     request.threadsPerTask(), new ListingOptions(request.walk(), request.listing(), request.saveListing(),
                             request.filter(), request.deleteExcluded()));

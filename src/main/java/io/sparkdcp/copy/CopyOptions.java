@@ -17,17 +17,19 @@ import java.io.Serializable;
  * @param sourceId        what the driver found at sourceRoot; every task checks it before writing (null: not pinned yet)
  * @param destinationId   the same for destinationRoot
  * @param inode           inode flags and Lustre layouts
+ * @param throttle        {@code --max-ops} and {@code --bwlimit}, with the JVMs sharing them
  */
 public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs,
                           MetadataAccess xattrAccess, boolean projectIds, long chunkSize, CopyModes modes,
-                          DirectoryIdentity sourceId, DirectoryIdentity destinationId, InodeOptions inode)
+                          DirectoryIdentity sourceId, DirectoryIdentity destinationId, InodeOptions inode,
+                          Throttle throttle)
         implements Serializable {
 
     public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
                        boolean projectIds, long chunkSize, CopyModes modes, DirectoryIdentity sourceId,
                        DirectoryIdentity destinationId) {
         this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId,
-                InodeOptions.DEFAULT);
+                InodeOptions.DEFAULT, Throttle.NONE);
     }
 
     /** Roots not pinned yet: the job pins them when it starts. */
@@ -47,6 +49,7 @@ public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy
         if (destinationRoot.length == 0 || destinationRoot[0] != '/') throw new IllegalArgumentException("destination root must be absolute");
         if (modes == null) throw new IllegalArgumentException("modes must be given");
         if (inode == null) throw new IllegalArgumentException("inode options must be given");
+        if (throttle == null) throw new IllegalArgumentException("throttle must be given");
     }
 
     /** Inode flags are carried (not --no-flags). */
@@ -56,15 +59,19 @@ public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy
     public boolean readsFsXattr() { return projectIds || inode.flags(); }
 
     public CopyOptions withModes(CopyModes m) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId, inode);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId, inode, throttle);
     }
 
     /** The same copy with its roots pinned to these identities. */
     public CopyOptions withRootIds(DirectoryIdentity source, DirectoryIdentity destination) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination, inode);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination, inode, throttle);
     }
 
     public CopyOptions withInode(InodeOptions i) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, i);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, i, throttle);
+    }
+
+    public CopyOptions withThrottle(Throttle t) {
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, t);
     }
 }

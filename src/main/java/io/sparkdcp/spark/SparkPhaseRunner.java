@@ -48,11 +48,12 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
         if (tasks.isEmpty()) return List.of();
         StepAccumulator accumulator = steps;
         ProgressAccumulator handled = progress;
+        CopyOptions stage = sharedByExecutors(options);
         sc.setJobDescription("spark-dcp: " + phase);
         try {
             return sc.parallelize(tasks, tasks.size()).mapPartitions(partition -> {
                 List<BatchResult> results = new ArrayList<>();
-                try (CopyEngine engine = new CopyEngine(options, accumulator, handled)) {
+                try (CopyEngine engine = new CopyEngine(stage, accumulator, handled)) {
                     while (partition.hasNext()) results.add(work.run(engine, partition.next()));
                 }
                 return results.iterator();
@@ -84,14 +85,27 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     <T> JavaRDD<BatchResult> onPartitions(JavaRDD<T> tasks, CopyOptions options, TaskWork<List<T>> work) {
         StepAccumulator accumulator = steps;
         ProgressAccumulator handled = progress;
+        CopyOptions stage = sharedByExecutors(options);
         return tasks.mapPartitions(partition -> {
             List<T> share = new ArrayList<>();
             partition.forEachRemaining(share::add);
             if (share.isEmpty()) return java.util.Collections.emptyIterator();
-            try (CopyEngine engine = new CopyEngine(options, accumulator, handled)) {
+            try (CopyEngine engine = new CopyEngine(stage, accumulator, handled)) {
                 return List.of(work.run(engine, share)).iterator();
             }
         });
+    }
+
+    /**
+     * The options with --max-ops and --bwlimit divided equally among the executors as a stage starts:
+     * those registered (the driver is listed too, but runs no task), or as many as were asked for
+     * when more, so that executors still starting do not each take the whole rate. One in local mode.
+     */
+    private CopyOptions sharedByExecutors(CopyOptions options) {
+        if (!options.throttle().limits()) return options;
+        int executors = sc.isLocal() ? 1 : Math.max(sc.statusTracker().getExecutorInfos().length - 1,
+                sc.getConf().getInt("spark.executor.instances", 0));
+        return options.withThrottle(options.throttle().sharedBy(executors));
     }
 
     @Override
