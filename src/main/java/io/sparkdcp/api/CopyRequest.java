@@ -48,12 +48,15 @@ import java.util.function.Consumer;
  *                         by default stderr, prefixed {@code spark-dcp: }
  * @param timeWindow       {@code compare --time-window}: mtimes less than this apart count as equal (zero: to the
  *                         nanosecond), for a tree on a file system that keeps coarser times; a copy probes DST for its window
+ * @param log              {@code --log}: the directory (any Hadoop path) where the tasks log each entry they act on; null for none
+ * @param logSkipped       {@code --log-skipped}: the log lists the entries left as they were too
  */
 public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolean projectIds, boolean flags,
                           boolean strict, LustreLayout lustreLayout, int batchFiles,
                           long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, WalkMode walk,
                           String listing, String saveListing, boolean mkpath, Filter filter, boolean deleteExcluded,
-                          CopyModes modes, Duration progressInterval, Consumer<String> messages, Duration timeWindow) {
+                          CopyModes modes, Duration progressInterval, Consumer<String> messages, Duration timeWindow,
+                          String log, boolean logSkipped) {
 
     /** The defaults, as the CLI's words (its help shows them). */
     public static final String DEFAULT_XATTRS = "non-lustre";
@@ -114,6 +117,8 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         b.progressInterval = progressInterval;
         b.messages = messages;
         b.timeWindow = timeWindow;
+        b.log = log;
+        b.logSkipped = logSkipped;
         return b;
     }
 
@@ -154,6 +159,8 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         private Duration progressInterval = Duration.ZERO;
         private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
         private Duration timeWindow = Duration.ZERO;
+        private String log;
+        private boolean logSkipped;
 
         private Builder() {
             xattrs(DEFAULT_XATTRS);
@@ -309,6 +316,12 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
             return this;
         }
 
+        /** Log each entry acted on (copied, linked, fixed, deleted, failed...) in DIR, any Hadoop path, one part per task. */
+        public Builder log(String dir) { this.log = nonBlank(dir, "--log"); return this; }
+
+        /** The log lists the entries left as they were too. */
+        public Builder logSkipped(boolean on) { this.logSkipped = on; return this; }
+
         /** Checks what no single setter can: options that exclude each other. */
         public CopyRequest build() {
             if (listing != null && saveListing != null)
@@ -316,11 +329,13 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
             if (listing != null && !filter.none())
                 throw new IllegalArgumentException("--listing copies a saved listing as it is: --exclude, --include, "
                         + "--exclude-from and --files-from filter a walk of SRC (save the listing with them)");
+            if (logSkipped && log == null)
+                throw new IllegalArgumentException("--log-skipped adds to the log of --log DIR: give --log too");
             if (deleteExcluded && !modes.sync())
                 throw new IllegalArgumentException("--delete-excluded deletes in a sync; a copy deletes nothing");
             return new CopyRequest(xattrs, xattrAccess, projectIds, flags, strict, lustreLayout, batchFiles, batchBytes, chunkSize,
                     walkThreads > 0 ? walkThreads : defaultWalkThreads(threadsPerTask), threadsPerTask, walk, listing,
-                    saveListing, mkpath, filter, deleteExcluded, modes, progressInterval, messages, timeWindow);
+                    saveListing, mkpath, filter, deleteExcluded, modes, progressInterval, messages, timeWindow, log, logSkipped);
         }
 
         private Builder rule(boolean include, byte[] pattern, String option) {

@@ -1,7 +1,9 @@
 package io.sparkdcp.api;
 
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.ItemLogTarget;
 import io.sparkdcp.job.CompareJob;
+import io.sparkdcp.job.ItemLogDir;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
@@ -35,7 +37,8 @@ public final class PreparedCompare {
         if (request.listing() != null || request.saveListing() != null)
             throw new UsageException("compare walks both trees: --listing and --save-listing do not apply");
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(), request.xattrAccess(),
-                request.projectIds(), request.chunkSize(), request.modes()).withRootIds(roots.sourceId(), roots.destinationId());
+                request.projectIds(), request.chunkSize(), request.modes()).withRootIds(roots.sourceId(), roots.destinationId())
+                .withItemLog(PreparedCopy.itemLog(request));
         JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
                 request.threadsPerTask(), new ListingOptions(request.walk(), null, null));
         return new PreparedCompare(options, request.timeWindow().toNanos(), request);
@@ -55,6 +58,8 @@ public final class PreparedCompare {
     }
 
     private CompareResult run(PhaseRunner runner) {
-        return new CompareResult(new CompareJob(options, windowNanos, runner, request.messages()).run());
+        CompareJob job = new CompareJob(options, windowNanos, runner, request.messages());
+        ItemLogTarget log = options.copy().itemLog();
+        return new CompareResult(log == null ? job.run() : ItemLogDir.logged(log.dir(), job::run));
     }
 }

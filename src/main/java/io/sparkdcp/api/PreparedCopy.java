@@ -1,7 +1,9 @@
 package io.sparkdcp.api;
 
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.ItemLogTarget;
 import io.sparkdcp.job.CopyJob;
+import io.sparkdcp.job.ItemLogDir;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
@@ -13,6 +15,7 @@ import io.sparkdcp.job.SourcesJob;
 import io.sparkdcp.job.SyncJob;
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.job.UsageException;
+import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.progress.ProgressPrinter;
@@ -24,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A copy whose sources, destination and options have been checked: nothing is written until {@link #run}.
@@ -50,12 +54,16 @@ public final class PreparedCopy {
         if (request.modes().compareContents() && !request.modes().sync())
             throw new IllegalArgumentException("--contents compares the data of a sync; a copy replaces what differs");
         Sources sources = Sources.check(sourceNames, destination, request.mkpath());
+        ItemLogTarget log = itemLog(request);
         List<JobOptions> pairs = new ArrayList<>();
         for (Roots roots : sources.pairs()) {
             CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
                     request.xattrAccess(), request.projectIds(), request.chunkSize(), request.modes())
                     .withInode(request.inode())
                     .withRootIds(roots.sourceId(), roots.destinationId());
+            // Paths in the log are relative to DST: one of several sources' under its name there.
+            if (log != null) copy = copy.withItemLog(sources.pairs().size() == 1 ? log
+                    : log.under(PathBytes.of(roots.destination().getFileName().toString())));
             JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
                     request.threadsPerTask(), new ListingOptions(request.walk(), request.listing(), request.saveListing(),
                             request.filter(), request.deleteExcluded()));
@@ -63,6 +71,11 @@ public final class PreparedCopy {
             pairs.add(options);
         }
         return new PreparedCopy(sources, List.copyOf(pairs), request);
+    }
+
+    /** {@code --log}'s directory checked and made absolute here, where the driver runs; null without one. */
+    static ItemLogTarget itemLog(CopyRequest request) {
+        return request.log() == null ? null : new ItemLogTarget(ItemLogDir.check(request.log()), request.logSkipped(), PathBytes.EMPTY);
     }
 
     /** Runs the copy on the caller's context (left running). */
@@ -104,10 +117,12 @@ public final class PreparedCopy {
      */
     public DryRun dryRun(boolean delete) {
         checkSyncDelete(delete);
-        List<SyncPreview> previews = new ArrayList<>();
-        for (int i = 0; i < pairs.size(); i++)
-            previews.add(SyncPreview.of(pairs.get(i), delete, sources.pairs().get(i).destinationExists()));
-        return new DryRun(previews, prefixes());
+        return logged(() -> {
+            List<SyncPreview> previews = new ArrayList<>();
+            for (int i = 0; i < pairs.size(); i++)
+                previews.add(SyncPreview.of(pairs.get(i), delete, sources.pairs().get(i).destinationExists()));
+            return new DryRun(previews, prefixes());
+        });
     }
 
     /** What each pair's relative paths are shown under: nothing for one source, its name in DST for several. */
@@ -160,10 +175,18 @@ public final class PreparedCopy {
 
     private CopyResult run(PhaseRunner runner, BiFunction<PhaseRunner, Consumer<Work>, CopyReport> job) {
         sources.createDestinations();
-        if (request.progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
-        try (ProgressPrinter progress = new ProgressPrinter(request.progressInterval(), runner::done, request.messages())) {
-            return new CopyResult(job.apply(runner, progress::planned));
-        }
+        return logged(() -> {
+            if (request.progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
+            try (ProgressPrinter progress = new ProgressPrinter(request.progressInterval(), runner::done, request.messages())) {
+                return new CopyResult(job.apply(runner, progress::planned));
+            }
+        });
+    }
+
+    /** The run with its --log directory started before and marked whole after (not when the run stops). */
+    private <R> R logged(Supplier<R> run) {
+        ItemLogTarget log = pairs.get(0).copy().itemLog();
+        return log == null ? run.get() : ItemLogDir.logged(log.dir(), run);
     }
 
     /** On Spark, guarded against the driver running out of memory ({@link DriverMemoryGuard}). */

@@ -17,11 +17,19 @@ import java.io.Serializable;
  * @param sourceId        what the driver found at sourceRoot; every task checks it before writing (null: not pinned yet)
  * @param destinationId   the same for destinationRoot
  * @param inode           inode flags and Lustre layouts
+ * @param itemLog         where the tasks log each entry they act on ({@code --log}); null for no log
  */
 public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs,
                           MetadataAccess xattrAccess, boolean projectIds, long chunkSize, CopyModes modes,
-                          DirectoryIdentity sourceId, DirectoryIdentity destinationId, InodeOptions inode)
+                          DirectoryIdentity sourceId, DirectoryIdentity destinationId, InodeOptions inode,
+                          ItemLogTarget itemLog)
         implements Serializable {
+
+    public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
+                       boolean projectIds, long chunkSize, CopyModes modes, DirectoryIdentity sourceId,
+                       DirectoryIdentity destinationId, InodeOptions inode) {
+        this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, null);
+    }
 
     public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
                        boolean projectIds, long chunkSize, CopyModes modes, DirectoryIdentity sourceId,
@@ -56,15 +64,20 @@ public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy
     public boolean readsFsXattr() { return projectIds || inode.flags(); }
 
     public CopyOptions withModes(CopyModes m) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId, inode);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId, inode, itemLog);
     }
 
     /** The same copy with its roots pinned to these identities. */
     public CopyOptions withRootIds(DirectoryIdentity source, DirectoryIdentity destination) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination, inode);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination, inode, itemLog);
     }
 
     public CopyOptions withInode(InodeOptions i) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, i);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, i, itemLog);
+    }
+
+    /** The same copy logging each entry to {@code target}. */
+    public CopyOptions withItemLog(ItemLogTarget target) {
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, target);
     }
 }

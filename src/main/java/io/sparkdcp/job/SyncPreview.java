@@ -1,6 +1,7 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.Decision;
+import io.sparkdcp.copy.ItemLog;
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.plan.DeletionPlanner;
@@ -37,7 +38,16 @@ import java.util.Set;
 public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry> delete, List<Failure> refused,
                           long unchanged, List<Entry> keptNewer, List<Failure> sourceErrors, String deletionRefused) {
 
+    /** With the options' item log, one part of the lines the run would log (the driver's: a dry run has no tasks). */
     public static SyncPreview of(JobOptions options, boolean delete, boolean destinationExists) {
+        try (TaskItemLog lines = TaskItemLog.forDriver(options.copy())) {
+            SyncPreview preview = of(options, delete, destinationExists, lines.log());
+            lines.commit();
+            return preview;
+        }
+    }
+
+    private static SyncPreview of(JobOptions options, boolean delete, boolean destinationExists, ItemLog items) {
         boolean projects = options.copy().readsFsXattr();
         Listing source = SourceListing.of(options, null, line -> {});
         Listing destination = destinationExists
@@ -56,12 +66,21 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         for (Entry d : destination.entries()) there.put(ByteBuffer.wrap(d.path()), d);
         for (Entry d : deletions) there.remove(ByteBuffer.wrap(d.path()));
         try (Targets targets = destinationExists ? new Targets(options.copy().sourceRoot(), options.copy().destinationRoot()) : null) {
-            return judge(source, there, deletions, options.copy(), Posix.geteuid(), targets, refused);
+            SyncPreview preview = judge(source, there, deletions, options.copy(), Posix.geteuid(), targets, refused, items);
+            preview.log(items);
+            return preview;
         }
     }
 
+    /** The lines that {@link #judge} does not tell as it decides. */
+    private void log(ItemLog items) {
+        for (Entry d : delete) items.record(ItemLog.Action.DELETED, d.type(), d.path(), null);
+        sourceErrors.forEach(items::jobFailure);
+        if (deletionRefused != null) items.jobFailure(new Failure(SyncJob.WHOLE_TREE, "delete", "", "deletion refused: " + deletionRefused));
+    }
+
     private static SyncPreview judge(Listing source, Map<ByteBuffer, Entry> there, List<Entry> deletions, CopyOptions options,
-                                     int euid, Targets targets, String deletionRefused) {
+                                     int euid, Targets targets, String deletionRefused, ItemLog items) {
         CopyModes modes = options.modes();
         List<Entry> entries = source.entries();
         List<Decision> decisions = new ArrayList<>(entries.size());
@@ -90,7 +109,9 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
             Entry e = entries.get(i);
             Decision decision = decisions.get(i);
             if (!refusedDirectories.isEmpty() && beneath(e.path(), refusedDirectories)) {
-                refused.add(new Failure(e.display(), "sync", "", "beneath a directory the destination has as a non-directory"));
+                Failure f = new Failure(e.display(), "sync", "", "beneath a directory the destination has as a non-directory");
+                refused.add(f);
+                items.record(ItemLog.Action.FAILED, e.type(), e.path(), f);
                 continue;
             }
             if (e.type() == FileType.DIRECTORY && touched.contains(ByteBuffer.wrap(e.path())))
@@ -103,8 +124,21 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
                 case KEEP_NEWER -> keptNewer.add(e);
                 case REFUSE -> refused.add(new Failure(e.isRoot() ? "." : e.display(), "sync", "", decision.reason()));
             }
+            items.record(action(decision.kind(), modes.sync()), e.type(), e.path(),
+                    decision.kind() == Decision.Kind.REFUSE ? refused.get(refused.size() - 1) : null);
         }
         return new SyncPreview(copy, fix, deletions, refused, unchanged, keptNewer, source.errors(), deletionRefused);
+    }
+
+    /** What the run's log says of an entry so decided. */
+    private static ItemLog.Action action(Decision.Kind kind, boolean sync) {
+        return switch (kind) {
+            case CREATE, REPLACE -> ItemLog.Action.COPIED;
+            case FIX_METADATA -> sync ? ItemLog.Action.FIXED : ItemLog.Action.COPIED;
+            case SKIP -> ItemLog.Action.SKIPPED;
+            case KEEP_NEWER -> ItemLog.Action.KEPT_NEWER;
+            case REFUSE -> ItemLog.Action.FAILED;
+        };
     }
 
     /** True when one of the path's ancestors (not the path itself) is in {@code directories}. */
