@@ -105,6 +105,7 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         List<Failure> refused = new ArrayList<>();
         long unchanged = 0;
         List<Entry> keptNewer = new ArrayList<>();
+        Set<List<Long>> inodesSeen = new HashSet<>(); // the run copies a file's first name, and links the others to it
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
             Decision decision = decisions.get(i);
@@ -124,7 +125,9 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
                 case KEEP_NEWER -> keptNewer.add(e);
                 case REFUSE -> refused.add(new Failure(e.isRoot() ? "." : e.display(), "sync", "", decision.reason()));
             }
-            items.record(action(decision.kind(), modes.sync()), e.type(), e.path(),
+            boolean later = e.type() == FileType.FILE && e.stat().nlink() > 1 && !inodesSeen.add(List.of(e.stat().dev(), e.stat().ino()));
+            ItemLog.Action action = action(decision.kind(), modes.sync());
+            items.record(later && action == ItemLog.Action.COPIED ? ItemLog.Action.LINKED : action, e.type(), e.path(),
                     decision.kind() == Decision.Kind.REFUSE ? refused.get(refused.size() - 1) : null);
         }
         return new SyncPreview(copy, fix, deletions, refused, unchanged, keptNewer, source.errors(), deletionRefused);

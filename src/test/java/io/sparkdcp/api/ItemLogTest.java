@@ -26,6 +26,7 @@ import static io.sparkdcp.testing.ItemLogs.assertMatchesCounts;
 import static io.sparkdcp.testing.ItemLogs.byPath;
 import static io.sparkdcp.testing.ItemLogs.entries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -186,13 +187,14 @@ class ItemLogTest {
     }
 
     @Test
-    void aCopyDryRunLogsWhatItWouldCopy() {
-        Path dst = fresh("dst"), log = fresh("log");
-        DryRun plan = SparkDcp.prepare(tree.root() + "/", dst.toString(), logging(log, false).build()).dryRun(false);
+    void aCopyDryRunLogsWhatTheCopyThenLogsHardLinksIncluded() {
+        Path dst = fresh("dst"), dryLog = fresh("log"), log = fresh("log");
+        DryRun plan = SparkDcp.prepare(tree.root() + "/", dst.toString(), logging(dryLog, false).build()).dryRun(false);
         assertEquals(0, plan.exitCode());
-        List<ItemLine> lines = ItemLogDir.read(log.toString());
-        assertTrue(lines.stream().allMatch(l -> l.action().equals("copied")), lines.toString());
-        assertEquals(plan.toString().lines().filter(l -> l.startsWith("copy: ")).count(), lines.size());
-        assertTrue(!Files.exists(dst), "a dry run creates nothing in DST");
+        assertFalse(Files.exists(dst), "a dry run creates nothing in DST");
+        List<ItemLine> dry = ItemLogDir.read(dryLog.toString());
+        assertEquals(plan.toString().lines().filter(l -> l.startsWith("copy: ")).count(), dry.size());
+        SparkDcp.prepare(tree.root() + "/", dst.toString(), logging(log, false).build()).runInProcess();
+        assertEquals(entries(ItemLogDir.read(log.toString())), entries(dry));
     }
 }
