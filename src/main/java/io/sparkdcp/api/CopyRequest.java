@@ -48,6 +48,8 @@ import java.util.function.Consumer;
  *                         by default stderr, prefixed {@code spark-dcp: }
  * @param timeWindow       {@code compare --time-window}: mtimes less than this apart count as equal (zero: to the
  *                         nanosecond), for a tree on a file system that keeps coarser times; a copy probes DST for its window
+ * @param maxOps           {@code --max-ops}: metadata calls per second for the whole job; 0 for no limit
+ * @param bwlimit          {@code --bwlimit}: bytes of file data per second for the whole job; 0 for no limit
  * @param log              {@code --log}: the directory (any Hadoop path) where the tasks log each entry they act on; null for none
  * @param logSkipped       {@code --log-skipped}: the log lists the entries left as they were too
  */
@@ -56,7 +58,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
                           long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, WalkMode walk,
                           String listing, String saveListing, boolean mkpath, Filter filter, boolean deleteExcluded,
                           CopyModes modes, Duration progressInterval, Consumer<String> messages, Duration timeWindow,
-                          String log, boolean logSkipped) {
+                          long maxOps, long bwlimit, String log, boolean logSkipped) {
 
     /** The defaults, as the CLI's words (its help shows them). */
     public static final String DEFAULT_XATTRS = "non-lustre";
@@ -117,6 +119,8 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         b.progressInterval = progressInterval;
         b.messages = messages;
         b.timeWindow = timeWindow;
+        b.maxOps = maxOps;
+        b.bwlimit = bwlimit;
         b.log = log;
         b.logSkipped = logSkipped;
         return b;
@@ -159,6 +163,8 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         private Duration progressInterval = Duration.ZERO;
         private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
         private Duration timeWindow = Duration.ZERO;
+        private long maxOps;
+        private long bwlimit;
         private String log;
         private boolean logSkipped;
 
@@ -316,6 +322,14 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
             return this;
         }
 
+        /** At most n metadata calls (open, stat, xattr, ioctl, chown...) per second for the whole job; unset: no limit. */
+        public Builder maxOps(long n) { this.maxOps = atLeast(n, 1, "--max-ops"); return this; }
+
+        /** At most this many bytes of file data per second for the whole job; unset: no limit. */
+        public Builder bwlimit(long bytesPerSecond) { this.bwlimit = atLeast(bytesPerSecond, 1, "--bwlimit"); return this; }
+
+        public Builder bwlimit(String size) { return bwlimit(Sizes.parse(size)); }
+
         /** Log each entry acted on (copied, linked, fixed, deleted, failed...) in DIR, any Hadoop path, one part per task. */
         public Builder log(String dir) { this.log = nonBlank(dir, "--log"); return this; }
 
@@ -335,7 +349,8 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
                 throw new IllegalArgumentException("--delete-excluded deletes in a sync; a copy deletes nothing");
             return new CopyRequest(xattrs, xattrAccess, projectIds, flags, strict, lustreLayout, batchFiles, batchBytes, chunkSize,
                     walkThreads > 0 ? walkThreads : defaultWalkThreads(threadsPerTask), threadsPerTask, walk, listing,
-                    saveListing, mkpath, filter, deleteExcluded, modes, progressInterval, messages, timeWindow, log, logSkipped);
+                    saveListing, mkpath, filter, deleteExcluded, modes, progressInterval, messages, timeWindow, maxOps, bwlimit,
+                    log, logSkipped);
         }
 
         private Builder rule(boolean include, byte[] pattern, String option) {

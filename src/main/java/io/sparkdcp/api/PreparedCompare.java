@@ -36,6 +36,8 @@ public final class PreparedCompare {
         if (!roots.destinationExists()) throw new UsageException("destination " + roots.destination() + " does not exist");
         if (request.listing() != null || request.saveListing() != null)
             throw new UsageException("compare walks both trees: --listing and --save-listing do not apply");
+        if (request.maxOps() > 0 || request.bwlimit() > 0)
+            throw new UsageException("compare does not take --max-ops or --bwlimit: they limit what a copy or sync does");
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(), request.xattrAccess(),
                 request.projectIds(), request.chunkSize(), request.modes()).withRootIds(roots.sourceId(), roots.destinationId())
                 .withItemLog(PreparedCopy.itemLog(request));

@@ -2,6 +2,7 @@ package io.sparkdcp.api;
 
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.ItemLogTarget;
+import io.sparkdcp.copy.Throttle;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.ItemLogDir;
 import io.sparkdcp.job.JobOptions;
@@ -54,13 +55,15 @@ public final class PreparedCopy {
         if (request.modes().compareContents() && !request.modes().sync())
             throw new IllegalArgumentException("--contents compares the data of a sync; a copy replaces what differs");
         Sources sources = Sources.check(sourceNames, destination, request.mkpath());
+        Throttle throttle = Throttle.of(request.maxOps(), request.bwlimit()); // one job: its pairs share the rates
         ItemLogTarget log = itemLog(request);
         List<JobOptions> pairs = new ArrayList<>();
         for (Roots roots : sources.pairs()) {
             CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
                     request.xattrAccess(), request.projectIds(), request.chunkSize(), request.modes())
                     .withInode(request.inode())
-                    .withRootIds(roots.sourceId(), roots.destinationId());
+                    .withRootIds(roots.sourceId(), roots.destinationId())
+                    .withThrottle(throttle);
             // Paths in the log are relative to DST: one of several sources' under its name there.
             if (log != null) copy = copy.withItemLog(sources.pairs().size() == 1 ? log
                     : log.under(PathBytes.of(roots.destination().getFileName().toString())));

@@ -51,6 +51,16 @@ final class EngineOptions {
                     + ": hides per-call latency on file systems such as Lustre. Default: ${DEFAULT-VALUE}.")
     void threadsPerTask(int n) { set("--threads-per-task", String.valueOf(n), () -> request.threadsPerTask(n)); }
 
+    @Option(names = "--max-ops", paramLabel = "N",
+            description = "At most N metadata calls (open, stat, xattr, ioctl, chown, chmod, utimens, mkdir, unlink...) "
+                    + "per second for the whole job, shared by its running tasks. Default: no limit.")
+    void maxOps(long n) { set("--max-ops", String.valueOf(n), () -> request.maxOps(n)); }
+
+    @Option(names = "--bwlimit", paramLabel = "SIZE",
+            description = "At most SIZE bytes of file data per second for the whole job (K, M, G, T: binary units), "
+                    + "shared by its running tasks. Default: no limit.")
+    void bwlimit(String size) { set("--bwlimit", size, () -> request.bwlimit(size)); }
+
     /** The options as words that parse to this same request. */
     List<String> words() {
         List<String> words = new ArrayList<>();

@@ -29,7 +29,7 @@ final class CopyContext implements AutoCloseable {
     final DirectoryCache destination;
     final MetadataIO metadata;
     final MetadataWriter writer;
-    final DataCopier data = new DataCopier();
+    final DataCopier data;
     final FlagRefusals refusals;
     final LayoutCopier layouts;
     final int euid;
@@ -38,10 +38,11 @@ final class CopyContext implements AutoCloseable {
     private final NativeBuffer probe = new NativeBuffer(4096);
     private long timeWindowNanos = -1;
 
-    CopyContext(TaskTrees trees, StepRecorder steps) {
+    CopyContext(TaskTrees trees, StepRecorder recorder) {
         this.trees = trees;
         this.options = trees.options;
-        this.steps = steps;
+        this.steps = trees.limits.throttled(recorder);
+        this.data = new DataCopier(trees.limits.bytes());
         this.euid = trees.euid;
         this.egid = trees.egid;
         this.source = new DirectoryCache(trees.sourceRoot, steps);

@@ -17,25 +17,27 @@ import java.io.Serializable;
  * @param sourceId        what the driver found at sourceRoot; every task checks it before writing (null: not pinned yet)
  * @param destinationId   the same for destinationRoot
  * @param inode           inode flags and Lustre layouts
+ * @param throttle        {@code --max-ops} and {@code --bwlimit}, with the JVMs sharing them
  * @param itemLog         where the tasks log each entry they act on ({@code --log}); null for no log
  */
 public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs,
                           MetadataAccess xattrAccess, boolean projectIds, long chunkSize, CopyModes modes,
                           DirectoryIdentity sourceId, DirectoryIdentity destinationId, InodeOptions inode,
-                          ItemLogTarget itemLog)
+                          Throttle throttle, ItemLogTarget itemLog)
         implements Serializable {
 
     public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
                        boolean projectIds, long chunkSize, CopyModes modes, DirectoryIdentity sourceId,
-                       DirectoryIdentity destinationId, InodeOptions inode) {
-        this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, null);
+                       DirectoryIdentity destinationId, InodeOptions inode, Throttle throttle) {
+        this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode,
+                throttle, null);
     }
 
     public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
                        boolean projectIds, long chunkSize, CopyModes modes, DirectoryIdentity sourceId,
                        DirectoryIdentity destinationId) {
         this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId,
-                InodeOptions.DEFAULT);
+                InodeOptions.DEFAULT, Throttle.NONE);
     }
 
     /** Roots not pinned yet: the job pins them when it starts. */
@@ -55,6 +57,7 @@ public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy
         if (destinationRoot.length == 0 || destinationRoot[0] != '/') throw new IllegalArgumentException("destination root must be absolute");
         if (modes == null) throw new IllegalArgumentException("modes must be given");
         if (inode == null) throw new IllegalArgumentException("inode options must be given");
+        if (throttle == null) throw new IllegalArgumentException("throttle must be given");
     }
 
     /** Inode flags are carried (not --no-flags). */
@@ -64,20 +67,24 @@ public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy
     public boolean readsFsXattr() { return projectIds || inode.flags(); }
 
     public CopyOptions withModes(CopyModes m) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId, inode, itemLog);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId, inode, throttle, itemLog);
     }
 
     /** The same copy with its roots pinned to these identities. */
     public CopyOptions withRootIds(DirectoryIdentity source, DirectoryIdentity destination) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination, inode, itemLog);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination, inode, throttle, itemLog);
     }
 
     public CopyOptions withInode(InodeOptions i) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, i, itemLog);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, i, throttle, itemLog);
+    }
+
+    public CopyOptions withThrottle(Throttle t) {
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, t, itemLog);
     }
 
     /** The same copy logging each entry to {@code target}. */
     public CopyOptions withItemLog(ItemLogTarget target) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, target);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, throttle, target);
     }
 }

@@ -14,9 +14,17 @@ import io.sparkdcp.posix.PosixException;
  */
 final class DataCopier {
     private static final int BUFFER_SIZE = 1 << 20;
+    /** Under --bwlimit each call moves at most 10 ms of the rate, from 64 KiB to the buffer's 1 MiB. */
+    private static final long MIN_THROTTLED_CALL = 64 << 10;
 
+    /** The --bwlimit bucket each call takes its bytes from first; null when bytes are not limited. */
+    private final RateLimiter bytes;
     private NativeBuffer buffer;
     private boolean copyFileRangeRefused;
+
+    DataCopier(RateLimiter bytes) {
+        this.bytes = bytes;
+    }
 
     /**
      * Copies [offset, offset + length) of src, data extents only when sparse; returns bytes written.
@@ -45,6 +53,10 @@ final class DataCopier {
         long done = 0;
         while (done < length) {
             long want = length - done;
+            if (bytes != null) {
+                want = Math.min(want, Math.max(MIN_THROTTLED_CALL, Math.min(BUFFER_SIZE, (long) (bytes.rate() / 100))));
+                bytes.acquire(want);
+            }
             long n = copyFileRangeRefused ? -1 : Posix.copyFileRange(src, dst, offset + done, want);
             if (n < 0) {
                 copyFileRangeRefused = true;

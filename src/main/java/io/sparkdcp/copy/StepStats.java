@@ -26,6 +26,13 @@ public final class StepStats implements StepRecorder, Serializable {
 
     public long nanos(Step step) { return nanos[step.ordinal()]; }
 
+    /** Metadata calls of every kind ({@link Step#metadata}): what --max-ops limits. */
+    public long metadataCalls() {
+        long n = 0;
+        for (Step s : Step.values()) if (s.metadata()) n += counts[s.ordinal()];
+        return n;
+    }
+
     public boolean isEmpty() {
         for (long c : counts) if (c != 0) return false;
         return true;

@@ -24,10 +24,13 @@ final class TaskTrees implements AutoCloseable {
     final Fd destinationRoot;
     final int euid = Posix.geteuid();
     final int egid = Posix.getegid();
+    /** This JVM's share of the job's --max-ops and --bwlimit, shared with its other tasks. */
+    final JobLimits limits;
     private final Map<ByteBuffer, ParentState> parentStates = new ConcurrentHashMap<>();
 
     TaskTrees(CopyOptions options) {
         this.options = options;
+        this.limits = JobLimits.of(options.throttle());
         this.sourceRoot = RootCheck.open(options.sourceRoot(), options.sourceId(), "source");
         try {
             this.destinationRoot = RootCheck.open(options.destinationRoot(), options.destinationId(), "destination");

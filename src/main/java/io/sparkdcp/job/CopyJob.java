@@ -112,7 +112,7 @@ public final class CopyJob {
         return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
                 copy.xattrs().word(), copy.xattrAccess().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
                 plan.totalEntries(), plan.totalBytes(), System.nanoTime() - start, listing.complete(), copy.modes(),
-                SourceListing.listedBy(options, runner), SourceListing.directory(options));
+                SourceListing.listedBy(options, runner), SourceListing.directory(options), copy.throttle());
     }
 
     private static List<DirectoryBatch> markCreated(List<List<Entry>> tasks, Set<ByteBuffer> created) {

@@ -46,6 +46,6 @@ public final class SourcesJob {
         // The runner's steps are the whole job's: the last pair's report already holds them all.
         return new CopyReport(sources, destination, last.xattrs(), last.xattrAccess(), last.projectIds(), counts,
                 last.steps(), entries, bytes, System.nanoTime() - start, complete, last.modes(), last.listedBy(),
-                last.listingDir());
+                last.listingDir(), last.throttle());
     }
 }

@@ -44,6 +44,9 @@ public final class ReportJson {
         settings.put("update", report.modes().update());
         settings.put("listed_by", report.listedBy());
         settings.put("listing_dir", report.listingDir());
+        // null: no limit
+        settings.put("max_ops_per_second", report.throttle().maxOps() > 0 ? report.throttle().maxOps() : null);
+        settings.put("bwlimit_bytes_per_second", report.throttle().bwlimit() > 0 ? report.throttle().bwlimit() : null);
         root.put("exit_code", report.exitCode());
         root.put("walk_complete", report.walkComplete());
         root.put("entries_listed", report.entriesListed());
@@ -59,6 +62,9 @@ public final class ReportJson {
         root.put("links_skipped", c.linksSkipped());
         root.put("bytes_copied", c.bytesCopied());
         root.put("wall_nanos", report.wallNanos());
+        root.put("metadata_calls", report.steps().metadataCalls());
+        root.put("metadata_calls_per_second", report.metadataCallsPerSecond());
+        root.put("bytes_copied_per_second", report.bytesPerSecond());
         byType(root.putObject("copied_by_type"), c.copiedByType());
         byType(root.putObject("skipped_by_type"), c.skippedByType());
         byType(root.putObject("metadata_fixed_by_type"), c.metadataFixedByType());

@@ -1,6 +1,7 @@
 package io.sparkdcp.report;
 
 import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.copy.Throttle;
 import io.sparkdcp.posix.FileType;
 
 import java.util.Locale;
@@ -32,8 +33,19 @@ public final class ReportText {
         long handled = c.copied() + c.skipped() + c.metadataFixed() + c.keptNewer() + c.deleted() + c.failed();
         line(out, "wall time: %.2f s, %,.0f entries/s, %.1f MB/s", seconds, perSecond(handled, seconds),
                 perSecond(c.bytesCopied(), seconds) / 1e6);
+        limits(out, report);
         steps(out, report.steps().asMap());
         return out.toString();
+    }
+
+    /** The limits set, and the rates achieved over the run, when --max-ops or --bwlimit was given. */
+    private static void limits(StringBuilder out, CopyReport report) {
+        Throttle t = report.throttle();
+        if (!t.limits()) return;
+        line(out, "limits: metadata calls %s (achieved %,.0f/s), data %s (achieved %.1f MB/s)",
+                t.maxOps() > 0 ? String.format(Locale.ROOT, "%,d/s", t.maxOps()) : "unlimited", report.metadataCallsPerSecond(),
+                t.bwlimit() > 0 ? String.format(Locale.ROOT, "%.1f MB/s", t.bwlimit() / 1e6) : "unlimited",
+                report.bytesPerSecond() / 1e6);
     }
 
     private static void entries(StringBuilder out, CopyCounts c) {

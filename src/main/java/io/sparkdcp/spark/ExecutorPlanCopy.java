@@ -148,7 +148,8 @@ public final class ExecutorPlanCopy {
             return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
                     copy.xattrs().word(), copy.xattrAccess().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
                     listing.entries(), listing.fileBytes(), System.nanoTime() - start, listing.complete(), copy.modes(),
-                    how.listing() != null ? SourceListing.SAVED : SourceListing.EXECUTORS, SourceListing.directory(job));
+                    how.listing() != null ? SourceListing.SAVED : SourceListing.EXECUTORS, SourceListing.directory(job),
+                    copy.throttle());
         } finally {
             runner.context().setJobDescription(null);
             for (JavaRDD<?> rdd : persisted) rdd.unpersist(false);

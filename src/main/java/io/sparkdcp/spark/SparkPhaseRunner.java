@@ -61,12 +61,13 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
         StepAccumulator accumulator = steps;
         ProgressAccumulator handled = progress;
         int phaseNumber = phases.incrementAndGet();
+        CopyOptions shared = sharedByExecutors(options);
         sc.setJobDescription("spark-dcp: " + phase);
         try {
             JavaRDD<BatchResult> stage = sc.parallelize(tasks, tasks.size()).mapPartitions(partition -> {
                 List<BatchResult> results = new ArrayList<>();
-                try (TaskItemLog items = openItemLog(options, phaseNumber);
-                     CopyEngine engine = new CopyEngine(options, accumulator, handled, items.log())) {
+                try (TaskItemLog items = openItemLog(shared, phaseNumber);
+                     CopyEngine engine = new CopyEngine(shared, accumulator, handled, items.log())) {
                     while (partition.hasNext()) results.add(work.run(engine, partition.next()));
                     commitIfCounted(items, phaseNumber);
                 }
@@ -101,12 +102,13 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
         StepAccumulator accumulator = steps;
         ProgressAccumulator handled = progress;
         int phaseNumber = phases.incrementAndGet();
+        CopyOptions shared = sharedByExecutors(options);
         JavaRDD<BatchResult> stage = tasks.mapPartitions(partition -> {
             List<T> share = new ArrayList<>();
             partition.forEachRemaining(share::add);
             if (share.isEmpty()) return java.util.Collections.emptyIterator();
-            try (TaskItemLog items = openItemLog(options, phaseNumber);
-                 CopyEngine engine = new CopyEngine(options, accumulator, handled, items.log())) {
+            try (TaskItemLog items = openItemLog(shared, phaseNumber);
+                 CopyEngine engine = new CopyEngine(shared, accumulator, handled, items.log())) {
                 BatchResult result = work.run(engine, share);
                 commitIfCounted(items, phaseNumber);
                 return List.of(result).iterator();
@@ -151,6 +153,18 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     /** Only the job that counts the phase's results commits its lines; a recomputation elsewhere drops them. */
     private static void commitIfCounted(TaskItemLog items, int phaseNumber) {
         if (Integer.toString(phaseNumber).equals(TaskContext.get().getLocalProperty(COUNTED_PHASE))) items.commit();
+    }
+
+    /**
+     * The options with --max-ops and --bwlimit divided equally among the executors as a stage starts:
+     * those registered (the driver is listed too, but runs no task), or as many as were asked for
+     * when more, so that executors still starting do not each take the whole rate. One in local mode.
+     */
+    private CopyOptions sharedByExecutors(CopyOptions options) {
+        if (!options.throttle().limits()) return options;
+        int executors = sc.isLocal() ? 1 : Math.max(sc.statusTracker().getExecutorInfos().length - 1,
+                sc.getConf().getInt("spark.executor.instances", 0));
+        return options.withThrottle(options.throttle().sharedBy(executors));
     }
 
     @Override

@@ -43,6 +43,13 @@ class BadValuesTest {
             "copy | --master           | ''       | '' is not a Spark master",
             "copy | --master           | garbage  | 'garbage' is not a Spark master",
             "sync | --master           | local[0] | 'local[0]' is not a Spark master",
+            "copy | --max-ops          | 0        | must be at least 1, not 0",
+            "sync | --max-ops          | -5       | must be at least 1, not -5",
+            "copy | --max-ops          | many     | 'many' is not a long",
+            "copy | --bwlimit          | 0        | must be at least 1, not 0",
+            "sync | --bwlimit          | -1M      | '-1M' is not a size",
+            "copy | --bwlimit          | fast     | 'fast' is not a size",
+            "copy | --bwlimit          | 99999999T| is too large",
     })
     void aBadValueIsOneLineAndExitTwoAndNoDestination(String command, String option, String value, String reason) throws IOException {
         Path src = Files.createDirectories(tmp.resolve("src"));
@@ -62,6 +69,8 @@ class BadValuesTest {
             "--threads-per-task | 2000    | must be from 1 to 1024, not 2000",
             "--batch-files      | 0       | must be at least 1, not 0",
             "--master           | ''      | '' is not a Spark master",
+            "--max-ops          | 0       | must be at least 1, not 0",
+            "--bwlimit          | 1X      | '1X' is not a size",
     })
     void theBenchRefusesBadValuesOfItsOwnAndOfTheSharedEngineOptions(String option, String value, String reason) throws IOException {
         Path scratch = Files.createDirectories(tmp.resolve("scratch"));
@@ -83,13 +92,23 @@ class BadValuesTest {
         assertFalse(Files.exists(dst));
     }
 
+    @ParameterizedTest(name = "compare {0}")
+    @CsvSource({"--max-ops, 100", "--bwlimit, 1M"})
+    void compareRefusesTheLimitsOfACopy(String option, String value) throws IOException {
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        Path dst = Files.createDirectories(tmp.resolve("dst"));
+        CommandLineRun run = CommandLineRun.asLaunched("compare", option, value, src + "/", dst.toString());
+        assertOneLineUsageError(run, "spark-dcp: ", "compare does not take --max-ops or --bwlimit");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource({"copy", "sync", "bench"})
     void theSharedEngineOptionsAreInEveryCommandsHelp(String command) {
         CommandLineRun run = CommandLineRun.of(command, "--help");
         assertEquals(0, run.exitCode());
         List<String> missing = new ArrayList<>();
-        for (String option : List.of("--xattrs", "--batch-files", "--batch-bytes", "--chunk-size", "--walk-threads", "--threads-per-task")) {
+        for (String option : List.of("--xattrs", "--batch-files", "--batch-bytes", "--chunk-size", "--walk-threads", "--threads-per-task",
+                "--max-ops", "--bwlimit")) {
             if (!run.out().contains(option)) missing.add(option);
         }
         assertEquals(List.of(), missing);

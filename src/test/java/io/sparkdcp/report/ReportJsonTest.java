@@ -68,4 +68,17 @@ class ReportJsonTest {
             assertEquals(List.of(file), files.toList());
         }
     }
+
+    @Test
+    void holdsTheLimitsAndTheRatesAchieved() throws IOException {
+        JsonNode none = parse(ReportJson.render(SampleReports.mixed()));
+        assertTrue(none.at("/settings/max_ops_per_second").isNull(), none.toString());
+        assertTrue(none.at("/settings/bwlimit_bytes_per_second").isNull(), none.toString());
+        assertEquals(3, none.get("metadata_calls").asLong()); // open_src; data moves bytes
+        assertEquals(1.5, none.get("metadata_calls_per_second").asDouble(), 1e-9);
+        assertEquals(1.5e6, none.get("bytes_copied_per_second").asDouble(), 1e-3);
+        JsonNode limited = parse(ReportJson.render(SampleReports.mixed(io.sparkdcp.copy.Throttle.of(100, 2_000_000))));
+        assertEquals(100, limited.at("/settings/max_ops_per_second").asLong());
+        assertEquals(2_000_000, limited.at("/settings/bwlimit_bytes_per_second").asLong());
+    }
 }

@@ -42,4 +42,13 @@ class ReportTextTest {
         assertEquals(List.of("data", "1", "1.0", "1,000.00", "25.0%"), row("data"));
         assertTrue(LINES.stream().noneMatch(l -> l.startsWith("xattr_set")), "steps that never ran are left out");
     }
+
+    @Test
+    void showsTheLimitsAndTheRatesAchievedOnlyWhenLimited() {
+        assertTrue(LINES.stream().noneMatch(l -> l.startsWith("limits")), "no limits, no line");
+        List<String> limited = ReportText.render(SampleReports.mixed(io.sparkdcp.copy.Throttle.of(100, 2_000_000))).lines()
+                .filter(l -> l.startsWith("limits:")).toList();
+        // 3 metadata calls (open_src; data is not one) and 3 MB in 2 s.
+        assertEquals(List.of("limits: metadata calls 100/s (achieved 2/s), data 2.0 MB/s (achieved 1.5 MB/s)"), limited);
+    }
 }

@@ -4,6 +4,7 @@ import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.Step;
 import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.copy.Throttle;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
@@ -15,6 +16,11 @@ final class SampleReports {
     private SampleReports() {}
 
     static CopyReport mixed() {
+        return mixed(Throttle.NONE);
+    }
+
+    /** The same report, of a copy run with these limits. */
+    static CopyReport mixed(Throttle throttle) {
         CopyCounts counts = new CopyCounts();
         counts.addCopied(entry("f1", FileType.FILE));
         counts.addCopied(entry("f2", FileType.FILE));
@@ -29,7 +35,7 @@ final class SampleReports {
         for (int i = 0; i < 3; i++) steps.record(Step.OPEN_SRC, 1_000_000);
         steps.record(Step.DATA, 1_000_000);
         return new CopyReport("/src", "/dst", "non-lustre", "fd", true, counts, steps, 8, 3_000_000,
-                2_000_000_000L, true, CopyModes.COPY, "driver", null);
+                2_000_000_000L, true, CopyModes.COPY, "driver", null, throttle);
     }
 
     private static Entry entry(String path, FileType type) {

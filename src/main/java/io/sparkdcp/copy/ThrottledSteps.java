@@ -1,0 +1,36 @@
+package io.sparkdcp.copy;
+
+import java.util.function.Supplier;
+
+/**
+ * Where {@code --max-ops} holds the engine back: every metadata call is timed as a {@link Step}, so
+ * each one takes a slot of the ops bucket here, before the call when it is timed by {@link #time},
+ * after it when its caller timed it and records it. Data and verification move bytes: not counted.
+ */
+final class ThrottledSteps implements StepRecorder {
+    private final StepRecorder steps;
+    private final RateLimiter ops;
+
+    ThrottledSteps(StepRecorder steps, RateLimiter ops) {
+        this.steps = steps;
+        this.ops = ops;
+    }
+
+    @Override
+    public void record(Step step, long nanos) {
+        steps.record(step, nanos);
+        if (step.metadata()) ops.acquire(1);
+    }
+
+    @Override
+    public <T> T time(Step step, Supplier<T> call) {
+        if (step.metadata()) ops.acquire(1);
+        return steps.time(step, call);
+    }
+
+    @Override
+    public void time(Step step, Runnable call) {
+        if (step.metadata()) ops.acquire(1);
+        steps.time(step, call);
+    }
+}
