@@ -71,6 +71,9 @@ class LayeringTest {
             .doNotHaveFullyQualifiedName(ROOT + ".spark.ScalaAdapter")
             // The executor plan's stages are pair RDDs, whose Java API speaks scala.Tuple2 (and it alone).
             .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ExecutorPlanCopy")
+            .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ExecutorSyncPreview")
+            .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ExecutorCompare")
+            .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ParentGroups")
             .should().dependOnClassesThat().resideInAPackage("scala..")
             .because("Spark's Scala types are turned into Java values in one place");
 

@@ -1,5 +1,6 @@
 package io.sparkdcp.api;
 
+import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.posix.Failure;
 
@@ -31,8 +32,14 @@ public final class DryRun {
     /** The entries the walks of SRC could not list and why deletion would be refused, one {@code spark-dcp: } line each. */
     public void printProblems(PrintWriter err) {
         List<Failure> errors = previews.stream().flatMap(p -> p.sourceErrors().stream()).toList();
-        ProblemLines.print(err, "failed", errors, errors.size());
+        ProblemLines.print(err, "failed", errors, errors.size() + previews.stream().mapToLong(p -> p.notShown().sourceErrors()).sum());
         for (SyncPreview p : previews) {
+            SyncPreview.NotShown n = p.notShown();
+            if (n.copy() + n.fixMetadata() + n.delete() + n.refused() + n.keptNewer() > 0) {
+                err.printf("spark-dcp: the dry run on the executors lists the first %,d entries of each action: %,d to copy, "
+                                + "%,d to fix, %,d to delete, %,d refused and %,d kept are not listed (the totals count them)%n",
+                        CopyCounts.MAX_FAILURES_KEPT, n.copy(), n.fixMetadata(), n.delete(), n.refused(), n.keptNewer());
+            }
             if (p.deletionRefused() != null) {
                 err.println("spark-dcp: deletion refused: " + p.deletionRefused() + "; nothing would be deleted");
                 err.flush();

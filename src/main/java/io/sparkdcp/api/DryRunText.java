@@ -24,12 +24,12 @@ final class DryRunText {
             lines(out, "delete", p.delete(), prefix);
             for (Failure f : p.refused())
                 out.append("refuse: ").append(shown(f.path(), prefix)).append(": ").append(f.message()).append('\n');
-            copy += p.copy().size();
-            fix += p.fixMetadata().size();
-            delete += p.delete().size();
+            copy += p.copy().size() + p.notShown().copy();
+            fix += p.fixMetadata().size() + p.notShown().fixMetadata();
+            delete += p.delete().size() + p.notShown().delete();
             unchanged += p.unchanged();
-            keptNewer += p.keptNewer().size();
-            refused += p.refused().size();
+            keptNewer += p.keptNewer().size() + p.notShown().keptNewer();
+            refused += p.refused().size() + p.notShown().refused();
             if (deletionRefused == null) deletionRefused = p.deletionRefused();
         }
         out.append(String.format(Locale.ROOT, "dry run: would copy %,d, fix metadata of %,d, delete %,d; %,d unchanged%s%s%s; "

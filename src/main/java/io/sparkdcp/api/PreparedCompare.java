@@ -11,6 +11,8 @@ import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.Sources;
 import io.sparkdcp.job.UsageException;
+import io.sparkdcp.spark.ExecutorCompare;
+import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 
 import java.util.List;
@@ -33,13 +35,14 @@ public final class PreparedCompare {
     static PreparedCompare check(String source, String destination, CopyRequest request) {
         // rsync's forms, as copy and sync take them: SRC/ against DST, SRC against DST/name (what copy SRC DST made).
         Roots roots = Sources.check(List.of(source), destination, true).pairs().get(0);
-        if (!roots.destinationExists()) throw new UsageException("destination " + roots.destination() + " does not exist");
+        if (!roots.destinationExists()) throw new UsageException("destination " + roots.target() + " does not exist");
         if (request.listing() != null || request.saveListing() != null)
             throw new UsageException("compare walks both trees: --listing and --save-listing do not apply");
         if (request.maxOps() > 0 || request.bwlimit() > 0)
             throw new UsageException("compare does not take --max-ops or --bwlimit: they limit what a copy or sync does");
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(), request.xattrAccess(),
                 request.projectIds(), request.chunkSize(), request.modes()).withRootIds(roots.sourceId(), roots.destinationId())
+                .withRootFile(roots.file())
                 .withItemLog(PreparedCopy.itemLog(request));
         JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
                 request.threadsPerTask(), new ListingOptions(request.walk(), null, null));
@@ -59,9 +62,13 @@ public final class PreparedCompare {
         return run(new LocalPhaseRunner(Runtime.getRuntime().availableProcessors()));
     }
 
+    /** On Spark with --walk distributed (or auto on a cluster) both listings stay on the executors. */
     private CompareResult run(PhaseRunner runner) {
-        CompareJob job = new CompareJob(options, windowNanos, runner, request.messages());
         ItemLogTarget log = options.copy().itemLog();
-        return new CompareResult(log == null ? job.run() : ItemLogDir.logged(log.dir(), job::run));
+        // The executors' comparison does not log yet: with --log the driver matches the listings and logs.
+        java.util.function.Supplier<io.sparkdcp.report.CompareReport> job = () -> log == null && ExecutorCompare.applies(options, runner)
+                ? new ExecutorCompare(options, windowNanos, (SparkPhaseRunner) runner, request.messages()).run()
+                : new CompareJob(options, windowNanos, runner, request.messages()).run();
+        return new CompareResult(log == null ? job.get() : ItemLogDir.logged(log.dir(), job));
     }
 }

@@ -16,11 +16,13 @@ import io.sparkdcp.job.SourcesJob;
 import io.sparkdcp.job.SyncJob;
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.job.UsageException;
+import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.progress.ProgressPrinter;
 import io.sparkdcp.spark.ExecutorPlanCopy;
+import io.sparkdcp.spark.ExecutorSyncPreview;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -49,8 +51,6 @@ public final class PreparedCopy {
 
     /** The request's values, under the same names, as the engine's options: nothing is checked or defaulted here again. */
     static PreparedCopy check(List<String> sourceNames, String destination, CopyRequest request) {
-        if (sourceNames != null && sourceNames.size() > 1 && (request.listing() != null || request.saveListing() != null))
-            throw new UsageException("--listing and --save-listing hold the listing of one SRC: give one source");
         // Compare reads bytes with contents(true) too; a copy has no use for it.
         if (request.modes().compareContents() && !request.modes().sync())
             throw new IllegalArgumentException("--contents compares the data of a sync; a copy replaces what differs");
@@ -58,18 +58,20 @@ public final class PreparedCopy {
         Throttle throttle = Throttle.of(request.maxOps(), request.bwlimit()); // one job: its pairs share the rates
         ItemLogTarget log = itemLog(request);
         List<JobOptions> pairs = new ArrayList<>();
-        for (Roots roots : sources.pairs()) {
+        for (int i = 0; i < sources.pairs().size(); i++) {
+            Roots roots = sources.pairs().get(i);
             CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
                     request.xattrAccess(), request.projectIds(), request.chunkSize(), request.modes())
                     .withInode(request.inode())
                     .withRootIds(roots.sourceId(), roots.destinationId())
-                    .withThrottle(throttle);
+                    .withThrottle(throttle)
+                    .withRootFile(roots.file());
             // Paths in the log are relative to DST: one of several sources' under its name there.
             if (log != null) copy = copy.withItemLog(sources.pairs().size() == 1 ? log
                     : log.under(PathBytes.of(roots.destination().getFileName().toString())));
             JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
-                    request.threadsPerTask(), new ListingOptions(request.walk(), request.listing(), request.saveListing(),
-                            request.filter(), request.deleteExcluded()));
+                    request.threadsPerTask(), new ListingOptions(request.walk(), listingOf(request.listing(), i, sources),
+                            listingOf(request.saveListing(), i, sources), request.filter(), request.deleteExcluded()));
             SourceListing.check(options);
             pairs.add(options);
         }
@@ -79,6 +81,16 @@ public final class PreparedCopy {
     /** {@code --log}'s directory checked and made absolute here, where the driver runs; null without one. */
     static ItemLogTarget itemLog(CopyRequest request) {
         return request.log() == null ? null : new ItemLogTarget(ItemLogDir.check(request.log()), request.logSkipped(), PathBytes.EMPTY);
+    }
+
+    /**
+     * Where pair i's saved listing is: DIR itself for one source; with several, DIR/source-N (N from 1,
+     * in the order given), so that a later run with the same sources in the same order reads each back
+     * (another order is refused by each listing's own check of its SRC).
+     */
+    private static String listingOf(String dir, int pair, Sources sources) {
+        if (dir == null || sources.pairs().size() == 1) return dir;
+        return dir.replaceAll("/+$", "") + "/source-" + (pair + 1);
     }
 
     /** Runs the copy on the caller's context (left running). */
@@ -128,9 +140,36 @@ public final class PreparedCopy {
         });
     }
 
+    /**
+     * {@link #dryRun(boolean)} on the caller's context: a pair whose copy would plan on the executors
+     * (--walk distributed, or auto on a cluster) is walked and judged there, and the driver receives
+     * counts and the first {@link ExecutorSyncPreview#SHOWN} entries of each action; the others as without Spark.
+     */
+    public DryRun dryRun(JavaSparkContext sc, boolean delete) {
+        checkSyncDelete(delete);
+        return logged(() -> {
+            List<SyncPreview> previews = new ArrayList<>();
+            try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+                for (int i = 0; i < pairs.size(); i++) {
+                    boolean exists = sources.pairs().get(i).destinationExists();
+                    // The executors' judgement keeps no entry lines yet: with --log the driver judges and logs.
+                    previews.add(plansOnExecutors(runner, i) && pairs.get(i).copy().itemLog() == null
+                            ? ExecutorSyncPreview.of(pairs.get(i), delete, exists, runner, request.messages())
+                            : SyncPreview.of(pairs.get(i), delete, exists));
+                }
+            }
+            return new DryRun(previews, prefixes());
+        });
+    }
+
+    /** True when the copy lists SRC on the executors on such a master: --walk distributed, or auto on a cluster. */
+    public boolean listsOnExecutors(boolean cluster) {
+        return request.walk() == WalkMode.DISTRIBUTED || (request.walk() == WalkMode.AUTO && cluster);
+    }
+
     /** What each pair's relative paths are shown under: nothing for one source, its name in DST for several. */
     private List<String> prefixes() {
-        return names().stream().map(name -> pairs.size() == 1 ? "" : name + "/").toList();
+        return names().stream().map(name -> pairs.size() == 1 || name.isEmpty() ? "" : name + "/").toList();
     }
 
     private void checkSyncDelete(boolean delete) {
@@ -139,36 +178,47 @@ public final class PreparedCopy {
                     + "and DST must not lose it; drop --listing or --delete");
     }
 
+    /**
+     * True when this pair's listing and plan stay on the executors. onSpark() is asked first: the short
+     * launcher's classpath has no Spark, and {@link ExecutorPlanCopy} must not be loaded there.
+     */
+    private boolean plansOnExecutors(PhaseRunner runner, int pair) {
+        return runner.onSpark() && ExecutorPlanCopy.applies(pairs.get(pair), runner);
+    }
+
     private CopyReport copyJob(PhaseRunner runner, Consumer<Work> planned) {
         return SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned,
-                (pair, plannedPair) -> runner.onSpark() && ExecutorPlanCopy.applies(pairs.get(pair), runner)
-                        ? new ExecutorPlanCopy(pairs.get(pair), (SparkPhaseRunner) runner, request.messages(), plannedPair).run()
+                (pair, plannedPair) -> plansOnExecutors(runner, pair)
+                        ? new ExecutorPlanCopy(pairs.get(pair), (SparkPhaseRunner) runner, request.messages(), plannedPair)
+                                .destinationCreated(created(pair)).run()
                         : new CopyJob(pairs.get(pair), runner, request.messages(), plannedPair)
                                 .destinationCreated(created(pair)).run());
     }
 
     private BiFunction<PhaseRunner, Consumer<Work>, CopyReport> syncJob(boolean delete) {
         return (runner, planned) -> SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned,
-                (pair, plannedPair) -> runner.onSpark() && ExecutorPlanCopy.applies(pairs.get(pair), runner)
+                (pair, plannedPair) -> plansOnExecutors(runner, pair)
                         ? new ExecutorPlanCopy(pairs.get(pair), delete, (SparkPhaseRunner) runner, request.messages(),
-                                plannedPair, ExecutorPlanCopy.TaskFault.NONE, Long.MAX_VALUE).run()
+                                plannedPair, ExecutorPlanCopy.TaskFault.NONE, Long.MAX_VALUE).destinationCreated(created(pair)).run()
                         : new SyncJob(pairs.get(pair), delete, runner, request.messages(), plannedPair)
                                 .destinationCreated(created(pair)).run());
     }
 
+    /** Each pair's name in DST, under which its paths are shown; empty for a file, whose path is its name in DST already. */
     private List<String> names() {
-        return sources.pairs().stream().map(r -> r.destination().getFileName().toString()).toList();
+        return sources.pairs().stream().map(r -> r.file() != null ? "" : r.destination().getFileName().toString()).toList();
     }
 
     /** True when this run made the pair's destination root (it then counts as copied, not as fixed). */
     private boolean created(int pair) {
-        return !sources.pairs().get(pair).destinationExists();
+        Roots roots = sources.pairs().get(pair);
+        return roots.file() == null && !roots.destinationExists();
     }
 
     /** DST resolved: the given name's real path once it exists. */
     private String destinationDisplay() {
-        return sources.pairs().size() == 1 ? sources.pairs().get(0).destination().toString()
-                : sources.pairs().get(0).destination().getParent().toString();
+        return sources.pairs().size() == 1 ? sources.pairs().get(0).target().toString()
+                : sources.pairs().get(0).target().getParent().toString();
     }
 
     /** As many tasks at once as Spark's local[*] runs: one per CPU. */

@@ -17,8 +17,9 @@ import java.util.List;
  * }</pre>
  *
  * Sources follow rsync's rule, as on the command line: {@code "SRC/"} is SRC's contents, copied into
- * DST itself; {@code "SRC"} is SRC itself, copied to {@code DST/SRC's name}. The result does not
- * depend on whether DST exists, so running the same call again copies nothing new.
+ * DST itself; {@code "SRC"} is SRC itself, copied to {@code DST/SRC's name}: a directory, a file or a
+ * symlink (copied as the link). One file with DST not a directory makes DST that file. Running the same
+ * call again copies nothing new.
  *
  * <pre>{@code
  * System.out.println(r);          // the CLI's summary table

@@ -38,7 +38,7 @@ final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "SRC", description = "The tree copied from (or the expected one). As for copy: SRC/ is compared with DST, SRC with DST/<name of SRC>.")
+    @Parameters(index = "0", paramLabel = "SRC", description = "The tree copied from (or the expected one). As for copy: SRC/ is compared with DST, SRC with DST/<name of SRC> (a file with DST itself when DST is not a directory).")
     String source;
 
     @Parameters(index = "1", paramLabel = "DST", description = "The tree to check against SRC.")

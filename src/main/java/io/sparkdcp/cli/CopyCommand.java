@@ -47,8 +47,9 @@ class CopyCommand implements Callable<Integer> {
 
     /** The sources, then DST (picocli cannot put a list before a last single value). */
     @Parameters(arity = "2..*", paramLabel = "SRC... DST",
-            description = "Source directories (SRC/: the contents; SRC: the directory itself, to DST/name), then the "
-                    + "destination directory (created if missing; its parent must exist unless --mkpath).")
+            description = "Sources (SRC/: the directory's contents; SRC: the directory, file or symlink itself, to DST/name; "
+                    + "one file with DST not a directory: DST becomes the file), then the destination (created if "
+                    + "missing; its parent must exist unless --mkpath).")
     List<String> paths;
 
     @Option(names = "--mkpath", description = "Create DST's missing parent directories (without it, a missing parent "
@@ -151,6 +152,7 @@ class CopyCommand implements Callable<Integer> {
         if (verbose) Logging.verbose();
         OutOfMemoryExit.showTrace(verbose);
         try {
+            if (dryRun) return printPlan(SparkContexts.dryRun(master, verbose, copy, deletes()));
             return finish(wantsSpark() ? SparkContexts.run(master, verbose, onSpark(copy)) : runInProcess(copy));
         } catch (SparkContexts.CannotStart e) {
             return usageError("cannot start Spark: " + ShortErrors.describe(e.getCause()));
@@ -183,10 +185,20 @@ class CopyCommand implements Callable<Integer> {
         return copy.runInProcess();
     }
 
-    /** A run that needs neither Spark nor a destination (--dry-run) returns its exit code here; null otherwise. */
+    /**
+     * A run that needs neither Spark nor a destination (--dry-run) returns its exit code here; null otherwise.
+     * A dry run whose copy would list on the executors (--walk distributed, or auto on a cluster) runs there.
+     */
     private Integer runWithoutSpark(PreparedCopy copy) {
         if (!dryRun) return null;
-        DryRun plan = dryRun(copy);
+        if (wantsSpark()) {
+            String m = master != null ? master : System.getProperty("spark.master");
+            if (copy.listsOnExecutors(!m.startsWith("local"))) return null;
+        }
+        return printPlan(dryRun(copy));
+    }
+
+    private int printPlan(DryRun plan) {
         PrintWriter out = spec.commandLine().getOut();
         out.print(plan);
         out.flush();
@@ -197,6 +209,11 @@ class CopyCommand implements Callable<Integer> {
     /** The plan of this run; sync adds its deletions. */
     DryRun dryRun(PreparedCopy copy) {
         return copy.dryRun(false);
+    }
+
+    /** Whether the run deletes what SRC lacks: sync --delete. */
+    boolean deletes() {
+        return false;
     }
 
     /** Sync adds its modes to the request. */

@@ -2,6 +2,7 @@ package io.sparkdcp.cli;
 
 import io.sparkdcp.api.CompareResult;
 import io.sparkdcp.api.CopyResult;
+import io.sparkdcp.api.DryRun;
 import io.sparkdcp.api.PreparedCompare;
 import io.sparkdcp.api.PreparedCopy;
 import org.apache.spark.SparkConf;
@@ -62,6 +63,11 @@ final class SparkContexts {
     /** A comparison on a context of its own, stopped afterwards. */
     static CompareResult compare(String masterOption, boolean verbose, PreparedCompare compare) {
         return onOwnContext(masterOption, verbose, compare::run);
+    }
+
+    /** A dry run on a context of its own (a copy whose listing stays on the executors), stopped afterwards. */
+    static DryRun dryRun(String masterOption, boolean verbose, PreparedCopy copy, boolean delete) {
+        return onOwnContext(masterOption, verbose, sc -> copy.dryRun(sc, delete));
     }
 
     private static <R> R onOwnContext(String masterOption, boolean verbose, java.util.function.Function<JavaSparkContext, R> work) {

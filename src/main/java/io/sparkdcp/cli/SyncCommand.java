@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "sync", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
         description = {"Make what each SRC maps to in DST identical to SRC, keeping all metadata (SRC/: DST itself; "
-                + "SRC: DST/SRC's name, as rsync maps them). New files and files whose size or mtime "
+                + "SRC, a directory, file or symlink: DST/SRC's name, or DST itself for one file when DST is not a "
+                + "directory, as rsync maps them). New files and files whose size or mtime "
                 + "differ are copied; entries whose data is already right only get the owner, mode, times, xattrs "
                 + "and project ID that differ. DST is created if missing, but not its parent (unless --mkpath)."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -25,7 +26,7 @@ import picocli.CommandLine.Option;
                 "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)"})
 final class SyncCommand extends CopyCommand {
     @Option(names = "--delete", description = "Remove the entries SRC does not have, only inside what SRC maps to "
-            + "(DST for SRC/, DST/name for SRC), as rsync does. Refused (nothing deleted, exit 1) when any part of SRC "
+            + "(DST for SRC/, DST/name for SRC; nothing for a file), as rsync does. Refused (nothing deleted, exit 1) when any part of SRC "
             + "could not be listed.")
     boolean delete;
 
@@ -58,7 +59,8 @@ final class SyncCommand extends CopyCommand {
     }
 
     /** --delete-excluded implies --delete, as in rsync. */
-    private boolean deletes() {
+    @Override
+    boolean deletes() {
         return delete || deleteExcluded;
     }
 }

@@ -181,6 +181,11 @@ final class CopyContext implements AutoCloseable {
         return steps.time(Step.STAT_DST, () -> Posix.statAtIfExists(dir, name));
     }
 
+    /** e's name in its source directory: its own, but for a source file that DST renames ({@link RootFile}). */
+    byte[] sourceName(Entry e) {
+        return PathBytes.name(options.sourcePath(e.path()));
+    }
+
     /**
      * Opens the source file of e (timed as open_src) with O_NONBLOCK, so a FIFO or device put where
      * the walk saw a file cannot hang the open, then clears it: Lustre takes its locks without waiting
@@ -190,8 +195,9 @@ final class CopyContext implements AutoCloseable {
     Fd openSource(Entry e) {
         int flags = sourceOpenFlags(e.stat());
         Fd dir = source.get(e.parent());
+        byte[] name = sourceName(e);
         // O_NONBLOCK: a FIFO swapped in after the walk fails below instead of blocking the open.
-        Fd src = steps.time(Step.OPEN_SRC, () -> Posix.openat(dir, e.name(), flags | Linux.O_NONBLOCK, 0));
+        Fd src = steps.time(Step.OPEN_SRC, () -> Posix.openat(dir, name, flags | Linux.O_NONBLOCK, 0));
         try {
             Posix.setStatusFlags(src, flags & Linux.O_NOATIME);
         } catch (PosixException ex) {

@@ -9,7 +9,9 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 
 /**
@@ -37,6 +39,8 @@ public final class CopyCounts implements Serializable {
     private final List<Failure> notices = new ArrayList<>();
     /** The engine's side only: not shipped with the counts. */
     private final transient ItemLog items;
+    /** The failures kept, as a set: built when first needed (also after the counts were shipped). */
+    private transient Set<Failure> kept;
 
     public CopyCounts() { this(ItemLog.NONE); }
 
@@ -109,19 +113,37 @@ public final class CopyCounts implements Serializable {
 
     /** The engine's failure of one entry. */
     public void addFailure(Entry e, Failure f) {
-        count(f);
-        items.record(Action.FAILED, e.type(), e.path(), f);
+        if (count(f)) items.record(Action.FAILED, e.type(), e.path(), f);
     }
 
     /** A failure of the job rather than of an entry the engine handled. */
     public void addFailure(Failure f) {
-        count(f);
-        items.jobFailure(f);
+        if (count(f)) items.jobFailure(f);
     }
 
-    private void count(Failure f) {
+    /** Counts a failure unless it repeats one kept; true when counted. */
+    private boolean count(Failure f) {
+        if (repeats(f)) return false;
         failed++;
         if (failures.size() < MAX_FAILURES_KEPT) failures.add(f);
+        return true;
+    }
+
+    /** Failures of the job known only by their number: the ones past what a walk's summary kept. */
+    public void addFailuresNotKept(long n) {
+        if (n < 0) throw new IllegalArgumentException("a negative number of failures: " + n);
+        failed += n;
+    }
+
+    /**
+     * True when the same failure, word for word, is already kept: a directory the walk could not open
+     * fails again, with the same call and errno, in each phase that opens it (its making and finish
+     * on a re-run, where DST's copy is as unreadable). The entry failed once; it is counted and shown once.
+     */
+    private boolean repeats(Failure f) {
+        if (failures.size() >= MAX_FAILURES_KEPT) return false;
+        if (kept == null) kept = new HashSet<>(failures);
+        return !kept.add(f);
     }
 
     public void merge(CopyCounts o) {
@@ -135,7 +157,10 @@ public final class CopyCounts implements Serializable {
         linksSkipped += o.linksSkipped;
         failed += o.failed;
         bytesCopied += o.bytesCopied;
-        for (Failure f : o.failures) if (failures.size() < MAX_FAILURES_KEPT) failures.add(f);
+        for (Failure f : o.failures) {
+            if (repeats(f)) failed--; // counted by both
+            else if (failures.size() < MAX_FAILURES_KEPT) failures.add(f);
+        }
         for (Failure f : o.notices) {
             if (f.op().equals(FlagRefusals.NOTICE_OP)) addNoticeOnce(f); // one per flag kind, whatever the engines
             else addNotice(f);
@@ -149,7 +174,9 @@ public final class CopyCounts implements Serializable {
     public CopyCounts under(String name) {
         CopyCounts out = new CopyCounts();
         out.merge(this);
+        if (name.isEmpty()) return out; // a file source: its paths are its name in DST already
         out.failures.replaceAll(f -> under(name, f));
+        out.kept = null;
         out.notices.replaceAll(f -> under(name, f));
         return out;
     }

@@ -17,7 +17,7 @@ import io.sparkdcp.posix.Stat;
  * @param reason why it is refused (REFUSE), or the notice of a skip the user must see (a device
  *               as non-root); null otherwise
  */
-public record Decision(Kind kind, String reason) {
+public record Decision(Kind kind, String reason) implements java.io.Serializable {
 
     public enum Kind {
         /** Nothing has that name at the destination: create the entry. */

@@ -111,7 +111,8 @@ public final class EntryComparer implements AutoCloseable {
 
     private void compareChunk(PairChunk chunk) {
         Entry s = chunk.pair().source();
-        try (Fd x = open(sourceDirs, s, "source"); Fd y = open(destinationDirs, chunk.pair().destination(), "destination")) {
+        Entry d = chunk.pair().destination();
+        try (Fd x = open(sourceDirs, s, options.sourcePath(s.path()), "source"); Fd y = open(destinationDirs, d, d.path(), "destination")) {
             bytesCompared += chunk.length();
             if (!contents.equal(x, y, chunk.offset(), chunk.length(), UNTIMED))
                 differences.add(new Difference(s.path(), Difference.Kind.DATA, "", ""));
@@ -153,7 +154,7 @@ public final class EntryComparer implements AutoCloseable {
                 switch (s.type()) {
                     case FILE, DIRECTORY -> byDescriptors(s, d, found);
                     case SYMLINK -> {
-                        byte[] x = Posix.readlinkat(sourceDirs.get(s.parent()), s.name());
+                        byte[] x = Posix.readlinkat(sourceDirs.get(s.parent()), PathBytes.name(options.sourcePath(s.path())));
                         byte[] y = Posix.readlinkat(destinationDirs.get(d.parent()), d.name());
                         if (!Arrays.equals(x, y))
                             found.add(new Difference(s.path(), Difference.Kind.SYMLINK_TARGET, PathBytes.display(x), PathBytes.display(y)));
@@ -200,8 +201,8 @@ public final class EntryComparer implements AutoCloseable {
         Fd x = null;
         Fd y = null;
         try {
-            x = open(sourceDirs, s, "source");
-            y = open(destinationDirs, d, "destination");
+            x = open(sourceDirs, s, options.sourcePath(s.path()), "source");
+            y = open(destinationDirs, d, d.path(), "destination");
             if (options.projectIds()) compareProjects(s.path(), project(x), project(y), found);
             if (!options.xattrs().copiesNothing()) compareXattrs(s.path(), xattrs(x), xattrs(y), found);
             long size = s.stat().size();
@@ -220,12 +221,13 @@ public final class EntryComparer implements AutoCloseable {
      * The entry read-only, without following a symlink, without moving its atime where we may
      * (O_NOATIME needs ownership or CAP_FOWNER), and only if it is still the inode the walk listed.
      */
-    private static Fd open(DirectoryCache dirs, Entry e, String side) {
+    private static Fd open(DirectoryCache dirs, Entry e, byte[] path, String side) {
         if (e.isRoot()) return dirs.root();
         int flags = e.type() == FileType.DIRECTORY ? OPEN_DIRECTORY : OPEN_FILE;
         Fd parent = dirs.get(e.parent());
-        Fd fd = Posix.openatUnless(Errno.EPERM, parent, e.name(), flags | Linux.O_NOATIME, 0);
-        if (fd == null) fd = Posix.openat(parent, e.name(), flags, 0);
+        byte[] name = PathBytes.name(path);
+        Fd fd = Posix.openatUnless(Errno.EPERM, parent, name, flags | Linux.O_NOATIME, 0);
+        if (fd == null) fd = Posix.openat(parent, name, flags, 0);
         Stat now = Posix.fstat(fd);
         if (now.ino() != e.stat().ino() || now.dev() != e.stat().dev() || now.type() != e.type()) {
             fd.close();

@@ -316,7 +316,8 @@ final class FileCopier {
         Fd srcDir = ctx.source.get(e.parent());
         Fd dstDir = ctx.destination.get(e.parent());
         byte[] name = e.name();
-        byte[] target = ctx.steps.time(Step.READLINK, () -> Posix.readlinkat(srcDir, name));
+        byte[] sourceName = ctx.sourceName(e);
+        byte[] target = ctx.steps.time(Step.READLINK, () -> Posix.readlinkat(srcDir, sourceName));
         CreateOrReplace.Keeper sameTarget = (entry, dir, existing, d, c) ->
                 sync.byName(entry, dir, existing, d.afterComparingData(Arrays.equals(Posix.readlinkat(dir, name), target)), c);
         if (createOrReplace.run(e, dstDir, "symlinkat", () -> createSymlink(target, dstDir, name) ? Boolean.TRUE : null,

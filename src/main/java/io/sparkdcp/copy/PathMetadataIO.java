@@ -28,10 +28,12 @@ final class PathMetadataIO implements MetadataIO {
     private final NativeBuffer buffer = new NativeBuffer(64 * 1024);
 
     private final FlagRefusals refusals;
+    private final CopyOptions options;
 
     PathMetadataIO(CopyOptions options, StepRecorder steps, DirectoryCache source, DirectoryCache destination,
                    FlagRefusals refusals) {
         this.refusals = refusals;
+        this.options = options;
         this.source = source;
         this.destination = destination;
         this.policy = options.xattrs();
@@ -40,7 +42,7 @@ final class PathMetadataIO implements MetadataIO {
 
     @Override
     public FsXattr readFsXattr(Fd src, byte[] relPath) {
-        Fd second = openByPath(source, relPath, Step.OPEN_SRC);
+        Fd second = openByPath(source, options.sourcePath(relPath), Step.OPEN_SRC);
         try {
             return FdMetadataIO.projectOrNull(second, steps);
         } finally {
@@ -70,7 +72,7 @@ final class PathMetadataIO implements MetadataIO {
     @Override
     public List<Xattr> readXattrs(Fd src, byte[] relPath) {
         if (policy.copiesNothing()) return List.of();
-        byte[] path = throughParent(source, relPath);
+        byte[] path = throughParent(source, options.sourcePath(relPath));
         List<byte[]> names = steps.time(Step.XATTR_LIST, () -> Posix.llistxattr(path, buffer));
         return FdMetadataIO.readKept(names, policy, steps, name -> Posix.lgetxattr(path, name, buffer));
     }

@@ -2,6 +2,7 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.CompareOutcome;
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.copy.Difference;
 import io.sparkdcp.copy.EntryComparer;
 import io.sparkdcp.copy.EntryPair;
@@ -40,7 +41,7 @@ import java.util.stream.Collectors;
  * compare may run beside a copy, whose half-done entries it then reports as differences.
  */
 public final class CompareJob {
-    private static final Comparator<Difference> BY_PATH = Comparator.<Difference, byte[]>comparing(Difference::path, PathBytes::compare)
+    public static final Comparator<Difference> BY_PATH = Comparator.<Difference, byte[]>comparing(Difference::path, PathBytes::compare)
             .thenComparing(Difference::kind);
 
     private final JobOptions options;
@@ -68,8 +69,11 @@ public final class CompareJob {
         long start = System.nanoTime();
         CopyOptions copy = pinned(options.copy());
         String listedBy = SourceListing.listedBy(options, runner);
-        Listing source = walk(copy.sourceRoot(), listedBy);
-        Listing destination = walk(copy.destinationRoot(), listedBy);
+        RootFile file = copy.rootFile();
+        Listing source = file != null ? TreeWalker.walkOne(copy.sourceRoot(), file.sourceName(), file.destinationName(), true)
+                : walk(copy.sourceRoot(), listedBy);
+        Listing destination = file != null ? TreeWalker.walkOne(copy.destinationRoot(), file.destinationName(), file.destinationName(), false)
+                : walk(copy.destinationRoot(), listedBy);
         log.accept(String.format(Locale.ROOT, "listed %,d entries in SRC and %,d in DST", source.entryCount(), destination.entryCount()));
 
         List<Failure> failures = new ArrayList<>();
@@ -83,19 +87,18 @@ public final class CompareJob {
         long bytes = 0;
         long window = windowNanos;
         int threads = options.threadsPerTask();
-        List<List<EntryPair>> tasks = batches(matched.pairs(), copy.modes().compareContents());
+        List<List<EntryPair>> tasks = batches(matched.pairs(), options);
         Set<String> walkFailed = failures.stream().map(Failure::path).collect(Collectors.toSet());
         for (CompareOutcome o : runner.map("compare", tasks, pairs -> EntryComparer.compare(copy, window, threads, pairs))) {
             differences.addAll(o.differences());
-            // A directory a walk could not open fails its pair again: reported once, by the walk.
-            for (Failure f : o.failures()) if (!walkFailed.contains(f.path())) failures.add(f);
+            addFailures(o, walkFailed, failures);
             compared += o.compared();
             bytes += o.bytesCompared();
         }
         if (copy.modes().compareContents()) bytes += compareLargeFiles(copy, matched.pairs(), differences, failures);
         differences.sort(BY_PATH);
         log(copy, differences, failures);
-        return new CompareReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
+        return new CompareReport(PathBytes.display(copy.sourceShown()), PathBytes.display(copy.destinationShown()),
                 copy.xattrs().word(), copy.projectIds(), copy.modes().compareContents(), windowNanos, listedBy,
                 source.entryCount(), destination.entryCount(), compared, matched.onlyBelow(), bytes, differences, failures,
                 System.nanoTime() - start);
@@ -108,24 +111,39 @@ public final class CompareJob {
      */
     private long compareLargeFiles(CopyOptions copy, List<EntryPair> pairs, List<Difference> differences, List<Failure> failures) {
         List<PairChunk> chunks = new ArrayList<>();
-        for (EntryPair p : pairs) {
-            long size = p.source().stat().size();
-            if (p.source().type() != FileType.FILE || p.destination().type() != FileType.FILE || size != p.destination().stat().size()
-                    || size <= copy.chunkSize()) continue;
-            for (long off = 0; off < size; off += copy.chunkSize()) chunks.add(new PairChunk(p, off, Math.min(copy.chunkSize(), size - off)));
-        }
+        for (EntryPair p : pairs) chunks.addAll(chunksOf(p, copy));
         if (chunks.isEmpty()) return 0;
         int perTask = (int) Math.max(1, options.batchBytes() / copy.chunkSize());
+        return addChunkOutcomes(runner.map("compare large files", Planner.partition(chunks, perTask),
+                part -> EntryComparer.compareChunks(copy, part)), differences, failures);
+    }
+
+    /** A pair's chunks when its bytes are compared by several tasks: files of equal size larger than the chunk size. */
+    public static List<PairChunk> chunksOf(EntryPair p, CopyOptions copy) {
+        long size = p.source().stat().size();
+        if (p.source().type() != FileType.FILE || p.destination().type() != FileType.FILE || size != p.destination().stat().size()
+                || size <= copy.chunkSize()) return List.of();
+        List<PairChunk> chunks = new ArrayList<>();
+        for (long off = 0; off < size; off += copy.chunkSize()) chunks.add(new PairChunk(p, off, Math.min(copy.chunkSize(), size - off)));
+        return chunks;
+    }
+
+    /** The chunks' outcomes: one DATA difference and one failure per file however many chunks tell it. Returns the bytes read. */
+    public static long addChunkOutcomes(List<CompareOutcome> outcomes, List<Difference> differences, List<Failure> failures) {
         Set<ByteBuffer> differ = new HashSet<>();
         Set<String> failed = new HashSet<>();
         long bytes = 0;
-        for (CompareOutcome o : runner.map("compare large files", Planner.partition(chunks, perTask),
-                part -> EntryComparer.compareChunks(copy, part))) {
+        for (CompareOutcome o : outcomes) {
             for (Difference d : o.differences()) if (differ.add(ByteBuffer.wrap(d.path()))) differences.add(d);
             for (Failure f : o.failures()) if (failed.add(f.path())) failures.add(f);
             bytes += o.bytesCompared();
         }
         return bytes;
+    }
+
+    /** A directory a walk could not open fails its pair again: reported once, by the walk. */
+    public static void addFailures(CompareOutcome o, Set<String> walkFailed, List<Failure> failures) {
+        for (Failure f : o.failures()) if (!walkFailed.contains(f.path())) failures.add(f);
     }
 
     /** Every difference and failure in the item log, when there is one: one line each. */
@@ -138,7 +156,7 @@ public final class CompareJob {
     }
 
     /** Both roots' identities, so that every task opens the same two directories (read-only, no lock). */
-    private static CopyOptions pinned(CopyOptions copy) {
+    public static CopyOptions pinned(CopyOptions copy) {
         DirectoryIdentity s;
         DirectoryIdentity d;
         try (Fd fd = RootCheck.open(copy.sourceRoot(), copy.sourceId(), "source")) {
@@ -156,7 +174,7 @@ public final class CompareJob {
                 : new TreeWalker(options.walkThreads(), false).walk(root);
     }
 
-    private static Failure side(Failure f, String tree) {
+    public static Failure side(Failure f, String tree) {
         return new Failure(f.path(), f.op(), f.errno(), "in " + tree + ": " + f.message());
     }
 
@@ -169,14 +187,14 @@ public final class CompareJob {
      * @param differences entries one tree lacks: the topmost only, for a directory one side lacks
      * @param onlyBelow   entries left unreported below such directories
      */
-    record Matched(List<EntryPair> pairs, List<Difference> differences, long onlyBelow) {}
+    public record Matched(List<EntryPair> pairs, List<Difference> differences, long onlyBelow) {}
 
     /**
      * Matches the two listings by path. An entry the other tree lacks is a difference unless the other
      * tree could not list it (that walk error is reported already), and only the topmost of a subtree
      * one side lacks (or has where the other has no directory) is listed.
      */
-    static Matched match(List<Entry> source, List<Entry> destination, Set<String> sourceUnreadable, Set<String> destinationUnreadable) {
+    public static Matched match(List<Entry> source, List<Entry> destination, Set<String> sourceUnreadable, Set<String> destinationUnreadable) {
         Map<ByteBuffer, Entry> there = new HashMap<>();
         for (Entry d : destination) there.put(ByteBuffer.wrap(d.path()), d);
         List<EntryPair> pairs = new ArrayList<>();
@@ -239,13 +257,15 @@ public final class CompareJob {
         return out;
     }
 
-    private static void splits(List<EntryPair> pairs, boolean fromSource, List<Difference> out) {
+    /**
+     * Names of one inode (in path order) whose other side's inodes split them: one difference, at the
+     * group's first name. The pairs of several inodes may be given: each is judged apart.
+     */
+    public static void splits(List<EntryPair> pairs, boolean fromSource, List<Difference> out) {
         Map<List<Long>, List<EntryPair>> groups = new LinkedHashMap<>();
         for (EntryPair p : pairs) {
-            Entry here = fromSource ? p.source() : p.destination();
-            Entry there = fromSource ? p.destination() : p.source();
-            if (here.type() == FileType.DIRECTORY || there.type() == FileType.DIRECTORY || here.stat().nlink() < 2) continue;
-            groups.computeIfAbsent(List.of(here.stat().dev(), here.stat().ino()), k -> new ArrayList<>()).add(p);
+            List<Long> inode = linkedInode(p, fromSource);
+            if (inode != null) groups.computeIfAbsent(inode, k -> new ArrayList<>()).add(p);
         }
         for (List<EntryPair> group : groups.values()) {
             if (group.size() < 2) continue;
@@ -261,12 +281,21 @@ public final class CompareJob {
         }
     }
 
+    /** The (dev, ino) of one side of a pair whose names are checked together, or null: directories, and single links. */
+    public static List<Long> linkedInode(EntryPair p, boolean fromSource) {
+        Entry here = fromSource ? p.source() : p.destination();
+        Entry there = fromSource ? p.destination() : p.source();
+        if (here.type() == FileType.DIRECTORY || there.type() == FileType.DIRECTORY || here.stat().nlink() < 2) return null;
+        return List.of(here.stat().dev(), here.stat().ino());
+    }
+
     private static String names(List<EntryPair> pairs) {
         return pairs.stream().map(p -> PathBytes.display(p.path())).collect(Collectors.joining(", ", "[", "]"));
     }
 
     /** Pairs in path order, cut at --batch-files entries or, when bytes are read, --batch-bytes bytes (large files' chunks aside). */
-    private List<List<EntryPair>> batches(List<EntryPair> pairs, boolean readsBytes) {
+    public static List<List<EntryPair>> batches(List<EntryPair> pairs, JobOptions options) {
+        boolean readsBytes = options.copy().modes().compareContents();
         List<List<EntryPair>> out = new ArrayList<>();
         List<EntryPair> current = new ArrayList<>();
         long bytes = 0;

@@ -109,7 +109,7 @@ public final class CopyJob {
             if (copy.modes().sync()) merge(counts, runner.run(phase, markCreated(wave, created), copy, CopyEngine::finishDirectories));
             else merge(counts, runner.run(phase, wave, copy, new DirectoriesInFlight(options.threadsPerTask(), true)));
         }
-        return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
+        return new CopyReport(PathBytes.display(copy.sourceShown()), PathBytes.display(copy.destinationShown()),
                 copy.xattrs().word(), copy.xattrAccess().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
                 plan.totalEntries(), plan.totalBytes(), System.nanoTime() - start, listing.complete(), copy.modes(),
                 SourceListing.listedBy(options, runner), SourceListing.directory(options), copy.throttle());

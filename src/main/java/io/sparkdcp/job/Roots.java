@@ -1,11 +1,14 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.posix.DirectoryIdentity;
 import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
+import io.sparkdcp.posix.Stat;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,10 +26,15 @@ import java.nio.file.Path;
  * into SRC whenever SRC has an entry named like the path from DST down to SRC, and --delete would
  * remove SRC. (rsync allows {@code rsync -a t/sub/ t/}; spark-dcp takes the safe side.)
  *
+ * <p>A source that is not a directory (a file, or a symlink, copied as the link as rsync -a does) is a
+ * {@link RootFile}: the roots are then the directory holding it and the directory its copy goes into,
+ * both checked and pinned the same way, and the source is opened there by name without following it.
+ *
  * @param destinationId null while the destination does not exist (it is pinned when the job creates it)
+ * @param file          the one entry copied when the source is not a directory; null when the roots are the trees
  */
 public record Roots(Path source, Path destination, boolean destinationExists, DirectoryIdentity sourceId,
-                    DirectoryIdentity destinationId) {
+                    DirectoryIdentity destinationId, RootFile file) {
 
     public static Roots check(String source, String destination) {
         if (source == null || source.isEmpty()) throw new UsageException("source must not be empty (an empty SRC is not the current directory)");
@@ -59,7 +67,37 @@ public record Roots(Path source, Path destination, boolean destinationExists, Di
                 if (exists && (Containment.inside(s, dstId, mounts) || mountShowing(s, realDst, mounts) != null))
                     throw new UsageException("source " + source + " is inside the destination " + destination
                             + ": refused, the copy would write into SRC (and --delete remove it); copy into a directory beside SRC");
-                return new Roots(realSrc, realDst, exists, srcId, exists ? dstId : null);
+                return new Roots(realSrc, realDst, exists, srcId, exists ? dstId : null, null);
+            }
+        }
+    }
+
+    /**
+     * A source that is not a directory, copied to {@code target} (DST itself, or a name in it): the
+     * directories holding each are the roots. Refused when the target is the source's own inode.
+     */
+    public static Roots checkFile(String source, String target) {
+        Path src = Path.of(source).toAbsolutePath().normalize();
+        Path dst = Path.of(target).toAbsolutePath().normalize();
+        if (dst.getParent() == null) throw new UsageException("destination " + target + " cannot become the file " + source);
+        Path realParent = real(src.getParent(), source);
+        Path parent = dst.getParent();
+        boolean exists = Files.exists(parent, LinkOption.NOFOLLOW_LINKS);
+        if (exists && !Files.isDirectory(parent))
+            throw new UsageException("destination " + parent + " exists and is not a directory");
+        Path realDst = exists ? real(parent, parent.toString()) : realOfMissing(parent);
+        RootFile file = new RootFile(PathBytes.of(src.getFileName().toString()), PathBytes.of(dst.getFileName().toString()));
+        try (Fd s = open(realParent, source)) {
+            DirectoryIdentity srcId = Posix.identity(s);
+            Stat stat = Posix.statAtIfExists(s, file.sourceName());
+            if (stat == null) throw new UsageException("source " + source + " does not exist");
+            if (stat.type() == FileType.DIRECTORY) throw new UsageException("source " + source + " became a directory; run again");
+            if (!exists) return new Roots(realParent, realDst, false, srcId, null, file);
+            try (Fd d = open(realDst, target)) {
+                Stat there = Posix.statAtIfExists(d, file.destinationName());
+                if (there != null && there.dev() == stat.dev() && there.ino() == stat.ino())
+                    throw new UsageException("destination " + target + " is the source " + source + " itself");
+                return new Roots(realParent, realDst, true, srcId, Posix.identity(d), file);
             }
         }
     }
@@ -91,6 +129,12 @@ public record Roots(Path source, Path destination, boolean destinationExists, Di
     }
 
     public byte[] sourceBytes() { return PathBytes.of(source.toString()); }
+
+    /** What the source maps to: the destination root, or the file's place in it. */
+    public Path target() { return file == null ? destination : destination.resolve(PathBytes.display(file.destinationName())); }
+
+    /** The source as named (symlinks above it resolved): the root, or the file in it. */
+    public Path named() { return file == null ? source : source.resolve(PathBytes.display(file.sourceName())); }
 
     public byte[] destinationBytes() { return PathBytes.of(destination.toString()); }
 

@@ -1,6 +1,7 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.walk.Listing;
@@ -28,6 +29,9 @@ public final class SourceListing {
     public static void check(JobOptions options) {
         ListingOptions how = options.listing();
         CopyOptions copy = options.copy();
+        if (copy.rootFile() != null && (how.listing() != null || how.saveListing() != null || how.filter().listed() != null))
+            throw new UsageException("source " + PathBytes.display(copy.sourceShown()) + " is not a directory: --listing, "
+                    + "--save-listing and --files-from list a directory's tree; give them a directory");
         try {
             if (how.saveListing() != null) SavedListing.checkWritable(how.saveListing());
             if (how.listing() == null) return;
@@ -47,6 +51,7 @@ public final class SourceListing {
     public static String listedBy(JobOptions options, PhaseRunner runner) {
         ListingOptions how = options.listing();
         if (how.listing() != null) return SAVED;
+        if (options.copy().rootFile() != null) return DRIVER; // one entry: a stat on the driver
         boolean distributed = runner != null
                 && (how.walk() == WalkMode.DISTRIBUTED || (how.walk() == WalkMode.AUTO && runner.spansNodes()));
         return distributed ? EXECUTORS : DRIVER;
@@ -71,6 +76,12 @@ public final class SourceListing {
             Listing saved = SavedListing.read(how.listing());
             log.accept(String.format("read the listing saved in %s: %,d entries", how.listing(), saved.entryCount()));
             return saved;
+        }
+        RootFile file = copy.rootFile();
+        if (file != null) {
+            // rsync applies the rules to a file named as SRC too, by its own name.
+            if (!how.filter().lists(file.sourceName(), false)) return new Listing(List.of(), List.of());
+            return TreeWalker.walkOne(copy.sourceRoot(), file.sourceName(), file.destinationName(), true);
         }
         Listing walked = listedBy(options, runner).equals(EXECUTORS)
                 ? new DistributedWalk(runner, options.walkThreads(), log).walk(copy.sourceRoot(), copy.readsFsXattr(), how.filter())

@@ -61,7 +61,8 @@ public final class SyncJob {
             CopyJob copy = new CopyJob(pinned, runner, log, planned).destinationCreated(destinationCreated);
             Listing source = copy.walkSource();
             CopyCounts counts = new CopyCounts(failures.log());
-            if (delete) deleteExtraneous(pinned, source, counts);
+            // A file as SRC maps onto one name: there is nothing beside it that SRC could lack (rsync's rule).
+            if (delete && pinned.copy().rootFile() == null) deleteExtraneous(pinned, source, counts);
             CopyReport report = copy.run(source, counts, start);
             failures.commit();
             return report;

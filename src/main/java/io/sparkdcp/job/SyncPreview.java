@@ -4,6 +4,7 @@ import io.sparkdcp.copy.Decision;
 import io.sparkdcp.copy.ItemLog;
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
@@ -19,6 +20,7 @@ import io.sparkdcp.walk.TreeWalker;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -31,12 +33,42 @@ import java.util.Set;
  * as the run does; xattrs and project IDs of files, and with --contents the bytes, are compared
  * only by a real run.
  *
+ * <p>Judged on the driver from both listings here, or on the executors from the two walks grouped by
+ * directory ({@code spark.ExecutorSyncPreview}), by the same per-entry steps: {@link #decide},
+ * {@link #changesName}, {@link #action}. The lists are in path order (deletions deepest first, then
+ * in path order); the executors' hold at most {@link io.sparkdcp.copy.CopyCounts#MAX_FAILURES_KEPT}
+ * entries each, {@code notShown} counts the rest.
+ *
  * @param refused         entries the run would leave as they are and fail (a directory against a non-directory)
  * @param keptNewer       files --update would leave as they are, their destination being newer
  * @param deletionRefused why nothing would be deleted, or null
+ * @param notShown        entries of each list beyond what it holds
  */
 public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry> delete, List<Failure> refused,
-                          long unchanged, List<Entry> keptNewer, List<Failure> sourceErrors, String deletionRefused) {
+                          long unchanged, List<Entry> keptNewer, List<Failure> sourceErrors, String deletionRefused,
+                          NotShown notShown) {
+
+    /** Entries judged but not in the lists (a dry run on the executors sends the driver the first of each kind). */
+    public record NotShown(long copy, long fixMetadata, long delete, long refused, long keptNewer, long sourceErrors) {
+        public static final NotShown NONE = new NotShown(0, 0, 0, 0, 0, 0);
+
+        public boolean any() { return !equals(NONE); }
+    }
+
+    /** Which list of the preview a source entry's decision puts it in. */
+    public enum Action { COPY, FIX_METADATA, UNCHANGED, KEPT_NEWER, REFUSED }
+
+    /** The refusal of an entry beneath a directory the run refuses: it is never made, so the run fails its entries too (ENOTDIR). */
+    public static final String BENEATH_REFUSED = "beneath a directory the destination has as a non-directory";
+
+    /** Deletions deepest first (a directory after its entries), then in path order. */
+    public static final Comparator<Entry> DELETION_ORDER = (Comparator<Entry> & java.io.Serializable) (a, b) -> {
+        int byDepth = Integer.compare(PathBytes.depth(b.path()), PathBytes.depth(a.path()));
+        return byDepth != 0 ? byDepth : PathBytes.compare(a.path(), b.path());
+    };
+
+    /** The lists' order: by path. */
+    public static final Comparator<Entry> PATH_ORDER = (Comparator<Entry> & java.io.Serializable) (a, b) -> PathBytes.compare(a.path(), b.path());
 
     /** With the options' item log, one part of the lines the run would log (the driver's: a dry run has no tasks). */
     public static SyncPreview of(JobOptions options, boolean delete, boolean destinationExists) {
@@ -50,22 +82,25 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
     private static SyncPreview of(JobOptions options, boolean delete, boolean destinationExists, ItemLog items) {
         boolean projects = options.copy().readsFsXattr();
         Listing source = SourceListing.of(options, null, line -> {});
-        Listing destination = destinationExists
-                ? new TreeWalker(options.walkThreads(), projects, options.listing().destinationFilter()).walk(options.copy().destinationRoot())
-                : new Listing(List.of(), List.of());
+        RootFile file = options.copy().rootFile();
+        Listing destination = !destinationExists ? new Listing(List.of(), List.of())
+                : file != null ? TreeWalker.walkOne(options.copy().destinationRoot(), file.destinationName(), file.destinationName(), false)
+                : new TreeWalker(options.walkThreads(), projects, options.listing().destinationFilter()).walk(options.copy().destinationRoot());
         String refused = null;
         List<Entry> deletions = List.of();
-        if (delete && !source.complete()) {
-            refused = "the walk of the source reported " + source.errors().size() + " error(s)";
+        if (file != null) {
+            // a file as SRC: nothing beside its one name is deleted, as in the run
+        } else if (delete && !source.complete()) {
+            refused = deletionRefused(source.errors().size());
         } else if (delete) {
             deletions = DeletionScope.withoutMounts(DeletionPlanner.deepestFirst(source, destination),
-                    options.copy().destinationRoot(), spared -> {}).stream().flatMap(List::stream).toList();
+                    options.copy().destinationRoot(), spared -> {}).stream().flatMap(List::stream).sorted(DELETION_ORDER).toList();
         }
         // The copy runs after the deletions: it meets what they leave.
         Map<ByteBuffer, Entry> there = new HashMap<>();
         for (Entry d : destination.entries()) there.put(ByteBuffer.wrap(d.path()), d);
         for (Entry d : deletions) there.remove(ByteBuffer.wrap(d.path()));
-        try (Targets targets = destinationExists ? new Targets(options.copy().sourceRoot(), options.copy().destinationRoot()) : null) {
+        try (Targets targets = destinationExists ? new Targets(options.copy()) : null) {
             SyncPreview preview = judge(source, there, deletions, options.copy(), Posix.geteuid(), targets, refused, items);
             preview.log(items);
             return preview;
@@ -87,11 +122,7 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         Set<ByteBuffer> touched = new HashSet<>(); // directories whose entries the run creates, replaces or deletes
         for (Entry d : deletions) touched.add(ByteBuffer.wrap(d.parent()));
         for (Entry e : entries) {
-            Entry d = there.get(ByteBuffer.wrap(e.path()));
-            Decision decision = Decision.of(e.stat(), d == null ? null : d.stat(), modes, euid, 0, options.flags());
-            if (decision.keeps() && e.type() == FileType.SYMLINK)
-                decision = decision.afterComparingData(targets.same(e.path()));
-            if (d != null) decision = decision.afterComparingExtras(!sameFsXattr(e.project(), d.project(), options));
+            Decision decision = decide(e, there.get(ByteBuffer.wrap(e.path())), options, euid, targets);
             if (changesName(decision) && !e.isRoot()) touched.add(ByteBuffer.wrap(e.parent()));
             decisions.add(decision);
         }
@@ -110,31 +141,65 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
             Entry e = entries.get(i);
             Decision decision = decisions.get(i);
             if (!refusedDirectories.isEmpty() && beneath(e.path(), refusedDirectories)) {
-                Failure f = new Failure(e.display(), "sync", "", "beneath a directory the destination has as a non-directory");
+                Failure f = refusal(e, BENEATH_REFUSED);
                 refused.add(f);
                 items.record(ItemLog.Action.FAILED, e.type(), e.path(), f);
                 continue;
             }
             if (e.type() == FileType.DIRECTORY && touched.contains(ByteBuffer.wrap(e.path())))
                 decision = decision.afterChildrenChanged();
-            switch (decision.kind()) {
-                case CREATE, REPLACE -> copy.add(e);
-                // A copy gives a directory whose metadata differs all of it, and counts it copied.
-                case FIX_METADATA -> (modes.sync() ? fix : copy).add(e);
-                case SKIP -> unchanged++;
-                case KEEP_NEWER -> keptNewer.add(e);
-                case REFUSE -> refused.add(new Failure(e.isRoot() ? "." : e.display(), "sync", "", decision.reason()));
+            switch (action(decision, modes.sync())) {
+                case COPY -> copy.add(e);
+                case FIX_METADATA -> fix.add(e);
+                case UNCHANGED -> unchanged++;
+                case KEPT_NEWER -> keptNewer.add(e);
+                case REFUSED -> refused.add(refusal(e, decision.reason()));
             }
             boolean later = e.type() == FileType.FILE && e.stat().nlink() > 1 && !inodesSeen.add(List.of(e.stat().dev(), e.stat().ino()));
-            ItemLog.Action action = action(decision.kind(), modes.sync());
+            ItemLog.Action action = logAction(decision.kind(), modes.sync());
             items.record(later && action == ItemLog.Action.COPIED ? ItemLog.Action.LINKED : action, e.type(), e.path(),
                     decision.kind() == Decision.Kind.REFUSE ? refused.get(refused.size() - 1) : null);
         }
-        return new SyncPreview(copy, fix, deletions, refused, unchanged, keptNewer, source.errors(), deletionRefused);
+        return new SyncPreview(copy, fix, deletions, refused, unchanged, keptNewer, source.errors(), deletionRefused, NotShown.NONE);
+    }
+
+    /** Why a dry run would delete nothing. */
+    public static String deletionRefused(long sourceErrors) {
+        return "the walk of the source reported " + sourceErrors + " error(s)";
+    }
+
+    /**
+     * One source entry against the destination's entry at its path (null: none), as the run decides it:
+     * the stats, then a kept symlink's target, then project ID and flags.
+     *
+     * @param targets the two roots, to read symlink targets; null when the destination does not exist
+     */
+    public static Decision decide(Entry e, Entry d, CopyOptions options, int euid, Targets targets) {
+        Decision decision = Decision.of(e.stat(), d == null ? null : d.stat(), options.modes(), euid, 0, options.flags());
+        if (decision.keeps() && e.type() == FileType.SYMLINK)
+            decision = decision.afterComparingData(targets.same(e.path()));
+        if (d != null) decision = decision.afterComparingExtras(!sameFsXattr(e.project(), d.project(), options));
+        return decision;
+    }
+
+    /** The list a decision puts its entry in. A copy gives a directory whose metadata differs all of it, and counts it copied. */
+    public static Action action(Decision decision, boolean sync) {
+        return switch (decision.kind()) {
+            case CREATE, REPLACE -> Action.COPY;
+            case FIX_METADATA -> sync ? Action.FIX_METADATA : Action.COPY;
+            case SKIP -> Action.UNCHANGED;
+            case KEEP_NEWER -> Action.KEPT_NEWER;
+            case REFUSE -> Action.REFUSED;
+        };
+    }
+
+    /** A refused entry as the dry run lists it. */
+    public static Failure refusal(Entry e, String reason) {
+        return new Failure(e.isRoot() ? "." : e.display(), "sync", "", reason);
     }
 
     /** What the run's log says of an entry so decided. */
-    private static ItemLog.Action action(Decision.Kind kind, boolean sync) {
+    private static ItemLog.Action logAction(Decision.Kind kind, boolean sync) {
         return switch (kind) {
             case CREATE, REPLACE -> ItemLog.Action.COPIED;
             case FIX_METADATA -> sync ? ItemLog.Action.FIXED : ItemLog.Action.COPIED;
@@ -145,14 +210,14 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
     }
 
     /** True when one of the path's ancestors (not the path itself) is in {@code directories}. */
-    private static boolean beneath(byte[] path, Set<ByteBuffer> directories) {
+    public static boolean beneath(byte[] path, Set<ByteBuffer> directories) {
         for (int i = path.length - 1; i > 0; i--)
             if (path[i] == '/' && directories.contains(ByteBuffer.wrap(path, 0, i).slice())) return true;
         return false;
     }
 
     /** True when the run makes a name in the entry's parent directory (which moves that directory's times). */
-    private static boolean changesName(Decision d) {
+    public static boolean changesName(Decision d) {
         return d.kind() == Decision.Kind.CREATE || d.kind() == Decision.Kind.REPLACE;
     }
 
@@ -164,22 +229,24 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
     }
 
     /** Reads the targets of symlinks at the same path in both trees, beneath their roots. */
-    private static final class Targets implements AutoCloseable {
+    public static final class Targets implements AutoCloseable {
         private final Fd source;
         private final Fd destination;
+        private final CopyOptions options;
 
-        Targets(byte[] sourceRoot, byte[] destinationRoot) {
-            source = Posix.open(sourceRoot, Linux.O_RDONLY | Linux.O_DIRECTORY);
+        public Targets(CopyOptions options) {
+            this.options = options;
+            source = Posix.open(options.sourceRoot(), Linux.O_RDONLY | Linux.O_DIRECTORY);
             try {
-                destination = Posix.open(destinationRoot, Linux.O_RDONLY | Linux.O_DIRECTORY);
+                destination = Posix.open(options.destinationRoot(), Linux.O_RDONLY | Linux.O_DIRECTORY);
             } catch (RuntimeException e) {
                 source.close();
                 throw e;
             }
         }
 
-        boolean same(byte[] path) {
-            return Arrays.equals(target(source, path), target(destination, path));
+        public boolean same(byte[] path) {
+            return Arrays.equals(target(source, options.sourcePath(path)), target(destination, path));
         }
 
         private static byte[] target(Fd root, byte[] path) {

@@ -66,6 +66,8 @@ public final class ExecutorPlanCopy {
     private final TaskFault fault;
     private final long walkEntriesPerTask;
     private final List<JavaRDD<?>> persisted = new ArrayList<>();
+    /** This run made DST's root (before the job): a sync then counts it as copied, as a copy does. */
+    private boolean destinationCreated;
 
     public ExecutorPlanCopy(JobOptions options, SparkPhaseRunner runner, Consumer<String> log, Consumer<Work> planned) {
         this(options, false, runner, log, planned, TaskFault.NONE, Long.MAX_VALUE);
@@ -88,6 +90,12 @@ public final class ExecutorPlanCopy {
         this.walkEntriesPerTask = walkEntriesPerTask;
     }
 
+    /** Tells the job that this run created DST's root (as {@code CopyJob.destinationCreated}). */
+    public ExecutorPlanCopy destinationCreated(boolean created) {
+        this.destinationCreated = created;
+        return this;
+    }
+
     /** Called at the end of each writing task, on the executor. */
     @FunctionalInterface
     public interface TaskFault extends Serializable {
@@ -104,6 +112,7 @@ public final class ExecutorPlanCopy {
         WalkMode walk = options.listing().walk();
         // --files-from checks the whole listing for listed paths SRC lacks: that stays on the driver's plan.
         if (options.listing().filter().listed() != null) return false;
+        if (options.copy().rootFile() != null) return false; // one entry, listed by a stat on the driver
         return runner instanceof SparkPhaseRunner && (walk == WalkMode.DISTRIBUTED || (walk == WalkMode.AUTO && runner.spansNodes()));
     }
 
@@ -125,20 +134,14 @@ public final class ExecutorPlanCopy {
         ExecutorWalk destinationWalk = new ExecutorWalk(runner.context(), runner.parallelism(), job.walkThreads(), walkEntriesPerTask, log);
         try {
             ListingOptions how = job.listing();
-            ExecutorWalk.Walked walked;
-            if (how.listing() != null) {
-                walked = walk.read(how.listing());
-            } else {
-                walked = walk.walk(copy.sourceRoot(), copy.readsFsXattr(), how.filter());
-                if (how.saveListing() != null) walk.save(how.saveListing(), copy.sourceRoot(), copy.readsFsXattr());
-            }
+            ExecutorWalk.Walked walked = walk.source(job);
             ExecutorWalk.ListingSummary listing = walked.summary();
             log.accept(String.format("listed %,d entries (%,d bytes in files) on the executors: %,d directories in %d levels",
                     listing.entries(), listing.fileBytes(), java.util.Arrays.stream(listing.directoriesByDepth()).sum(),
                     listing.directoriesByDepth().length));
             planned.accept(new Work(listing.entries(), listing.fileBytes()));
             if (delete) deleteExtraneous(walked, destinationWalk, job, counts);
-            listing.errors().forEach(counts::addFailure);
+            listing.addErrorsTo(counts, f -> f);
 
             JavaRDD<Entry> directories = walked.blocks().filter(b -> b.directory() != null).map(DirectoryBlock::directory);
             JavaPairRDD<PathKey, Boolean> created = makeDirectories(directories, listing.directoriesByDepth(), job, counts);
@@ -175,18 +178,8 @@ public final class ExecutorPlanCopy {
         CopyOptions copy = job.copy();
         ExecutorWalk.Walked destination = destinationWalk.walk(copy.destinationRoot(), false, job.listing().destinationFilter());
         // Unlisted parts of DST cannot be compared: report them; what was listed is still safe to judge.
-        for (Failure f : destination.summary().errors())
-            counts.addFailure(new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
-        List<String> mountPoints = DeletionScope.mountPointsBelow(copy.destinationRoot());
-        JavaPairRDD<PathKey, DirectoryBlock> there = destination.blocks().mapToPair(b -> new Tuple2<>(new PathKey(b.path()), b));
-        JavaPairRDD<PathKey, DirectoryBlock> here = source.blocks().mapToPair(b -> new Tuple2<>(new PathKey(b.path()), b));
-        JavaRDD<Tuple2<Entry, String>> extraneous = there.cogroup(here).flatMap(byPath -> {
-            List<Tuple2<Entry, String>> out = new ArrayList<>();
-            DirectoryBlock sourceBlock = byPath._2()._2().iterator().hasNext() ? byPath._2()._2().iterator().next() : null;
-            for (DirectoryBlock d : byPath._2()._1())
-                DeletionPlanner.extraneous(d, sourceBlock, e -> out.add(new Tuple2<>(e, DeletionScope.mountPointOf(e, mountPoints))));
-            return out.iterator();
-        }).persist(KEPT);
+        destination.summary().addErrorsTo(counts, f -> new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
+        JavaRDD<Tuple2<Entry, String>> extraneous = extraneous(source.blocks(), destination.blocks(), copy.destinationRoot()).persist(KEPT);
         persisted.add(extraneous);
         runner.context().setJobDescription("spark-dcp: compare the listings");
         for (String m : extraneous.filter(t -> t._2() != null).map(Tuple2::_2).distinct().collect())
@@ -201,6 +194,25 @@ public final class ExecutorPlanCopy {
             merge(counts, stage("delete" + wave, wave.tasksOf(toDelete), copy,
                     (engine, entries) -> engine.deleteEntries(sorted(entries, true))));
         }
+    }
+
+    /**
+     * What DST has and SRC lacks, by the driver's rule ({@link DeletionPlanner#extraneous}) applied to the two
+     * listings grouped by directory path; each with the mount point inside DST it lies in or at (then it is
+     * spared), or null.
+     */
+    static JavaRDD<Tuple2<Entry, String>> extraneous(JavaRDD<DirectoryBlock> source, JavaRDD<DirectoryBlock> destination,
+                                                     byte[] destinationRoot) {
+        List<String> mountPoints = DeletionScope.mountPointsBelow(destinationRoot);
+        JavaPairRDD<PathKey, DirectoryBlock> there = destination.mapToPair(b -> new Tuple2<>(new PathKey(b.path()), b));
+        JavaPairRDD<PathKey, DirectoryBlock> here = source.mapToPair(b -> new Tuple2<>(new PathKey(b.path()), b));
+        return there.cogroup(here).flatMap(byPath -> {
+            List<Tuple2<Entry, String>> out = new ArrayList<>();
+            DirectoryBlock sourceBlock = byPath._2()._2().iterator().hasNext() ? byPath._2()._2().iterator().next() : null;
+            for (DirectoryBlock d : byPath._2()._1())
+                DeletionPlanner.extraneous(d, sourceBlock, e -> out.add(new Tuple2<>(e, DeletionScope.mountPointOf(e, mountPoints))));
+            return out.iterator();
+        });
     }
 
     private static long[] countDepth(long[] counts, int depth) {
@@ -222,7 +234,8 @@ public final class ExecutorPlanCopy {
     private JavaPairRDD<PathKey, Boolean> makeDirectories(JavaRDD<Entry> directories, long[] byDepth, JobOptions job, CopyCounts counts) {
         boolean sync = job.copy().modes().sync();
         DirectoriesInFlight make = new DirectoriesInFlight(job.threadsPerTask(), false);
-        JavaPairRDD<PathKey, Boolean> created = null;
+        JavaPairRDD<PathKey, Boolean> created = sync && destinationCreated
+                ? runner.context().parallelizePairs(List.of(new Tuple2<>(new PathKey(PathBytes.EMPTY), true)), 1) : null;
         for (DepthWave wave : DepthWave.of(byDepth, job.batchFiles())) {
             JavaRDD<Entry> tasks = wave.tasksOf(directories);
             JavaRDD<BatchResult> made = stage("make directories" + wave, tasks, job.copy(),
@@ -326,7 +339,9 @@ public final class ExecutorPlanCopy {
         // A file with a failed chunk fails once, and is not finished: nothing half-written counts as copied.
         JavaPairRDD<String, Failure> failed = copied.flatMap(r -> r.chunkFailures().iterator())
                 .mapToPair(f -> new Tuple2<>(f.path(), f)).reduceByKey((a, b) -> a);
-        failed.values().take(CopyCounts.MAX_FAILURES_KEPT).forEach(counts::addFailure);
+        List<Failure> kept = failed.values().take(CopyCounts.MAX_FAILURES_KEPT);
+        kept.forEach(counts::addFailure);
+        if (kept.size() == CopyCounts.MAX_FAILURES_KEPT) counts.addFailuresNotKept(failed.count() - kept.size());
         JavaRDD<LargeFile> complete = toCopy.mapToPair(f -> new Tuple2<>(f.file().display(), f)).subtractByKey(failed).values();
         JavaRDD<LargeFile> finishTasks = oneTaskPer(complete, batchFiles);
         if (finishTasks != null) merge(counts, stage("finish large files", finishTasks, job.copy(), CopyEngine::finishLargeFiles));

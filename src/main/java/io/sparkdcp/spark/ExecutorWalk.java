@@ -51,6 +51,16 @@ final class ExecutorWalk {
     /** The walk's blocks, persisted on the executors until {@link #release}, and what the driver knows of them. */
     record Walked(JavaRDD<DirectoryBlock> blocks, ListingSummary summary) {}
 
+    /** The source's listing as the job asks for it: a saved listing read back, or a walk (saved if asked). */
+    Walked source(io.sparkdcp.job.JobOptions job) {
+        io.sparkdcp.job.ListingOptions how = job.listing();
+        byte[] root = job.copy().sourceRoot();
+        if (how.listing() != null) return read(how.listing());
+        Walked walked = walk(root, job.copy().readsFsXattr(), how.filter());
+        if (how.saveListing() != null) save(how.saveListing(), root, job.copy().readsFsXattr());
+        return walked;
+    }
+
     /** @param filter what is listed (--exclude, --include); an excluded directory is not walked */
     Walked walk(byte[] sourceRoot, boolean projectIds, Filter filter) {
         Subdirectory root;
@@ -174,5 +184,11 @@ final class ExecutorWalk {
         }
 
         boolean complete() { return errorCount == 0; }
+
+        /** Each walk error as a failure of the job: the kept ones (worded by {@code as}) in full, the rest counted. */
+        void addErrorsTo(CopyCounts counts, java.util.function.UnaryOperator<Failure> as) {
+            for (Failure f : errors) counts.addFailure(as.apply(f));
+            counts.addFailuresNotKept(errorCount - errors.size());
+        }
     }
 }

@@ -5,6 +5,8 @@ import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
+import io.sparkdcp.posix.PosixException;
+import io.sparkdcp.posix.Stat;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +44,22 @@ public final class TreeWalker {
         try (Fd root = openRoot(sourceRoot)) {
             Part all = walk(root, List.of(new Subdirectory(PathBytes.EMPTY, Posix.fstat(root))), Budget.NONE);
             return Listing.sorted(all.blocks(), all.errors());
+        }
+    }
+
+    /**
+     * The listing of one entry that is not a directory, {@code name} in the directory {@code root},
+     * listed at {@code path} (a source file copied under another name in DST): empty when nothing has
+     * that name, with an ENOENT error when {@code missingFails}.
+     */
+    public static Listing walkOne(byte[] root, byte[] name, byte[] path, boolean missingFails) {
+        try (Fd dir = openRoot(root)) {
+            Stat stat = Posix.statAtIfExists(dir, name);
+            if (stat == null)
+                return new Listing(List.of(), missingFails ? List.of(Failure.of(path, "statx", "it no longer exists")) : List.of());
+            return Listing.of(List.of(new Entry(path, stat, null)), List.of());
+        } catch (PosixException e) {
+            return new Listing(List.of(), List.of(Failure.of(path, e)));
         }
     }
 

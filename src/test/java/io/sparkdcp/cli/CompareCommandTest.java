@@ -104,7 +104,14 @@ class CompareCommandTest {
                 "--report", sparkReport.toString(), source.root() + "/", copy.toString());
         assertEquals(1, spark.exitCode(), spark.err());
         assertEquals(expected.stream().sorted().toList(), differsLines(spark.err()).stream().sorted().toList());
-        assertEquals(json.get("bytes_compared").asLong(), new ObjectMapper().readTree(sparkReport.toFile()).get("bytes_compared").asLong());
+        assertTrue(spark.err().contains("in DST on the executors"), spark.err());
+        JsonNode sparkJson = new ObjectMapper().readTree(sparkReport.toFile());
+        assertEquals(json.get("bytes_compared").asLong(), sparkJson.get("bytes_compared").asLong());
+        // Matched, hard links grouped and pairs compared on the executors (issue 16): the driver's findings, all of them.
+        assertEquals("executors", sparkJson.at("/settings/listed_by").asText(), sparkJson.toString());
+        for (String field : List.of("differences_total", "differences_by_kind", "entries_below_one_sided_directories", "entries_compared",
+                "entries_source", "entries_destination", "entries_differing", "failed"))
+            assertEquals(json.get(field), sparkJson.get(field), field);
 
         // Without --contents the changed byte goes unseen (same size and mtime), the rest does not.
         CommandLineRun metadataOnly = CommandLineRun.of("compare", source.root() + "/", copy.toString());

@@ -38,9 +38,10 @@ class CopyCommandUsageTest {
     }
 
     @Test
-    void sourceThatIsAFileIsRefused() throws IOException {
+    void aFileWithTheTrailingSlashIsRefusedAsRsyncDoes() throws IOException {
         Path file = Files.writeString(tmp.resolve("file"), "x");
-        assertUsageError(CommandLineRun.of("copy", file.toString(), tmp.resolve("dst").toString()), "is not a directory");
+        assertUsageError(CommandLineRun.of("copy", file + "/", tmp.resolve("dst").toString()), "is not a directory");
+        assertFalse(Files.exists(tmp.resolve("dst")));
     }
 
     @Test

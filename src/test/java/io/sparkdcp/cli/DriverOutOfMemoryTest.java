@@ -24,8 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * hangs (the task-result threads die and the job waits for ever: the time limit fails the test),
  * and the direct-memory case retries "TaskResultLost" and stops with exit 1.
  * <p>
- * A copy with --walk distributed keeps the listing on the executors (issue 16), so the direct-memory
- * case is a compare, whose distributed walk still sends each round's directory blocks to the driver.
+ * A copy, a dry run or a compare with --walk distributed keeps the listing on the executors (issue 16),
+ * so the direct-memory case is a copy with --files-from: it keeps the driver's plan (which checks the
+ * whole listing for listed paths SRC lacks), so each round of its distributed walk sends its directory
+ * blocks to the driver.
  */
 class DriverOutOfMemoryTest {
     private static final Path PROJECT = AppJars.PROJECT;
@@ -78,8 +80,12 @@ class DriverOutOfMemoryTest {
         // Results above maxDirectResultSize are fetched from the executor's block manager through
         // Netty's direct buffers; 16 KiB sends every walk round's result that way, whatever its size.
         Path destination = Files.createDirectory(tmp.resolve("dst-direct"));
+        StringBuilder everyDirectory = new StringBuilder();
+        for (int d = 0; d < DIRECTORIES; d++) everyDirectory.append('d').append(d).append('\n');
+        Path listed = Files.writeString(tmp.resolve("every-directory"), everyDirectory);
         TimedProcess.Finished run = submit("direct", List.of("-Xmx256m", "-XX:MaxDirectMemorySize=2m"),
-                List.of("compare", "--walk", "distributed", source + "/", destination.toString()),
+                List.of("copy", "--walk", "distributed", "--files-from", listed.toString(), "--progress", "0", source + "/",
+                        destination.toString()),
                 "--conf", "spark.task.maxDirectResultSize=16k");
 
         assertEquals(Main.EXIT_OUT_OF_MEMORY, run.exitCode(), run.output());

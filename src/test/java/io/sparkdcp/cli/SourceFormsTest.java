@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -56,7 +55,7 @@ class SourceFormsTest {
         Path b = mount.dir().resolve("noslash/B");
         twice("copy", a.toString(), b.toString()); // B missing on the first run, there on the second: same result
         TreeComparator.assertSameTree(a, b.resolve("A"));
-        assertEquals(List.of("A"), names(b));
+        assertEquals(List.of("A"), TreeFiles.names(b));
         assertFalse(Files.exists(b.resolve("A/A")));
     }
 
@@ -68,7 +67,7 @@ class SourceFormsTest {
         JsonNode first = twice("copy", a.toString(), c.toString(), b.toString());
         TreeComparator.assertSameTree(a, b.resolve("A"));
         TreeComparator.assertSameTree(c, b.resolve("C"));
-        assertEquals(List.of("A", "C"), names(b));
+        assertEquals(List.of("A", "C"), TreeFiles.names(b));
         assertEquals(2 * TreeFiles.everything(a).size(), first.get("copied").asLong(), first.toString());
         assertEquals(b.toString(), first.get("destination").asText());
     }
@@ -159,6 +158,42 @@ class SourceFormsTest {
         assertEquals(TreeFiles.everything(a).size(), json.get("copied").asLong(), json.toString());
     }
 
+    @Test
+    void aSyncIntoANewDestinationOnTheExecutorsPlanCountsItsRootAsCopiedToo() throws IOException {
+        Path a = tree("syncroot-executors/A");
+        Path b = mount.dir().resolve("syncroot-executors/B");
+        Path report = mount.dir().resolve("syncroot-executors/report.json");
+        CommandLineRun run = CommandLineRun.of("sync", "--master", "local[2]", "--walk", "distributed", "--report",
+                report.toString(), a + "/", b.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        JsonNode json = new ObjectMapper().readTree(report.toFile());
+        assertEquals("executors", json.at("/settings/listed_by").asText(), json.toString());
+        assertEquals(0, json.get("metadata_fixed").asLong(), json.toString());
+        assertEquals(TreeFiles.everything(a).size(), json.get("copied").asLong(), json.toString());
+        TreeComparator.assertSameTree(a, b);
+    }
+
+    @Test
+    void severalSourcesSaveOneListingEachThatALaterRunReadsBackInTheSameOrder() throws IOException {
+        Path a = tree("listings/A");
+        Path c = tree("listings/C");
+        Path saved = mount.dir().resolve("listings/saved");
+        JsonNode first = twice("copy", "--save-listing", saved.toString(), a.toString(), c.toString(),
+                mount.dir().resolve("listings/B").toString());
+        assertEquals(2 * TreeFiles.everything(a).size(), first.get("copied").asLong(), first.toString());
+        assertTrue(Files.exists(saved.resolve("source-1/_SUCCESS")) && Files.exists(saved.resolve("source-2/_SUCCESS")));
+        Path fromListing = mount.dir().resolve("listings/from-listing");
+        JsonNode read = twice("sync", "--listing", saved.toString(), a.toString(), c.toString(), fromListing.toString());
+        assertEquals("saved", read.at("/settings/listed_by").asText(), read.toString());
+        TreeComparator.assertSameTree(a, fromListing.resolve("A"));
+        TreeComparator.assertSameTree(c, fromListing.resolve("C"));
+        CommandLineRun swapped = CommandLineRun.of("copy", "--listing", saved.toString(), c.toString(), a.toString(),
+                mount.dir().resolve("listings/swapped").toString());
+        assertEquals(2, swapped.exitCode(), swapped.err());
+        assertTrue(swapped.err().contains("not of SRC"), swapped.err());
+        assertFalse(Files.exists(mount.dir().resolve("listings/swapped")));
+    }
+
     /**
      * Runs the command twice with a JSON report: both succeed, and the second copies, fixes and deletes
      * nothing and leaves DST's listing as the first left it. Returns the first report.
@@ -175,12 +210,7 @@ class SourceFormsTest {
     }
 
     private static JsonNode run(String... args) throws IOException {
-        Path report = mount.dir().resolve("report-" + RUNS.incrementAndGet() + ".json");
-        List<String> all = new ArrayList<>(List.of(args[0], "--report", report.toString()));
-        all.addAll(List.of(args).subList(1, args.length));
-        CommandLineRun run = CommandLineRun.of(all.toArray(String[]::new));
-        assertEquals(0, run.exitCode(), String.join(" ", all) + "\n" + run.out() + run.err());
-        return new ObjectMapper().readTree(report.toFile());
+        return CommandLineRun.succeeded(mount.dir().resolve("report-" + RUNS.incrementAndGet() + ".json"), args);
     }
 
     /** A small tree with files, a subdirectory, a symlink, modes and times of its own. */
@@ -194,11 +224,5 @@ class SourceFormsTest {
         // Times well in the past: rsync leaves a new entry's time alone when it is within the second of the source's.
         Commands.run("find", root.toString(), "-exec", "touch", "-h", "-d", "2020-01-01 00:00:00.123456789", "{}", "+");
         return root;
-    }
-
-    private static List<String> names(Path dir) throws IOException {
-        try (var s = Files.list(dir)) {
-            return s.map(p -> p.getFileName().toString()).sorted().toList();
-        }
     }
 }

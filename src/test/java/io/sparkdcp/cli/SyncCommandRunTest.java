@@ -37,6 +37,12 @@ class SyncCommandRunTest {
         assertTrue(dry.out().contains("fix metadata: same.txt\n"), dry.out());
         assertTrue(dry.out().contains("delete: extra.txt\n"), dry.out());
         assertTrue(dry.out().contains("nothing was changed"), dry.out());
+        // The same plan judged on the executors, from their walks: the copy's plan there is the executors' too.
+        CommandLineRun onExecutors = CommandLineRun.of("sync", "--delete", "--dry-run", "--master", "local[2]", "--walk", "distributed",
+                src + "/", dst.toString());
+        assertEquals(0, onExecutors.exitCode(), onExecutors.err());
+        assertEquals(dry.out(), onExecutors.out());
+        assertTrue(onExecutors.err().contains("walked on the executors"), onExecutors.err());
         assertTrue(Files.exists(dst.resolve("extra.txt")));
         assertFalse(Files.exists(dst.resolve("new2.txt")));
 
@@ -61,6 +67,10 @@ class SyncCommandRunTest {
         CommandLineRun dry = CommandLineRun.of("sync", "--dry-run", "--mkpath", src + "/", dst.toString());
         assertEquals(0, dry.exitCode(), dry.err());
         assertTrue(dry.out().contains("copy: a\n"), dry.out());
+        CommandLineRun onExecutors = CommandLineRun.of("sync", "--dry-run", "--mkpath", "--master", "local[2]", "--walk", "distributed",
+                src + "/", dst.toString());
+        assertEquals(0, onExecutors.exitCode(), onExecutors.err());
+        assertEquals(dry.out(), onExecutors.out());
         assertFalse(Files.exists(tmp.resolve("no")));
     }
 }

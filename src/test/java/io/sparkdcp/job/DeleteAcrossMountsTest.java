@@ -2,11 +2,15 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.spark.ExecutorSyncPreview;
+import io.sparkdcp.spark.SparkPhaseRunner;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.SwappingPhaseRunner;
 import io.sparkdcp.testing.TreeFiles;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -114,6 +118,17 @@ class DeleteAcrossMountsTest {
             Files.writeString(tmpfs.resolve("job-output"), "on tmpfs");
             SyncPreview preview = SyncPreview.of(LocalCopy.syncDefaults().jobOptions(src, dst), true, true);
             assertEquals(List.of(), preview.delete());
+            // On the executors too (--walk distributed on Spark), where DST's walk lists the tmpfs' entries.
+            JavaSparkContext sc = new JavaSparkContext(new SparkConf().setAppName("spark-dcp-test").setMaster("local[2]")
+                    .set("spark.ui.enabled", "false").set("spark.speculation", "false"));
+            try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+                SyncPreview onExecutors = ExecutorSyncPreview.of(LocalCopy.syncDefaults().jobOptions(src, dst), true, true, runner, line -> {});
+                assertEquals(List.of(), onExecutors.delete());
+                assertEquals(SyncPreview.NotShown.NONE, onExecutors.notShown());
+                assertEquals(preview.fixMetadata().size(), onExecutors.fixMetadata().size());
+            } finally {
+                sc.stop();
+            }
         } finally {
             Commands.run("umount", tmpfs.toString());
         }

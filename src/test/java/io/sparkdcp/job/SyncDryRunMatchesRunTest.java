@@ -11,10 +11,14 @@ import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.spark.ExecutorSyncPreview;
+import io.sparkdcp.spark.SparkPhaseRunner;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.TreeComparator;
 import io.sparkdcp.walk.Entry;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,6 +53,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * project IDs and flags other than the locks of files, and --contents, which the dry run documents it
  * cannot judge, and hard links.
  *
+ * <p>The dry run on the executors ({@link ExecutorSyncPreview}, for --walk distributed: the two walks
+ * grouped by parent directory on local Spark) must list the same, in the same order (every other pair).
+ *
  * <p>Seeded: a failure names its seed; {@code -Dsync.seed=N} runs that one tree pair alone.
  */
 class SyncDryRunMatchesRunTest {
@@ -57,15 +64,19 @@ class SyncDryRunMatchesRunTest {
     private static final int[] OWNERS = {0, 1000, 1234};
 
     private static LoopMount mount;
+    private static JavaSparkContext sc;
 
     @BeforeAll
     static void mount() {
         LoopMount.requireRootAndXfs();
         mount = LoopMount.create("dryrun", LoopMount.MIN_SIZE_MIB);
+        sc = new JavaSparkContext(new SparkConf().setAppName("spark-dcp-test").setMaster("local[2]")
+                .set("spark.ui.enabled", "false").set("spark.speculation", "false"));
     }
 
     @AfterAll
     static void unmount() {
+        if (sc != null) sc.stop();
         if (mount != null) mount.close();
     }
 
@@ -95,12 +106,19 @@ class SyncDryRunMatchesRunTest {
         JobOptions options = sync.jobOptions(src, dst).withThreadsPerTask(1 + random.nextInt(3));
         String dryLog = mount.dir().resolve("dry-log" + seed).toString(), runLog = mount.dir().resolve("log" + seed).toString();
         SyncPreview preview = ItemLogDir.logged(dryLog, () -> SyncPreview.of(logging(options, dryLog), !copy, true));
+        SyncPreview onExecutors = null;
+        if (seed % 2 == 0) { // half the pairs, copies and syncs among them: Spark's jobs are slower than the trees are big
+            try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+                onExecutors = ExecutorSyncPreview.of(options, !copy, true, runner, line -> {});
+            }
+        }
         JobOptions run = logging(options, runLog);
         CopyReport report = ItemLogDir.logged(runLog, () -> copy ? new CopyJob(run, new LocalPhaseRunner(3), line -> {}).run()
                 : new SyncJob(run, true, new LocalPhaseRunner(3), line -> {}).run());
         Items done = new Items(ItemLogDir.read(runLog));
 
         String context = "seed " + seed + " (" + modes + ", files in flight " + options.threadsPerTask() + ")";
+        if (onExecutors != null) assertSamePreview(preview, onExecutors, context + ", on the executors");
         // Without --delete, a directory against a non-directory is refused by both.
         assertEquals(failedPaths(preview.refused()), failedPaths(report.counts().failures()), context + ": failures " + report.counts().failures());
         assertEquals(paths(preview.copy()), done.paths(ItemLog.Action.COPIED), context + ": copied");
@@ -295,6 +313,23 @@ class SyncDryRunMatchesRunTest {
     }
 
     // ---- what was done ------------------------------------------------------------------------
+
+    /** The same lists in the same order, the same counts: what the two dry runs print is then the same. */
+    private static void assertSamePreview(SyncPreview driver, SyncPreview executors, String context) {
+        assertEquals(displays(driver.copy()), displays(executors.copy()), context + ": copy");
+        assertEquals(displays(driver.fixMetadata()), displays(executors.fixMetadata()), context + ": fix metadata");
+        assertEquals(displays(driver.delete()), displays(executors.delete()), context + ": delete");
+        assertEquals(driver.refused(), executors.refused(), context + ": refused");
+        assertEquals(driver.unchanged(), executors.unchanged(), context + ": unchanged");
+        assertEquals(displays(driver.keptNewer()), displays(executors.keptNewer()), context + ": kept newer");
+        assertEquals(driver.sourceErrors(), executors.sourceErrors(), context + ": source errors");
+        assertEquals(driver.deletionRefused(), executors.deletionRefused(), context + ": deletion refused");
+        assertEquals(SyncPreview.NotShown.NONE, executors.notShown(), context + ": all listed");
+    }
+
+    private static List<String> displays(List<Entry> entries) {
+        return entries.stream().map(Entry::display).toList();
+    }
 
     private static Set<String> failedPaths(List<io.sparkdcp.posix.Failure> failures) {
         Set<String> out = new TreeSet<>();

@@ -4,6 +4,7 @@ import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.Difference;
 import io.sparkdcp.copy.MetadataAccess;
+import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.copy.XattrPolicy;
 import io.sparkdcp.job.CompareJob;
 import io.sparkdcp.job.JobOptions;
@@ -77,6 +78,23 @@ public final class TreeComparator {
             Assertions.fail(found.size() + " difference(s) between " + a + " and " + b + ":\n  "
                     + String.join("\n  ", found));
         }
+    }
+
+    /**
+     * Compares two entries that are not directories (a file given as SRC and its copy) by the same
+     * rules, through compare's form for a file: each looked up by name in its parent directory.
+     */
+    public static void assertSameEntry(Path a, Path b) {
+        byte[] left = realPath(a.getParent()), right = realPath(b.getParent());
+        JobOptions options = jobOptions(left, right);
+        options = options.withCopy(options.copy().withRootFile(
+                new RootFile(PathBytes.of(a.getFileName().toString()), PathBytes.of(b.getFileName().toString()))));
+        CompareReport report = new CompareJob(options, 0, new LocalPhaseRunner(2), line -> {}).run();
+        List<String> found = new ArrayList<>();
+        for (Difference d : report.differences()) found.add(d.describe());
+        report.failures().forEach(f -> found.add(f.path() + ": not compared: " + f.op() + " " + f.errno() + ": " + f.message()));
+        if (report.compared() != 1) found.add("compared " + report.compared() + " entries, not the one " + a);
+        if (!found.isEmpty()) Assertions.fail(found.size() + " difference(s) between " + a + " and " + b + ":\n  " + String.join("\n  ", found));
     }
 
     private static JobOptions jobOptions(byte[] a, byte[] b) {

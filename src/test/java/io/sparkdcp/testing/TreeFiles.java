@@ -25,6 +25,15 @@ public final class TreeFiles {
         }
     }
 
+    /** The names in dir, sorted. */
+    public static List<String> names(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Every path under dir, dir included, sorted. */
     public static List<Path> everything(Path dir) {
         try (Stream<Path> s = Files.walk(dir)) {

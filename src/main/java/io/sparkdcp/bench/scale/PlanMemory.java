@@ -45,7 +45,10 @@ public final class PlanMemory {
         long before = usedHeapAfterGc();
         long[] atListed = {-1};
         Consumer<String> messages = line -> {
-            if (atListed[0] < 0 && line.startsWith("listed ")) atListed[0] = usedHeapAfterGc() - persistedBytes(sc) - before;
+            if (atListed[0] >= 0 || !line.startsWith("listed ")) return;
+            atListed[0] = usedHeapAfterGc() - persistedBytes(sc) - before;
+            // Logged now too: the copy of a big tree takes long, and this is the figure it is run for.
+            log.accept(String.format(Locale.ROOT, "%s plan, %s tree: driver heap %+,d bytes when %s", plan, tree, atListed[0], line));
         };
         long t0 = System.nanoTime();
         CopyResult r = SparkDcp.copy(sc, source + "/", destination.toString(),

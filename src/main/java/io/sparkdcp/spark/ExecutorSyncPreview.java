@@ -1,0 +1,199 @@
+package io.sparkdcp.spark;
+
+import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.Decision;
+import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.SyncPreview;
+import io.sparkdcp.posix.Failure;
+import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.spark.ExecutorPlanCopy.PathKey;
+import io.sparkdcp.spark.ParentGroups.Part;
+import io.sparkdcp.spark.ParentGroups.Side;
+import io.sparkdcp.walk.DirectoryBlock;
+import io.sparkdcp.walk.Entry;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import scala.Tuple2;
+
+import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * {@code copy --dry-run} and {@code sync --dry-run} where the copy's plan is the executors' ({@link
+ * ExecutorPlanCopy#applies}): both trees are walked there, their entries grouped by parent directory,
+ * and each source entry is judged against the destination's entry of the same path by the dry run's
+ * own steps ({@link SyncPreview#decide}, {@link SyncPreview#changesName}, {@link SyncPreview#action}),
+ * after what sync --delete would remove ({@link ExecutorPlanCopy#extraneous}, the run's rule). The
+ * driver receives the counts and the first {@link #SHOWN} entries of each list, in the driver path's
+ * order; never a listing. Only directories refused for a type clash (a failure each) come to the
+ * driver whole, so that what lies beneath them is refused too, as the run fails it.
+ */
+public final class ExecutorSyncPreview {
+    /** Entries of each action the driver receives and prints; the totals count all. */
+    public static final int SHOWN = CopyCounts.MAX_FAILURES_KEPT;
+
+    private ExecutorSyncPreview() {}
+
+    /** One source entry's decision; null in a group's mark that the run changes names in that directory. */
+    private record Verdict(Entry entry, Decision decision) implements Serializable {}
+
+    private record Listed(SyncPreview.Action action, Entry entry, String reason) implements Serializable {}
+
+    /**
+     * @param delete            sync --delete
+     * @param destinationExists false: DST is not there, everything is copied
+     */
+    public static SyncPreview of(JobOptions options, boolean delete, boolean destinationExists, SparkPhaseRunner runner,
+                                 Consumer<String> log) {
+        JavaSparkContext sc = runner.context();
+        CopyOptions copy = options.copy();
+        ExecutorWalk sourceWalk = new ExecutorWalk(sc, runner.parallelism(), options.walkThreads(), Long.MAX_VALUE, log);
+        ExecutorWalk destinationWalk = new ExecutorWalk(sc, runner.parallelism(), options.walkThreads(), Long.MAX_VALUE, log);
+        List<JavaRDD<?>> persisted = new ArrayList<>();
+        try {
+            ExecutorWalk.Walked source = sourceWalk.source(options);
+            ExecutorWalk.ListingSummary listing = source.summary();
+            JavaRDD<DirectoryBlock> destination = destinationExists
+                    ? destinationWalk.walk(copy.destinationRoot(), copy.readsFsXattr(), options.listing().destinationFilter()).blocks()
+                    : sc.emptyRDD();
+            String deletionRefused = delete && !listing.complete() ? SyncPreview.deletionRefused(listing.errorCount()) : null;
+            JavaRDD<Entry> deleted = delete && deletionRefused == null
+                    ? ExecutorPlanCopy.extraneous(source.blocks(), destination, copy.destinationRoot()).filter(t -> t._2() == null).map(Tuple2::_1)
+                    : sc.emptyRDD();
+            deleted.persist(ExecutorPlanCopy.KEPT);
+            persisted.add(deleted);
+
+            sc.setJobDescription("spark-dcp: dry run, compare the listings");
+            JavaPairRDD<PathKey, Side> groups = ParentGroups.byParent(source.blocks(), true).union(ParentGroups.byParent(destination, false))
+                    .union(deleted.mapToPair(e -> new Tuple2<>(ParentGroups.parentKey(e), new Side(Part.DELETED, null, e))));
+            JavaRDD<Listed> listed = listed(sc, judged(groups, copy, destinationExists, persisted), copy.modes().sync())
+                    .persist(ExecutorPlanCopy.KEPT);
+            persisted.add(listed);
+
+            Map<SyncPreview.Action, Long> counts = listed.map(Listed::action).countByValue();
+            List<Entry> toCopy = entries(listed, SyncPreview.Action.COPY, counts);
+            List<Entry> toFix = entries(listed, SyncPreview.Action.FIX_METADATA, counts);
+            List<Entry> keptNewer = entries(listed, SyncPreview.Action.KEPT_NEWER, counts);
+            List<Failure> refused = shown(listed, SyncPreview.Action.REFUSED, counts).stream()
+                    .map(l -> SyncPreview.refusal(l.entry(), l.reason())).toList();
+            long deletions = deleted.count();
+            List<Entry> toDelete = deletions == 0 ? List.of() : deleted.takeOrdered(SHOWN, SyncPreview.DELETION_ORDER);
+            SyncPreview.NotShown notShown = new SyncPreview.NotShown(
+                    count(counts, SyncPreview.Action.COPY) - toCopy.size(), count(counts, SyncPreview.Action.FIX_METADATA) - toFix.size(),
+                    deletions - toDelete.size(), count(counts, SyncPreview.Action.REFUSED) - refused.size(),
+                    count(counts, SyncPreview.Action.KEPT_NEWER) - keptNewer.size(), listing.errorCount() - listing.errors().size());
+            return new SyncPreview(toCopy, toFix, toDelete, refused, count(counts, SyncPreview.Action.UNCHANGED), keptNewer,
+                    listing.errors(), deletionRefused, notShown);
+        } finally {
+            sc.setJobDescription(null);
+            for (JavaRDD<?> rdd : persisted) rdd.unpersist(false);
+            sourceWalk.release();
+            destinationWalk.release();
+        }
+    }
+
+    /**
+     * Every source entry's decision, a directory's once its group told whether the run changes names in it
+     * ({@link Decision#afterChildrenChanged}).
+     */
+    private static JavaRDD<Verdict> judged(JavaPairRDD<PathKey, Side> groups, CopyOptions copy, boolean destinationExists,
+                                           List<JavaRDD<?>> persisted) {
+        // Kept: read three times below, and judging reads symlink targets.
+        JavaPairRDD<PathKey, Verdict> judged = groups.groupByKey()
+                .flatMapToPair(g -> judgeGroup(g._1(), g._2(), copy, destinationExists).iterator()).persist(ExecutorPlanCopy.KEPT);
+        persisted.add(judged.rdd().toJavaRDD());
+        JavaPairRDD<PathKey, Boolean> touched = judged.filter(t -> t._2() == null).mapValues(v -> true);
+        JavaRDD<Verdict> directories = judged.filter(t -> t._2() != null && t._2().entry().type() == FileType.DIRECTORY)
+                .leftOuterJoin(touched)
+                .map(t -> t._2()._2().isPresent()
+                        ? new Verdict(t._2()._1().entry(), t._2()._1().decision().afterChildrenChanged()) : t._2()._1());
+        return judged.values().filter(v -> v != null && v.entry().type() != FileType.DIRECTORY).union(directories);
+    }
+
+    /** One directory's entries on both sides: each source entry judged, and a mark (null verdict) when names change there. */
+    private static List<Tuple2<PathKey, Verdict>> judgeGroup(PathKey directory, Iterable<Side> sides, CopyOptions copy,
+                                                            boolean destinationExists) {
+        List<Entry> here = new ArrayList<>();
+        Map<ByteBuffer, Entry> there = new HashMap<>();
+        List<Entry> deleted = new ArrayList<>();
+        for (Side s : sides) {
+            switch (s.part()) {
+                case SOURCE_FILES -> here.addAll(s.files().files());
+                case SOURCE_DIRECTORY -> here.add(s.entry());
+                case DESTINATION_FILES -> s.files().files().forEach(d -> there.put(ByteBuffer.wrap(d.path()), d));
+                case DESTINATION_DIRECTORY -> there.put(ByteBuffer.wrap(s.entry().path()), s.entry());
+                case DELETED -> deleted.add(s.entry());
+            }
+        }
+        // The copy runs after the deletions: it meets what they leave.
+        for (Entry d : deleted) there.remove(ByteBuffer.wrap(d.path()));
+        boolean changesNames = !deleted.isEmpty();
+        boolean readsTargets = destinationExists
+                && here.stream().anyMatch(e -> e.type() == FileType.SYMLINK && there.containsKey(ByteBuffer.wrap(e.path())));
+        List<Tuple2<PathKey, Verdict>> out = new ArrayList<>(here.size() + 1);
+        int euid = Posix.geteuid();
+        try (SyncPreview.Targets targets = readsTargets ? new SyncPreview.Targets(copy) : null) {
+            for (Entry e : here) {
+                Decision decision = SyncPreview.decide(e, there.get(ByteBuffer.wrap(e.path())), copy, euid, targets);
+                if (SyncPreview.changesName(decision) && !e.isRoot()) changesNames = true;
+                out.add(new Tuple2<>(new PathKey(e.path()), new Verdict(e, decision)));
+            }
+        }
+        if (changesNames) out.add(new Tuple2<>(directory, null));
+        return out;
+    }
+
+    /**
+     * Each verdict as the list its entry goes to; what lies beneath a directory refused for a type clash is
+     * refused too (those directories, failures each, are gathered on the driver and sent back).
+     */
+    private static JavaRDD<Listed> listed(JavaSparkContext sc, JavaRDD<Verdict> verdicts, boolean sync) {
+        List<byte[]> refusedDirectories = verdicts
+                .filter(v -> v.decision().kind() == Decision.Kind.REFUSE && v.entry().type() == FileType.DIRECTORY && !v.entry().isRoot())
+                .map(v -> v.entry().path()).collect();
+        Broadcast<List<byte[]>> refused = sc.broadcast(new ArrayList<>(refusedDirectories));
+        return verdicts.mapPartitions(share -> {
+            Set<ByteBuffer> beneath = new HashSet<>();
+            for (byte[] p : refused.value()) beneath.add(ByteBuffer.wrap(p));
+            return new Iterator<Listed>() { // one at a time: a partition's entries are not all held at once
+                @Override
+                public boolean hasNext() { return share.hasNext(); }
+
+                @Override
+                public Listed next() {
+                    Verdict v = share.next();
+                    return !beneath.isEmpty() && SyncPreview.beneath(v.entry().path(), beneath)
+                            ? new Listed(SyncPreview.Action.REFUSED, v.entry(), SyncPreview.BENEATH_REFUSED)
+                            : new Listed(SyncPreview.action(v.decision(), sync), v.entry(), v.decision().reason());
+                }
+            };
+        });
+    }
+
+    private static List<Listed> shown(JavaRDD<Listed> listed, SyncPreview.Action action, Map<SyncPreview.Action, Long> counts) {
+        if (count(counts, action) == 0) return List.of();
+        Comparator<Listed> byPath = (Comparator<Listed> & Serializable) (a, b) -> SyncPreview.PATH_ORDER.compare(a.entry(), b.entry());
+        return listed.filter(l -> l.action() == action).takeOrdered(SHOWN, byPath);
+    }
+
+    private static List<Entry> entries(JavaRDD<Listed> listed, SyncPreview.Action action, Map<SyncPreview.Action, Long> counts) {
+        return shown(listed, action, counts).stream().map(Listed::entry).toList();
+    }
+
+    private static long count(Map<SyncPreview.Action, Long> counts, SyncPreview.Action action) {
+        return counts.getOrDefault(action, 0L);
+    }
+}
