@@ -50,10 +50,11 @@ public final class Bench {
                 Path destination = scratch.resolve(name);
                 if (Files.exists(destination)) throw new IllegalStateException(destination + " is left from an earlier run");
                 Map<String, Long> before = requests.counts();
+                long cpuBefore = ProcessCpu.nanos();
                 RoundResult r = c.copy(source, destination);
-                r = r.withRequests(RequestCounter.difference(requests.counts(), before));
-                log.accept(String.format("%s %-24s %8.3f s%s", round < 1 ? "warm-up" : "round " + round + "/" + rounds,
-                        c.name(), r.wallNanos() / 1e9, r.failed() > 0 ? ", " + r.failed() + " failed" : ""));
+                r = r.withCpu(ProcessCpu.nanos() - cpuBefore).withRequests(RequestCounter.difference(requests.counts(), before));
+                log.accept(String.format("%s %-24s %8.3f s, %.2f CPU s%s", round < 1 ? "warm-up" : "round " + round + "/" + rounds,
+                        c.name(), r.wallNanos() / 1e9, r.cpuNanos() / 1e9, r.failed() > 0 ? ", " + r.failed() + " failed" : ""));
                 if (round >= 1) results.get(i).add(r);
                 Processes.runOrThrow(List.of("rm", "-rf", "--", scratchBelow.resolve(name).toString()));
                 // Write back this copy's dirty pages now, untimed, rather than during the next contender's copy.

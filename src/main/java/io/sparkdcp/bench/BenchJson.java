@@ -46,6 +46,9 @@ public final class BenchJson {
         n.put("median_wall_nanos", c.medianNanos());
         n.put("min_wall_nanos", c.minNanos());
         n.put("max_wall_nanos", c.maxNanos());
+        ArrayNode cpu = n.putArray("cpu_nanos");
+        for (RoundResult r : c.rounds()) cpu.add(r.cpuNanos());
+        n.put("median_cpu_nanos", c.medianCpuNanos());
         n.put("files_per_second", report.filesPerSecond(c));
         n.put("megabytes_per_second", report.megabytesPerSecond(c));
         n.put("ratio_to_baseline", c.ratioTo(report.baseline()));

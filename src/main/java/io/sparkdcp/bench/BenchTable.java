@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The bench's text output: one row per contender (wall median, min, max, rates, ratio to the
- * first), then the engine's steps in µs per file, one column per contender, so the steps that
+ * The bench's text output: one row per contender (wall median, min, max, median CPU seconds, rates,
+ * ratio to the first), then the engine's steps in µs per file, one column per contender, so the steps that
  * make a difference stand side by side. Step µs add up over threads: compare them across columns,
  * not with the wall time.
  */
@@ -21,12 +21,13 @@ public final class BenchTable {
         SourceSummary t = report.tree();
         line(out, "spark-dcp bench: %s (%,d files, %,d directories, %.1f MB), %d round%s, %s", report.source(), t.files(),
                 t.dirs(), t.bytes() / 1e6, report.rounds(), report.rounds() == 1 ? "" : "s", report.setting());
-        line(out, "%-24s %9s %9s %9s %10s %9s %9s %7s", "contender", "median s", "min s", "max s", "files/s", "MB/s",
-                "ratio", "failed");
+        line(out, "%-24s %9s %9s %9s %9s %10s %9s %9s %7s", "contender", "median s", "min s", "max s", "cpu s", "files/s",
+                "MB/s", "ratio", "failed");
         ContenderResult base = report.baseline();
         for (ContenderResult c : report.contenders()) {
-            line(out, "%-24s %9.3f %9.3f %9.3f %,10.0f %9.1f %9.3f %,7d", c.name(), c.medianNanos() / 1e9, c.minNanos() / 1e9,
-                    c.maxNanos() / 1e9, report.filesPerSecond(c), report.megabytesPerSecond(c), c.ratioTo(base), c.failed());
+            line(out, "%-24s %9.3f %9.3f %9.3f %9.2f %,10.0f %9.1f %9.3f %,7d", c.name(), c.medianNanos() / 1e9, c.minNanos() / 1e9,
+                    c.maxNanos() / 1e9, c.medianCpuNanos() / 1e9, report.filesPerSecond(c), report.megabytesPerSecond(c),
+                    c.ratioTo(base), c.failed());
         }
         steps(out, report);
         requests(out, report);

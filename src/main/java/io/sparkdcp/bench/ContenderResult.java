@@ -16,12 +16,24 @@ public record ContenderResult(String name, List<RoundResult> rounds) {
     }
 
     public long medianNanos() {
-        List<Long> walls = sortedWalls();
-        int n = walls.size();
-        return n % 2 == 1 ? walls.get(n / 2) : (walls.get(n / 2 - 1) + walls.get(n / 2)) / 2;
+        return median(sortedWalls());
+    }
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     public long minNanos() { return sortedWalls().get(0); }
+
+    /** Median CPU time (user + system) of a round. */
+    public long medianCpuNanos() {
+        List<Long> cpu = new ArrayList<>();
+        for (RoundResult r : rounds) cpu.add(r.cpuNanos());
+        return median(cpu);
+    }
 
     public long maxNanos() { return sortedWalls().get(rounds.size() - 1); }
 

@@ -128,6 +128,8 @@ final class CopyContext implements AutoCloseable {
      * Runs a call that makes or removes a name in dir. An immutable or append-only directory refuses
      * it (EPERM): then, as flags are carried, dir is unlocked and the call runs once more. The
      * directory's finish gives it its source's locks again; the call moved its mtime, so it is finished.
+     * Another thread of the task may have unlocked dir between the refusal and the look at its flags
+     * (two names made or removed at once in one locked directory): the call runs once more then too.
      */
     <T> T unlockingParent(Fd dir, Supplier<T> call) {
         try {
@@ -145,7 +147,7 @@ final class CopyContext implements AutoCloseable {
         });
     }
 
-    /** True when dir was locked and is not now. */
+    /** True when dir is unlocked now: it was locked and this cleared it, or another thread did. */
     private boolean unlockedNow(Fd dir) {
         FsXattr current;
         try {
@@ -153,8 +155,7 @@ final class CopyContext implements AutoCloseable {
         } catch (PosixException e) {
             return false;
         }
-        if (current.locks() == 0) return false;
-        steps.time(Step.IOCTL_SET, () -> Posix.setFsXattr(dir, current.unlocked()));
+        if (current.locks() != 0) steps.time(Step.IOCTL_SET, () -> Posix.setFsXattr(dir, current.unlocked()));
         return true;
     }
 

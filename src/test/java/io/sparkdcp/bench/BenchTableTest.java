@@ -18,7 +18,8 @@ class BenchTableTest {
         StepStats steps = new StepStats();
         for (int i = 0; i < ioctlSetCalls; i++) steps.record(Step.IOCTL_SET, 4_000);
         steps.record(Step.OPEN_SRC, 2_000_000);
-        return new RoundResult(millis * 1_000_000, 0, steps, java.util.Map.of("open", 3_000L));
+        // Two threads busy all along: CPU time twice the wall time.
+        return new RoundResult(millis * 1_000_000, 0, steps, java.util.Map.of("open", 3_000L), 2 * millis * 1_000_000);
     }
 
     private static BenchReport report() {
@@ -37,6 +38,8 @@ class BenchTableTest {
         assertEquals(330_000_000L, path.medianNanos());
         assertEquals(330.0 / 160.0, path.ratioTo(none), 1e-9);
         assertEquals(1_000 / 0.33, report().filesPerSecond(path), 1e-6);
+        assertEquals(320_000_000L, none.medianCpuNanos(), "the CPU times' own median, not the fastest round's");
+        assertEquals(660_000_000L, path.medianCpuNanos());
     }
 
     @Test
@@ -57,8 +60,8 @@ class BenchTableTest {
     void tableHasOneRowPerContenderAndAStepColumnEach() {
         String table = BenchTable.render(report());
         List<String> lines = table.lines().toList();
-        assertTrue(lines.get(2).matches("none\\s+0\\.160\\s+0\\.100\\s+0\\.300\\s+6,250\\s+12\\.5\\s+1\\.000\\s+0"), lines.get(2));
-        assertTrue(lines.get(3).matches("path\\s+0\\.330\\s+0\\.320\\s+0\\.400\\s+3,030\\s+6\\.1\\s+2\\.063\\s+0"), lines.get(3));
+        assertTrue(lines.get(2).matches("none\\s+0\\.160\\s+0\\.100\\s+0\\.300\\s+0\\.32\\s+6,250\\s+12\\.5\\s+1\\.000\\s+0"), lines.get(2));
+        assertTrue(lines.get(3).matches("path\\s+0\\.330\\s+0\\.320\\s+0\\.400\\s+0\\.66\\s+3,030\\s+6\\.1\\s+2\\.063\\s+0"), lines.get(3));
         assertTrue(table.lines().anyMatch(l -> l.matches("ioctl_set\\s+-\\s+4\\.00")), table);
         assertTrue(table.lines().anyMatch(l -> l.matches("open_src\\s+2\\.00\\s+2\\.00")), table);
     }
@@ -81,6 +84,7 @@ class BenchTableTest {
         assertEquals("path", path.get("name").asText());
         assertEquals(3, path.get("wall_nanos").size());
         assertEquals(330_000_000L, path.get("median_wall_nanos").asLong());
+        assertEquals(660_000_000L, path.get("median_cpu_nanos").asLong());
         assertEquals(330.0 / 160.0, path.get("ratio_to_baseline").asDouble(), 1e-9);
         assertEquals(4.0, path.at("/step_micros_per_file/ioctl_set").asDouble(), 1e-9);
         assertEquals(1.0, path.at("/step_calls_per_file/ioctl_set").asDouble(), 1e-9);

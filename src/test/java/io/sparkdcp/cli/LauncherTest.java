@@ -96,11 +96,6 @@ class LauncherTest {
         JsonNode json = new ObjectMapper().readTree(report.toFile());
         assertEquals(7, json.get("copied").asLong(), json.toString());
         assertEquals("driver", json.at("/settings/listed_by").asText());
-        // Made from a copy of its own after the build, mapped by every later local run.
-        Path archive = PROJECT.resolve("target/spark-dcp-local.jsa");
-        assertTrue(Files.size(archive) > 0, "class data sharing archive " + archive);
-        assertFalse(Files.getLastModifiedTime(PROJECT.resolve("target/spark-dcp-app.jar"))
-                .compareTo(Files.getLastModifiedTime(archive)) > 0, "the archive is not older than the jar");
 
         Files.writeString(src.resolve("a.txt"), "alpha, longer\n");
         Launch sync = launch("sync", "--delete", src + "/", dst.toString());

@@ -1,0 +1,179 @@
+package io.sparkdcp.cli;
+
+import io.sparkdcp.testing.Commands;
+import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.TimedProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The launcher's class data sharing archive for copies on threads, with real launcher processes: made
+ * on first use in the cache directory, mapped by later copies, made anew when the jar changes, and
+ * never in the way of a copy (two first runs at once, a read-only cache).
+ */
+class LauncherClassArchiveTest {
+    private static final Path PROJECT = Path.of("").toAbsolutePath();
+    private static final long TIMEOUT_SECONDS = 300;
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void twoFirstCopiesAtOnceBothCopyAndLeaveOneArchiveThatTheNextCopyMaps() throws Exception {
+        Path cache = tmp.resolve("cache");
+        Path src = smallTree();
+        List<Process> first = new ArrayList<>();
+        for (int i = 0; i < 2; i++) first.add(start(PROJECT, cache, null, "copy", src + "/", tmp.resolve("dst" + i).toString()));
+        for (int i = 0; i < 2; i++) {
+            Process p = first.get(i);
+            assertEquals(0, p.waitFor(), new String(p.getInputStream().readAllBytes()));
+            assertEquals("beta\n", Files.readString(tmp.resolve("dst" + i + "/sub/b.txt")));
+        }
+        List<Path> archives = archives(cache);
+        assertEquals(1, archives.size(), "one archive: " + archives);
+        try (Stream<Path> left = Files.list(cache)) {
+            assertEquals(List.of(), left.filter(p -> p.getFileName().toString().startsWith(".making")).toList(),
+                    "no half-made archive is left");
+        }
+
+        FileTime made = Files.getLastModifiedTime(archives.get(0));
+        assertMapsTheArchive(PROJECT, cache, src);
+        assertEquals(made, Files.getLastModifiedTime(archives.get(0)), "a later copy uses the archive as it is");
+    }
+
+    @Test
+    void aChangedJarGetsAnArchiveOfItsOwn() throws Exception {
+        Path home = copyOfTheBuiltLauncher();
+        Path cache = tmp.resolve("cache");
+        Path src = smallTree();
+        TimedProcess.Finished first = launch(home, cache, "copy", src + "/", tmp.resolve("dst1").toString());
+        assertEquals(0, first.exitCode(), first.output());
+        List<Path> before = archives(cache);
+        assertEquals(1, before.size(), before.toString());
+
+        // A rebuilt jar: one more entry, so other bytes, size and time.
+        try (FileSystem jar = FileSystems.newFileSystem(URI.create("jar:" + home.resolve("target/spark-dcp-app.jar").toUri()), Map.of())) {
+            Files.writeString(jar.getPath("rebuilt.txt"), "a change\n");
+        }
+        TimedProcess.Finished second = launch(home, cache, "copy", src + "/", tmp.resolve("dst2").toString());
+        assertEquals(0, second.exitCode(), second.output());
+        List<Path> after = archives(cache);
+        assertEquals(2, after.size(), after.toString());
+        assertTrue(after.containsAll(before), "the older archive is kept for a while (another checkout may use it)");
+        assertMapsTheArchive(home, cache, src);
+    }
+
+    @Test
+    void aReadOnlyCacheNeitherFailsNorSlowsACopyAndAnArchiveInItIsMapped() throws Exception {
+        LoopMount.requireRootAndXfs();
+        Path src = smallTree();
+        try (LoopMount mount = LoopMount.create("launcher-cache", LoopMount.MIN_SIZE_MIB)) {
+            Path cache = mount.dir().resolve("cache");
+            Files.createDirectory(cache);
+            Commands.run("mount", "-o", "remount,ro", mount.dir().toString());
+            TimedProcess.Finished readOnly = launch(PROJECT, cache, "copy", src + "/", tmp.resolve("dst1").toString());
+            assertEquals(0, readOnly.exitCode(), readOnly.output());
+            assertEquals("beta\n", Files.readString(tmp.resolve("dst1/sub/b.txt")));
+            assertFalse(readOnly.output().contains("Read-only"), readOnly.output());
+            try (Stream<Path> files = Files.list(cache)) {
+                assertEquals(List.of(), files.toList());
+            }
+
+            Commands.run("mount", "-o", "remount,rw", mount.dir().toString());
+            assertEquals(0, launch(PROJECT, cache, "copy", src + "/", tmp.resolve("dst2").toString()).exitCode());
+            assertEquals(1, archives(cache).size());
+            Commands.run("mount", "-o", "remount,ro", mount.dir().toString());
+            assertMapsTheArchive(PROJECT, cache, src);
+        }
+    }
+
+    @Test
+    void aMissingJavaIsNamedWhileTheArchiveIsLookedFor() throws Exception {
+        ProcessBuilder builder = builder(PROJECT, tmp.resolve("cache"), null, "copy", smallTree() + "/", tmp.resolve("dst").toString());
+        builder.environment().put("JAVA_HOME", tmp.resolve("no-jdk").toString());
+        TimedProcess.Finished run = TimedProcess.run(builder, Files.createTempFile(tmp, "out", ".txt"), TIMEOUT_SECONDS);
+        assertEquals(127, run.exitCode(), run.output());
+        assertTrue(run.output().contains(tmp.resolve("no-jdk/bin/java") + ": No such file or directory"), run.output());
+        assertFalse(Files.exists(tmp.resolve("dst")));
+    }
+
+    /** A copy whose JVM loads spark-dcp's and picocli's classes (compiled for Java 5) from the archive, not from the jar. */
+    private void assertMapsTheArchive(Path home, Path cache, Path src) throws Exception {
+        Path classes = tmp.resolve("classes-" + System.nanoTime() + ".txt");
+        Process run = start(home, cache, "-Xlog:class+load=info:file=" + classes, "copy", src + "/",
+                tmp.resolve("dst-mapped-" + System.nanoTime()).toString());
+        String output = new String(run.getInputStream().readAllBytes());
+        assertEquals(0, run.waitFor(), output);
+        String log = Files.readString(classes);
+        for (String name : List.of("io.sparkdcp.cli.Main", "io.sparkdcp.posix.Posix", "picocli.CommandLine"))
+            assertTrue(log.contains(" " + name + " source: shared objects file"), name + " not from the archive:\n" + log);
+    }
+
+    private TimedProcess.Finished launch(Path home, Path cache, String... args) throws IOException, InterruptedException {
+        return TimedProcess.run(builder(home, cache, null, args), Files.createTempFile(tmp, "out", ".txt"), TIMEOUT_SECONDS);
+    }
+
+    /** stdout and stderr together; {@code javaOptions} through JAVA_TOOL_OPTIONS, when given. */
+    private static Process start(Path home, Path cache, String javaOptions, String... args) throws IOException {
+        return builder(home, cache, javaOptions, args).redirectErrorStream(true).start();
+    }
+
+    private static ProcessBuilder builder(Path home, Path cache, String javaOptions, String... args) {
+        List<String> command = new ArrayList<>(List.of(home.resolve("submit-scripts/spark-dcp").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().put("SPARK_DCP_CACHE_DIR", cache.toString());
+        if (javaOptions != null) builder.environment().put("JAVA_TOOL_OPTIONS", javaOptions);
+        return builder;
+    }
+
+    private static List<Path> archives(Path cache) throws IOException {
+        try (Stream<Path> files = Files.list(cache)) {
+            return files.filter(p -> p.getFileName().toString().matches("local-[0-9a-f]+\\.jsa")).sorted().toList();
+        }
+    }
+
+    /** The launcher and the built jars in a home of their own, whose jar this test may change; no build is due. */
+    private Path copyOfTheBuiltLauncher() throws Exception {
+        // The project's own launcher builds the jars if they are missing or older than the sources.
+        assertEquals(0, launch(PROJECT, tmp.resolve("build-cache"), "--version").exitCode());
+        Path home = tmp.resolve("home");
+        Files.createDirectories(home.resolve("submit-scripts"));
+        Files.createDirectories(home.resolve("target"));
+        Files.createDirectories(home.resolve("src/main"));
+        Files.copy(PROJECT.resolve("submit-scripts/spark-dcp"), home.resolve("submit-scripts/spark-dcp"));
+        Files.copy(PROJECT.resolve("pom.xml"), home.resolve("pom.xml"));
+        for (String file : List.of("spark-dcp.jar", "spark-dcp-app.jar", "classpath.txt"))
+            Files.copy(PROJECT.resolve("target").resolve(file), home.resolve("target").resolve(file));
+        FileTime old = FileTime.fromMillis(System.currentTimeMillis() - 3_600_000);
+        for (String path : List.of("pom.xml", "src/main")) Files.setLastModifiedTime(home.resolve(path), old);
+        return home;
+    }
+
+    /** a.txt, sub/b.txt and a symlink to a.txt. */
+    private Path smallTree() throws IOException {
+        Path src = tmp.resolve("src");
+        if (Files.exists(src)) return src;
+        Files.createDirectories(src.resolve("sub"));
+        Files.writeString(src.resolve("a.txt"), "alpha\n");
+        Files.writeString(src.resolve("sub/b.txt"), "beta\n");
+        Files.createSymbolicLink(src.resolve("link"), Path.of("a.txt"));
+        return src;
+    }
+}
