@@ -50,13 +50,15 @@ import java.util.function.Consumer;
  *                         nanosecond), for a tree on a file system that keeps coarser times; a copy probes DST for its window
  * @param maxOps           {@code --max-ops}: metadata calls per second for the whole job; 0 for no limit
  * @param bwlimit          {@code --bwlimit}: bytes of file data per second for the whole job; 0 for no limit
+ * @param log              {@code --log}: the directory (any Hadoop path) where the tasks log each entry they act on; null for none
+ * @param logSkipped       {@code --log-skipped}: the log lists the entries left as they were too
  */
 public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolean projectIds, boolean flags,
                           boolean strict, LustreLayout lustreLayout, int batchFiles,
                           long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, WalkMode walk,
                           String listing, String saveListing, boolean mkpath, Filter filter, boolean deleteExcluded,
                           CopyModes modes, Duration progressInterval, Consumer<String> messages, Duration timeWindow,
-                          long maxOps, long bwlimit) {
+                          long maxOps, long bwlimit, String log, boolean logSkipped) {
 
     /** The defaults, as the CLI's words (its help shows them). */
     public static final String DEFAULT_XATTRS = "non-lustre";
@@ -119,6 +121,8 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         b.timeWindow = timeWindow;
         b.maxOps = maxOps;
         b.bwlimit = bwlimit;
+        b.log = log;
+        b.logSkipped = logSkipped;
         return b;
     }
 
@@ -161,6 +165,8 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         private Duration timeWindow = Duration.ZERO;
         private long maxOps;
         private long bwlimit;
+        private String log;
+        private boolean logSkipped;
 
         private Builder() {
             xattrs(DEFAULT_XATTRS);
@@ -324,6 +330,12 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
 
         public Builder bwlimit(String size) { return bwlimit(Sizes.parse(size)); }
 
+        /** Log each entry acted on (copied, linked, fixed, deleted, failed...) in DIR, any Hadoop path, one part per task. */
+        public Builder log(String dir) { this.log = nonBlank(dir, "--log"); return this; }
+
+        /** The log lists the entries left as they were too. */
+        public Builder logSkipped(boolean on) { this.logSkipped = on; return this; }
+
         /** Checks what no single setter can: options that exclude each other. */
         public CopyRequest build() {
             if (listing != null && saveListing != null)
@@ -331,11 +343,14 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
             if (listing != null && !filter.none())
                 throw new IllegalArgumentException("--listing copies a saved listing as it is: --exclude, --include, "
                         + "--exclude-from and --files-from filter a walk of SRC (save the listing with them)");
+            if (logSkipped && log == null)
+                throw new IllegalArgumentException("--log-skipped adds to the log of --log DIR: give --log too");
             if (deleteExcluded && !modes.sync())
                 throw new IllegalArgumentException("--delete-excluded deletes in a sync; a copy deletes nothing");
             return new CopyRequest(xattrs, xattrAccess, projectIds, flags, strict, lustreLayout, batchFiles, batchBytes, chunkSize,
                     walkThreads > 0 ? walkThreads : defaultWalkThreads(threadsPerTask), threadsPerTask, walk, listing,
-                    saveListing, mkpath, filter, deleteExcluded, modes, progressInterval, messages, timeWindow, maxOps, bwlimit);
+                    saveListing, mkpath, filter, deleteExcluded, modes, progressInterval, messages, timeWindow, maxOps, bwlimit,
+                    log, logSkipped);
         }
 
         private Builder rule(boolean include, byte[] pattern, String option) {

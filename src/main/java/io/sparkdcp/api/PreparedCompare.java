@@ -1,7 +1,9 @@
 package io.sparkdcp.api;
 
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.ItemLogTarget;
 import io.sparkdcp.job.CompareJob;
+import io.sparkdcp.job.ItemLogDir;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
@@ -40,7 +42,8 @@ public final class PreparedCompare {
             throw new UsageException("compare does not take --max-ops or --bwlimit: they limit what a copy or sync does");
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(), request.xattrAccess(),
                 request.projectIds(), request.chunkSize(), request.modes()).withRootIds(roots.sourceId(), roots.destinationId())
-                .withRootFile(roots.file());
+                .withRootFile(roots.file())
+                .withItemLog(PreparedCopy.itemLog(request));
         JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
                 request.threadsPerTask(), new ListingOptions(request.walk(), null, null));
         return new PreparedCompare(options, request.timeWindow().toNanos(), request);
@@ -61,8 +64,11 @@ public final class PreparedCompare {
 
     /** On Spark with --walk distributed (or auto on a cluster) both listings stay on the executors. */
     private CompareResult run(PhaseRunner runner) {
-        return new CompareResult(ExecutorCompare.applies(options, runner)
+        ItemLogTarget log = options.copy().itemLog();
+        // The executors' comparison does not log yet: with --log the driver matches the listings and logs.
+        java.util.function.Supplier<io.sparkdcp.report.CompareReport> job = () -> log == null && ExecutorCompare.applies(options, runner)
                 ? new ExecutorCompare(options, windowNanos, (SparkPhaseRunner) runner, request.messages()).run()
-                : new CompareJob(options, windowNanos, runner, request.messages()).run());
+                : new CompareJob(options, windowNanos, runner, request.messages()).run();
+        return new CompareResult(log == null ? job.get() : ItemLogDir.logged(log.dir(), job));
     }
 }

@@ -1,8 +1,10 @@
 package io.sparkdcp.api;
 
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.ItemLogTarget;
 import io.sparkdcp.copy.Throttle;
 import io.sparkdcp.job.CopyJob;
+import io.sparkdcp.job.ItemLogDir;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
@@ -15,6 +17,7 @@ import io.sparkdcp.job.SyncJob;
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.job.UsageException;
 import io.sparkdcp.job.WalkMode;
+import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.progress.ProgressPrinter;
@@ -27,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A copy whose sources, destination and options have been checked: nothing is written until {@link #run}.
@@ -52,6 +56,7 @@ public final class PreparedCopy {
             throw new IllegalArgumentException("--contents compares the data of a sync; a copy replaces what differs");
         Sources sources = Sources.check(sourceNames, destination, request.mkpath());
         Throttle throttle = Throttle.of(request.maxOps(), request.bwlimit()); // one job: its pairs share the rates
+        ItemLogTarget log = itemLog(request);
         List<JobOptions> pairs = new ArrayList<>();
         for (int i = 0; i < sources.pairs().size(); i++) {
             Roots roots = sources.pairs().get(i);
@@ -61,6 +66,9 @@ public final class PreparedCopy {
                     .withRootIds(roots.sourceId(), roots.destinationId())
                     .withThrottle(throttle)
                     .withRootFile(roots.file());
+            // Paths in the log are relative to DST: one of several sources' under its name there.
+            if (log != null) copy = copy.withItemLog(sources.pairs().size() == 1 ? log
+                    : log.under(PathBytes.of(roots.destination().getFileName().toString())));
             JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
                     request.threadsPerTask(), new ListingOptions(request.walk(), listingOf(request.listing(), i, sources),
                             listingOf(request.saveListing(), i, sources), request.filter(), request.deleteExcluded()));
@@ -68,6 +76,11 @@ public final class PreparedCopy {
             pairs.add(options);
         }
         return new PreparedCopy(sources, List.copyOf(pairs), request);
+    }
+
+    /** {@code --log}'s directory checked and made absolute here, where the driver runs; null without one. */
+    static ItemLogTarget itemLog(CopyRequest request) {
+        return request.log() == null ? null : new ItemLogTarget(ItemLogDir.check(request.log()), request.logSkipped(), PathBytes.EMPTY);
     }
 
     /**
@@ -119,10 +132,12 @@ public final class PreparedCopy {
      */
     public DryRun dryRun(boolean delete) {
         checkSyncDelete(delete);
-        List<SyncPreview> previews = new ArrayList<>();
-        for (int i = 0; i < pairs.size(); i++)
-            previews.add(SyncPreview.of(pairs.get(i), delete, sources.pairs().get(i).destinationExists()));
-        return new DryRun(previews, prefixes());
+        return logged(() -> {
+            List<SyncPreview> previews = new ArrayList<>();
+            for (int i = 0; i < pairs.size(); i++)
+                previews.add(SyncPreview.of(pairs.get(i), delete, sources.pairs().get(i).destinationExists()));
+            return new DryRun(previews, prefixes());
+        });
     }
 
     /**
@@ -132,16 +147,19 @@ public final class PreparedCopy {
      */
     public DryRun dryRun(JavaSparkContext sc, boolean delete) {
         checkSyncDelete(delete);
-        List<SyncPreview> previews = new ArrayList<>();
-        try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-            for (int i = 0; i < pairs.size(); i++) {
-                boolean exists = sources.pairs().get(i).destinationExists();
-                previews.add(plansOnExecutors(runner, i)
-                        ? ExecutorSyncPreview.of(pairs.get(i), delete, exists, runner, request.messages())
-                        : SyncPreview.of(pairs.get(i), delete, exists));
+        return logged(() -> {
+            List<SyncPreview> previews = new ArrayList<>();
+            try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+                for (int i = 0; i < pairs.size(); i++) {
+                    boolean exists = sources.pairs().get(i).destinationExists();
+                    // The executors' judgement keeps no entry lines yet: with --log the driver judges and logs.
+                    previews.add(plansOnExecutors(runner, i) && pairs.get(i).copy().itemLog() == null
+                            ? ExecutorSyncPreview.of(pairs.get(i), delete, exists, runner, request.messages())
+                            : SyncPreview.of(pairs.get(i), delete, exists));
+                }
             }
-        }
-        return new DryRun(previews, prefixes());
+            return new DryRun(previews, prefixes());
+        });
     }
 
     /** True when the copy lists SRC on the executors on such a master: --walk distributed, or auto on a cluster. */
@@ -210,10 +228,18 @@ public final class PreparedCopy {
 
     private CopyResult run(PhaseRunner runner, BiFunction<PhaseRunner, Consumer<Work>, CopyReport> job) {
         sources.createDestinations();
-        if (request.progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
-        try (ProgressPrinter progress = new ProgressPrinter(request.progressInterval(), runner::done, request.messages())) {
-            return new CopyResult(job.apply(runner, progress::planned));
-        }
+        return logged(() -> {
+            if (request.progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
+            try (ProgressPrinter progress = new ProgressPrinter(request.progressInterval(), runner::done, request.messages())) {
+                return new CopyResult(job.apply(runner, progress::planned));
+            }
+        });
+    }
+
+    /** The run with its --log directory started before and marked whole after (not when the run stops). */
+    private <R> R logged(Supplier<R> run) {
+        ItemLogTarget log = pairs.get(0).copy().itemLog();
+        return log == null ? run.get() : ItemLogDir.logged(log.dir(), run);
     }
 
     /** On Spark, guarded against the driver running out of memory ({@link DriverMemoryGuard}). */

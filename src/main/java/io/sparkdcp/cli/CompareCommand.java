@@ -66,6 +66,9 @@ final class CompareCommand implements Callable<Integer> {
     @Mixin
     EngineOptions engine;
 
+    @Mixin
+    ItemLogOptions itemLog;
+
     @Option(names = "--walk", paramLabel = "auto|driver|distributed", defaultValue = CopyRequest.DEFAULT_WALK,
             description = "Where the trees are listed: by the driver's threads, or by the executors in rounds of subtrees; "
                     + "auto: on the executors when the master is a cluster. Default: ${DEFAULT-VALUE}.")
@@ -104,7 +107,7 @@ final class CompareCommand implements Callable<Integer> {
 
     private CopyRequest request() {
         PrintWriter err = spec.commandLine().getErr();
-        return engine.request.projectIds(!noProjectIds).contents(contents)
+        return itemLog.applyTo(engine.request).projectIds(!noProjectIds).contents(contents)
                 .messages(line -> {
                     err.println("spark-dcp: " + line);
                     err.flush();

@@ -122,6 +122,9 @@ class CopyCommand implements Callable<Integer> {
     @Mixin
     WriteOptions write;
 
+    @Mixin
+    ItemLogOptions itemLog;
+
     @Option(names = "--dry-run", description = "Print what would be copied, fixed and deleted (copy: PATH, fix metadata: "
             + "PATH, delete: PATH), and change nothing; DST is not even created. Judged from the two listings by the run's own "
             + "rule: xattrs, project IDs of files and --contents are compared only by a real run.")
@@ -220,7 +223,7 @@ class CopyCommand implements Callable<Integer> {
 
     private CopyRequest request() {
         PrintWriter err = spec.commandLine().getErr();
-        CopyRequest.Builder request = write.applyTo(engine.request).projectIds(!noProjectIds).update(update)
+        CopyRequest.Builder request = itemLog.applyTo(write.applyTo(engine.request)).projectIds(!noProjectIds).update(update)
                 .messages(line -> {
                     err.println("spark-dcp: " + line);
                     err.flush();

@@ -48,12 +48,12 @@ public final class CopyCounts implements Serializable {
 
     public void addCopied(Entry e) {
         copied.merge(e.type(), 1L, Long::sum);
-        items.record(Action.COPIED, e.type(), e.path());
+        items.record(Action.COPIED, e.type(), e.path(), null);
     }
 
     public void addSkipped(Entry e) {
         skipped.merge(e.type(), 1L, Long::sum);
-        items.record(Action.SKIPPED, e.type(), e.path());
+        items.record(Action.SKIPPED, e.type(), e.path(), null);
     }
 
     /** Skipped for a reason the user should see, without failing the job (a device as non-root). */
@@ -80,19 +80,19 @@ public final class CopyCounts implements Serializable {
     /** The data was already there; only owner, mode, times, xattrs or project ID were set. */
     public void addMetadataFixed(Entry e) {
         metadataFixed.merge(e.type(), 1L, Long::sum);
-        items.record(Action.FIXED, e.type(), e.path());
+        items.record(Action.FIXED, e.type(), e.path(), null);
     }
 
     /** --update: left as it is because the destination's file is newer. */
     public void addKeptNewer(Entry e) {
         keptNewer++;
-        items.record(Action.SKIPPED, e.type(), e.path());
+        items.record(Action.KEPT_NEWER, e.type(), e.path(), null);
     }
 
     /** Removed from the destination because the source no longer has it. */
     public void addDeleted(Entry e) {
         deleted.merge(e.type(), 1L, Long::sum);
-        items.record(Action.DELETED, e.type(), e.path());
+        items.record(Action.DELETED, e.type(), e.path(), null);
     }
 
     /** A file whose destination was re-read and matched the source's CRC32C. */
@@ -101,27 +101,32 @@ public final class CopyCounts implements Serializable {
     /** e's name made with linkat to the copy of its first name. */
     public void addLink(Entry e) {
         links++;
-        items.record(Action.LINKED, e.type(), e.path());
+        items.record(Action.LINKED, e.type(), e.path(), null);
     }
 
     public void addLinkSkipped(Entry e) {
         linksSkipped++;
-        items.record(Action.SKIPPED, e.type(), e.path());
+        items.record(Action.SKIPPED, e.type(), e.path(), null);
     }
 
     public void addBytes(long n) { bytesCopied += n; }
 
     /** The engine's failure of one entry. */
     public void addFailure(Entry e, Failure f) {
-        addFailure(f);
-        items.record(Action.FAILED, e.type(), e.path());
+        if (count(f)) items.record(Action.FAILED, e.type(), e.path(), f);
     }
 
     /** A failure of the job rather than of an entry the engine handled. */
     public void addFailure(Failure f) {
-        if (repeats(f)) return;
+        if (count(f)) items.jobFailure(f);
+    }
+
+    /** Counts a failure unless it repeats one kept; true when counted. */
+    private boolean count(Failure f) {
+        if (repeats(f)) return false;
         failed++;
         if (failures.size() < MAX_FAILURES_KEPT) failures.add(f);
+        return true;
     }
 
     /** Failures of the job known only by their number: the ones past what a walk's summary kept. */

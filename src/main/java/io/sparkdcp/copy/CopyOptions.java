@@ -20,12 +20,20 @@ import java.io.Serializable;
  * @param throttle        {@code --max-ops} and {@code --bwlimit}, with the JVMs sharing them
  * @param rootFile        the one entry copied when the source is not a directory (the roots are then the
  *                        directories holding it); null when the roots are the trees copied
+ * @param itemLog         where the tasks log each entry they act on ({@code --log}); null for no log
  */
 public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs,
                           MetadataAccess xattrAccess, boolean projectIds, long chunkSize, CopyModes modes,
                           DirectoryIdentity sourceId, DirectoryIdentity destinationId, InodeOptions inode,
-                          Throttle throttle, RootFile rootFile)
+                          Throttle throttle, RootFile rootFile, ItemLogTarget itemLog)
         implements Serializable {
+
+    public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
+                       boolean projectIds, long chunkSize, CopyModes modes, DirectoryIdentity sourceId,
+                       DirectoryIdentity destinationId, InodeOptions inode, Throttle throttle, RootFile rootFile) {
+        this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode,
+                throttle, rootFile, null);
+    }
 
     public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
                        boolean projectIds, long chunkSize, CopyModes modes, DirectoryIdentity sourceId,
@@ -61,25 +69,25 @@ public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy
     public boolean readsFsXattr() { return projectIds || inode.flags(); }
 
     public CopyOptions withModes(CopyModes m) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId, inode, throttle, rootFile);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId, inode, throttle, rootFile, itemLog);
     }
 
     /** The same copy with its roots pinned to these identities. */
     public CopyOptions withRootIds(DirectoryIdentity source, DirectoryIdentity destination) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination, inode, throttle, rootFile);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination, inode, throttle, rootFile, itemLog);
     }
 
     public CopyOptions withInode(InodeOptions i) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, i, throttle, rootFile);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, i, throttle, rootFile, itemLog);
     }
 
     public CopyOptions withThrottle(Throttle t) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, t, rootFile);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, t, rootFile, itemLog);
     }
 
     /** The same roots holding one entry to copy (null: the roots are the trees). */
     public CopyOptions withRootFile(RootFile f) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, throttle, f);
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, throttle, f, itemLog);
     }
 
     /** Where the entry listed at relPath is in the source root (they differ only for a {@link RootFile} renamed in DST). */
@@ -100,5 +108,10 @@ public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy
     private static byte[] in(byte[] root, byte[] name) {
         return root.length == 1 ? io.sparkdcp.posix.PathBytes.of("/" + io.sparkdcp.posix.PathBytes.display(name))
                 : io.sparkdcp.posix.PathBytes.join(root, name);
+    }
+
+    /** The same copy logging each entry to {@code target}. */
+    public CopyOptions withItemLog(ItemLogTarget target) {
+        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, throttle, rootFile, target);
     }
 }

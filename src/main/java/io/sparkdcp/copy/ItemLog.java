@@ -1,19 +1,39 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
+
+import java.util.Locale;
 
 /**
  * Where the engine tells, entry by entry, what it did: the itemized record behind its counts (each
  * count is made by the same call that tells it here, so the two cannot differ). Engines that share
  * a task's work may call it from several threads at once.
  */
-@FunctionalInterface
 public interface ItemLog {
-    ItemLog NONE = (action, type, path) -> {};
+    ItemLog NONE = new ItemLog() {
+        @Override
+        public void record(Action action, FileType type, byte[] path, Failure failure) {}
 
-    /** What was done with one entry. */
-    enum Action { COPIED, LINKED, FIXED, SKIPPED, DELETED, FAILED }
+        @Override
+        public void jobFailure(Failure failure) {}
+    };
 
-    /** @param path relative to the roots */
-    void record(Action action, FileType type, byte[] path);
+    /** What was done with one entry; {@link #word()} names it in the log. */
+    enum Action {
+        COPIED, LINKED, FIXED, SKIPPED, KEPT_NEWER, DELETED, FAILED;
+
+        public String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * @param path    relative to the roots
+     * @param failure the call, errno and message of a {@code FAILED} entry; null for the other actions
+     */
+    void record(Action action, FileType type, byte[] path, Failure failure);
+
+    /** A failure of the job rather than of an entry the engine handled (a walk error, a refused deletion, a failed chunk). */
+    void jobFailure(Failure failure);
 }

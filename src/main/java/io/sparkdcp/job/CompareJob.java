@@ -97,6 +97,7 @@ public final class CompareJob {
         }
         if (copy.modes().compareContents()) bytes += compareLargeFiles(copy, matched.pairs(), differences, failures);
         differences.sort(BY_PATH);
+        log(copy, differences, failures);
         return new CompareReport(PathBytes.display(copy.sourceShown()), PathBytes.display(copy.destinationShown()),
                 copy.xattrs().word(), copy.projectIds(), copy.modes().compareContents(), windowNanos, listedBy,
                 source.entryCount(), destination.entryCount(), compared, matched.onlyBelow(), bytes, differences, failures,
@@ -143,6 +144,15 @@ public final class CompareJob {
     /** A directory a walk could not open fails its pair again: reported once, by the walk. */
     public static void addFailures(CompareOutcome o, Set<String> walkFailed, List<Failure> failures) {
         for (Failure f : o.failures()) if (!walkFailed.contains(f.path())) failures.add(f);
+    }
+
+    /** Every difference and failure in the item log, when there is one: one line each. */
+    private static void log(CopyOptions copy, List<Difference> differences, List<Failure> failures) {
+        try (TaskItemLog lines = TaskItemLog.forDriver(copy)) {
+            differences.forEach(lines::difference);
+            failures.forEach(lines.log()::jobFailure);
+            lines.commit();
+        }
     }
 
     /** Both roots' identities, so that every task opens the same two directories (read-only, no lock). */

@@ -59,9 +59,12 @@ public final class CopyJob {
     /** The whole copy, holding DST's lock and with both roots pinned for every task. */
     public CopyReport run() {
         long start = System.nanoTime();
-        try (HeldRoots roots = HeldRoots.take(options.copy())) {
+        try (HeldRoots roots = HeldRoots.take(options.copy());
+             TaskItemLog failures = TaskItemLog.forDriver(options.copy())) {
             CopyJob pinned = withOptions(options.withCopy(roots.pinned()));
-            return pinned.run(pinned.walkSource(), new CopyCounts(), start);
+            CopyReport report = pinned.run(pinned.walkSource(), new CopyCounts(failures.log()), start);
+            failures.commit();
+            return report;
         }
     }
 

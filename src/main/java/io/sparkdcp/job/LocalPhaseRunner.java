@@ -3,7 +3,6 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.ItemLog;
 import io.sparkdcp.copy.ProgressRecorder;
 import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.progress.Work;
@@ -11,12 +10,14 @@ import io.sparkdcp.progress.Work;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Runs tasks on a pool of threads in this JVM: the engine's tests, and copies without Spark. */
 public final class LocalPhaseRunner implements PhaseRunner {
     private final int threads;
-    private final ItemLog items;
+    /** Numbers the phases, which name the item log's parts. */
+    private final AtomicInteger phases = new AtomicInteger();
     private final StepStats totals = new StepStats();
     private final AtomicLong entriesDone = new AtomicLong();
     private final AtomicLong bytesDone = new AtomicLong();
@@ -26,24 +27,24 @@ public final class LocalPhaseRunner implements PhaseRunner {
     };
 
     public LocalPhaseRunner(int threads) {
-        this(threads, ItemLog.NONE);
-    }
-
-    /** @param items told what was done with each entry, from several threads at once */
-    public LocalPhaseRunner(int threads, ItemLog items) {
         this.threads = threads;
-        this.items = items;
     }
 
     @Override
     public <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work) {
         List<Callable<BatchResult>> calls = new ArrayList<>();
-        for (T task : tasks) {
+        int phaseNumber = phases.incrementAndGet();
+        for (int i = 0; i < tasks.size(); i++) {
+            T task = tasks.get(i);
+            int index = i;
             calls.add(() -> {
                 StepStats local = new StepStats();
                 BatchResult result;
-                try (CopyEngine engine = new CopyEngine(options, local, progress, items)) {
+                // A part per task, as on Spark: the same log whichever runner ran the copy.
+                try (TaskItemLog items = TaskItemLog.open(options, phaseNumber, index, 0, false);
+                     CopyEngine engine = new CopyEngine(options, local, progress, items.log())) {
                     result = work.run(engine, task);
+                    items.commit();
                 }
                 synchronized (totals) {
                     totals.merge(local);

@@ -55,14 +55,17 @@ public final class SyncJob {
     /** The whole sync, holding DST's lock and with both roots pinned for every task. */
     public CopyReport run() {
         long start = System.nanoTime();
-        try (HeldRoots roots = HeldRoots.take(options.copy())) {
+        try (HeldRoots roots = HeldRoots.take(options.copy());
+             TaskItemLog failures = TaskItemLog.forDriver(options.copy())) {
             JobOptions pinned = options.withCopy(roots.pinned());
             CopyJob copy = new CopyJob(pinned, runner, log, planned).destinationCreated(destinationCreated);
             Listing source = copy.walkSource();
-            CopyCounts counts = new CopyCounts();
+            CopyCounts counts = new CopyCounts(failures.log());
             // A file as SRC maps onto one name: there is nothing beside it that SRC could lack (rsync's rule).
             if (delete && pinned.copy().rootFile() == null) deleteExtraneous(pinned, source, counts);
-            return copy.run(source, counts, start);
+            CopyReport report = copy.run(source, counts, start);
+            failures.commit();
+            return report;
         }
     }
 

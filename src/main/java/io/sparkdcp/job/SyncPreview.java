@@ -1,6 +1,7 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.Decision;
+import io.sparkdcp.copy.ItemLog;
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.RootFile;
@@ -69,7 +70,16 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
     /** The lists' order: by path. */
     public static final Comparator<Entry> PATH_ORDER = (Comparator<Entry> & java.io.Serializable) (a, b) -> PathBytes.compare(a.path(), b.path());
 
+    /** With the options' item log, one part of the lines the run would log (the driver's: a dry run has no tasks). */
     public static SyncPreview of(JobOptions options, boolean delete, boolean destinationExists) {
+        try (TaskItemLog lines = TaskItemLog.forDriver(options.copy())) {
+            SyncPreview preview = of(options, delete, destinationExists, lines.log());
+            lines.commit();
+            return preview;
+        }
+    }
+
+    private static SyncPreview of(JobOptions options, boolean delete, boolean destinationExists, ItemLog items) {
         boolean projects = options.copy().readsFsXattr();
         Listing source = SourceListing.of(options, null, line -> {});
         RootFile file = options.copy().rootFile();
@@ -91,12 +101,21 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         for (Entry d : destination.entries()) there.put(ByteBuffer.wrap(d.path()), d);
         for (Entry d : deletions) there.remove(ByteBuffer.wrap(d.path()));
         try (Targets targets = destinationExists ? new Targets(options.copy()) : null) {
-            return judge(source, there, deletions, options.copy(), Posix.geteuid(), targets, refused);
+            SyncPreview preview = judge(source, there, deletions, options.copy(), Posix.geteuid(), targets, refused, items);
+            preview.log(items);
+            return preview;
         }
     }
 
+    /** The lines that {@link #judge} does not tell as it decides. */
+    private void log(ItemLog items) {
+        for (Entry d : delete) items.record(ItemLog.Action.DELETED, d.type(), d.path(), null);
+        sourceErrors.forEach(items::jobFailure);
+        if (deletionRefused != null) items.jobFailure(new Failure(SyncJob.WHOLE_TREE, "delete", "", "deletion refused: " + deletionRefused));
+    }
+
     private static SyncPreview judge(Listing source, Map<ByteBuffer, Entry> there, List<Entry> deletions, CopyOptions options,
-                                     int euid, Targets targets, String deletionRefused) {
+                                     int euid, Targets targets, String deletionRefused, ItemLog items) {
         CopyModes modes = options.modes();
         List<Entry> entries = source.entries();
         List<Decision> decisions = new ArrayList<>(entries.size());
@@ -117,11 +136,14 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         List<Failure> refused = new ArrayList<>();
         long unchanged = 0;
         List<Entry> keptNewer = new ArrayList<>();
+        Set<List<Long>> inodesSeen = new HashSet<>(); // the run copies a file's first name, and links the others to it
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
             Decision decision = decisions.get(i);
             if (!refusedDirectories.isEmpty() && beneath(e.path(), refusedDirectories)) {
-                refused.add(refusal(e, BENEATH_REFUSED));
+                Failure f = refusal(e, BENEATH_REFUSED);
+                refused.add(f);
+                items.record(ItemLog.Action.FAILED, e.type(), e.path(), f);
                 continue;
             }
             if (e.type() == FileType.DIRECTORY && touched.contains(ByteBuffer.wrap(e.path())))
@@ -133,6 +155,10 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
                 case KEPT_NEWER -> keptNewer.add(e);
                 case REFUSED -> refused.add(refusal(e, decision.reason()));
             }
+            boolean later = e.type() == FileType.FILE && e.stat().nlink() > 1 && !inodesSeen.add(List.of(e.stat().dev(), e.stat().ino()));
+            ItemLog.Action action = logAction(decision.kind(), modes.sync());
+            items.record(later && action == ItemLog.Action.COPIED ? ItemLog.Action.LINKED : action, e.type(), e.path(),
+                    decision.kind() == Decision.Kind.REFUSE ? refused.get(refused.size() - 1) : null);
         }
         return new SyncPreview(copy, fix, deletions, refused, unchanged, keptNewer, source.errors(), deletionRefused, NotShown.NONE);
     }
@@ -170,6 +196,17 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
     /** A refused entry as the dry run lists it. */
     public static Failure refusal(Entry e, String reason) {
         return new Failure(e.isRoot() ? "." : e.display(), "sync", "", reason);
+    }
+
+    /** What the run's log says of an entry so decided. */
+    private static ItemLog.Action logAction(Decision.Kind kind, boolean sync) {
+        return switch (kind) {
+            case CREATE, REPLACE -> ItemLog.Action.COPIED;
+            case FIX_METADATA -> sync ? ItemLog.Action.FIXED : ItemLog.Action.COPIED;
+            case SKIP -> ItemLog.Action.SKIPPED;
+            case KEEP_NEWER -> ItemLog.Action.KEPT_NEWER;
+            case REFUSE -> ItemLog.Action.FAILED;
+        };
     }
 
     /** True when one of the path's ancestors (not the path itself) is in {@code directories}. */

@@ -15,6 +15,7 @@ import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.SourceListing;
 import io.sparkdcp.job.SyncJob;
+import io.sparkdcp.job.TaskItemLog;
 import io.sparkdcp.job.TaskWork;
 import io.sparkdcp.plan.Chunk;
 import io.sparkdcp.plan.DeletionPlanner;
@@ -118,12 +119,16 @@ public final class ExecutorPlanCopy {
     /** The whole copy, holding DST's lock and with both roots pinned for every task. */
     public CopyReport run() {
         long start = System.nanoTime();
-        try (HeldRoots roots = HeldRoots.take(options.copy())) {
-            return run(options.withCopy(roots.pinned()), start);
+        try (HeldRoots roots = HeldRoots.take(options.copy());
+             TaskItemLog failures = TaskItemLog.forDriver(options.copy())) {
+            CopyReport report = run(options.withCopy(roots.pinned()), new CopyCounts(failures.log()), start);
+            failures.commit();
+            return report;
         }
     }
 
-    private CopyReport run(JobOptions job, long start) {
+    /** @param counts the driver's, which logs the failures of the job as a whole */
+    private CopyReport run(JobOptions job, CopyCounts counts, long start) {
         CopyOptions copy = job.copy();
         ExecutorWalk walk = new ExecutorWalk(runner.context(), runner.parallelism(), job.walkThreads(), walkEntriesPerTask, log);
         ExecutorWalk destinationWalk = new ExecutorWalk(runner.context(), runner.parallelism(), job.walkThreads(), walkEntriesPerTask, log);
@@ -135,7 +140,6 @@ public final class ExecutorPlanCopy {
                     listing.entries(), listing.fileBytes(), java.util.Arrays.stream(listing.directoriesByDepth()).sum(),
                     listing.directoriesByDepth().length));
             planned.accept(new Work(listing.entries(), listing.fileBytes()));
-            CopyCounts counts = new CopyCounts();
             if (delete) deleteExtraneous(walked, destinationWalk, job, counts);
             listing.addErrorsTo(counts, f -> f);
 
@@ -355,8 +359,8 @@ public final class ExecutorPlanCopy {
     }
 
     /** Runs the stage (one action) and adds its tasks' counts; only counts come back to the driver. */
-    private static void merge(CopyCounts into, JavaRDD<BatchResult> stage) {
-        for (CopyCounts c : stage.map(BatchResult::counts).collect()) into.merge(c);
+    private void merge(CopyCounts into, JavaRDD<BatchResult> stage) {
+        for (CopyCounts c : runner.counts(stage)) into.merge(c);
     }
 
     /** Items numbered in order and dealt {@code perTask} to a partition, each partition a task; null when there are none. */

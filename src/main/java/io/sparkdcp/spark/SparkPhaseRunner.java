@@ -1,20 +1,26 @@
 package io.sparkdcp.spark;
 
 import io.sparkdcp.copy.BatchResult;
+import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.TaskFunction;
+import io.sparkdcp.job.TaskItemLog;
 import io.sparkdcp.job.TaskWork;
 import io.sparkdcp.job.UsageException;
 import io.sparkdcp.progress.Work;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs each phase as one Spark job with one partition per task. The tasks are the job's result
@@ -24,12 +30,18 @@ import java.util.Optional;
 public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     public static final String ACCUMULATOR_NAME = "spark-dcp steps";
     public static final String PROGRESS_ACCUMULATOR_NAME = "spark-dcp progress";
+    /** The job property naming the phase whose results the driver counts: only its tasks commit their item log. */
+    static final String COUNTED_PHASE = "spark-dcp.counted-phase";
 
     private final JavaSparkContext sc;
     private final StepAccumulator steps = new StepAccumulator();
     private final ProgressAccumulator progress = new ProgressAccumulator();
     private final HeartbeatProgress heartbeats;
     private final TaskFailures failures = new TaskFailures();
+    /** Numbers the phases, which name the item log's parts. */
+    private final AtomicInteger phases = new AtomicInteger();
+    /** The phase of each stage {@link #onPartitions} made, by its RDD's id, for {@link #counts}. */
+    private final Map<Integer, Integer> phaseOfStage = new HashMap<>();
 
     public SparkPhaseRunner(JavaSparkContext sc) {
         // Two attempts of one batch at once could race each other's create-and-replace steps.
@@ -48,16 +60,20 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
         if (tasks.isEmpty()) return List.of();
         StepAccumulator accumulator = steps;
         ProgressAccumulator handled = progress;
-        CopyOptions stage = sharedByExecutors(options);
+        int phaseNumber = phases.incrementAndGet();
+        CopyOptions shared = sharedByExecutors(options);
         sc.setJobDescription("spark-dcp: " + phase);
         try {
-            return sc.parallelize(tasks, tasks.size()).mapPartitions(partition -> {
+            JavaRDD<BatchResult> stage = sc.parallelize(tasks, tasks.size()).mapPartitions(partition -> {
                 List<BatchResult> results = new ArrayList<>();
-                try (CopyEngine engine = new CopyEngine(stage, accumulator, handled)) {
+                try (TaskItemLog items = openItemLog(shared, phaseNumber);
+                     CopyEngine engine = new CopyEngine(shared, accumulator, handled, items.log())) {
                     while (partition.hasNext()) results.add(work.run(engine, partition.next()));
+                    commitIfCounted(items, phaseNumber);
                 }
                 return results.iterator();
-            }).collect();
+            });
+            return counted(phaseNumber, stage::collect);
         } finally {
             sc.setJobDescription(null);
         }
@@ -85,15 +101,58 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     <T> JavaRDD<BatchResult> onPartitions(JavaRDD<T> tasks, CopyOptions options, TaskWork<List<T>> work) {
         StepAccumulator accumulator = steps;
         ProgressAccumulator handled = progress;
-        CopyOptions stage = sharedByExecutors(options);
-        return tasks.mapPartitions(partition -> {
+        int phaseNumber = phases.incrementAndGet();
+        CopyOptions shared = sharedByExecutors(options);
+        JavaRDD<BatchResult> stage = tasks.mapPartitions(partition -> {
             List<T> share = new ArrayList<>();
             partition.forEachRemaining(share::add);
             if (share.isEmpty()) return java.util.Collections.emptyIterator();
-            try (CopyEngine engine = new CopyEngine(stage, accumulator, handled)) {
-                return List.of(work.run(engine, share)).iterator();
+            try (TaskItemLog items = openItemLog(shared, phaseNumber);
+                 CopyEngine engine = new CopyEngine(shared, accumulator, handled, items.log())) {
+                BatchResult result = work.run(engine, share);
+                commitIfCounted(items, phaseNumber);
+                return List.of(result).iterator();
             }
         });
+        synchronized (phaseOfStage) {
+            phaseOfStage.put(stage.id(), phaseNumber);
+        }
+        return stage;
+    }
+
+    /**
+     * Runs a stage {@link #onPartitions} made, as the one action whose counts the driver keeps: its
+     * tasks commit their item log, which a later job that computes the stage again (a lost cached
+     * partition) does not.
+     */
+    List<CopyCounts> counts(JavaRDD<BatchResult> stage) {
+        Integer phaseNumber;
+        synchronized (phaseOfStage) {
+            phaseNumber = phaseOfStage.get(stage.id());
+        }
+        if (phaseNumber == null) throw new IllegalArgumentException("not a stage of this runner: " + stage);
+        return counted(phaseNumber, () -> stage.map(BatchResult::counts).collect());
+    }
+
+    private <R> R counted(int phaseNumber, java.util.function.Supplier<R> action) {
+        sc.setLocalProperty(COUNTED_PHASE, Integer.toString(phaseNumber));
+        try {
+            return action.get();
+        } finally {
+            sc.setLocalProperty(COUNTED_PHASE, null);
+        }
+    }
+
+    /** This task attempt's part of the item log, named by the phase and the partition. */
+    private static TaskItemLog openItemLog(CopyOptions options, int phaseNumber) {
+        TaskContext task = TaskContext.get();
+        return TaskItemLog.open(options, phaseNumber, task.partitionId(), task.taskAttemptId(),
+                task.attemptNumber() > 0 || task.stageAttemptNumber() > 0);
+    }
+
+    /** Only the job that counts the phase's results commits its lines; a recomputation elsewhere drops them. */
+    private static void commitIfCounted(TaskItemLog items, int phaseNumber) {
+        if (Integer.toString(phaseNumber).equals(TaskContext.get().getLocalProperty(COUNTED_PHASE))) items.commit();
     }
 
     /**

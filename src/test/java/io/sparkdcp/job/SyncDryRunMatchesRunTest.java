@@ -1,7 +1,9 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.CopyModes;
+import io.sparkdcp.copy.ItemLine;
 import io.sparkdcp.copy.ItemLog;
+import io.sparkdcp.copy.ItemLogTarget;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;
@@ -102,16 +104,18 @@ class SyncDryRunMatchesRunTest {
         for (int i = 0, n = 1 + random.nextInt(15); i < n; i++) change(random.nextBoolean() ? src : dst, random, sameSizeRewrites);
 
         JobOptions options = sync.jobOptions(src, dst).withThreadsPerTask(1 + random.nextInt(3));
-        SyncPreview preview = SyncPreview.of(options, !copy, true);
+        String dryLog = mount.dir().resolve("dry-log" + seed).toString(), runLog = mount.dir().resolve("log" + seed).toString();
+        SyncPreview preview = ItemLogDir.logged(dryLog, () -> SyncPreview.of(logging(options, dryLog), !copy, true));
         SyncPreview onExecutors = null;
         if (seed % 2 == 0) { // half the pairs, copies and syncs among them: Spark's jobs are slower than the trees are big
             try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
                 onExecutors = ExecutorSyncPreview.of(options, !copy, true, runner, line -> {});
             }
         }
-        Items done = new Items();
-        CopyReport report = copy ? new CopyJob(options, new LocalPhaseRunner(3, done), line -> {}).run()
-                : new SyncJob(options, true, new LocalPhaseRunner(3, done), line -> {}).run();
+        JobOptions run = logging(options, runLog);
+        CopyReport report = ItemLogDir.logged(runLog, () -> copy ? new CopyJob(run, new LocalPhaseRunner(3), line -> {}).run()
+                : new SyncJob(run, true, new LocalPhaseRunner(3), line -> {}).run());
+        Items done = new Items(ItemLogDir.read(runLog));
 
         String context = "seed " + seed + " (" + modes + ", files in flight " + options.threadsPerTask() + ")";
         if (onExecutors != null) assertSamePreview(preview, onExecutors, context + ", on the executors");
@@ -120,8 +124,11 @@ class SyncDryRunMatchesRunTest {
         assertEquals(paths(preview.copy()), done.paths(ItemLog.Action.COPIED), context + ": copied");
         assertEquals(paths(preview.fixMetadata()), done.paths(ItemLog.Action.FIXED), context + ": metadata fixed");
         assertEquals(paths(preview.delete()), done.paths(ItemLog.Action.DELETED), context + ": deleted");
-        assertEquals(preview.unchanged() + preview.keptNewer().size(), done.paths(ItemLog.Action.SKIPPED).size(), context + ": unchanged");
+        assertEquals(preview.unchanged(), done.paths(ItemLog.Action.SKIPPED).size(), context + ": unchanged");
+        assertEquals(paths(preview.keptNewer()), done.paths(ItemLog.Action.KEPT_NEWER), context + ": kept, newer at DST");
         assertEquals(preview.keptNewer().size(), report.counts().keptNewer(), context + ": kept, newer at DST");
+        // The dry run logs the lines the run then logs (but for the calls of failures: the dry run makes none).
+        assertEquals(done.entries(), new Items(ItemLogDir.read(dryLog)).entries(), context + ": the dry run's log");
         if (copy) return; // a copy leaves what SRC lacks at DST
         Set<String> newer = paths(preview.keptNewer());
         List<String> differences = new ArrayList<>(TreeComparator.differences(src, dst).stream()
@@ -336,18 +343,23 @@ class SyncDryRunMatchesRunTest {
         return out;
     }
 
-    /** The run's itemized log, from the engines' threads. */
-    private static final class Items implements ItemLog {
-        private final List<String> lines = new ArrayList<>();
+    /** The options logging each entry, skipped ones too, in dir. */
+    private static JobOptions logging(JobOptions options, String dir) {
+        return options.withCopy(options.copy().withItemLog(new ItemLogTarget(dir, true, PathBytes.EMPTY)));
+    }
 
-        @Override
-        public synchronized void record(Action action, FileType type, byte[] path) {
-            lines.add(action + " " + PathBytes.display(path));
+    /** A run's itemized log, as read back. */
+    private record Items(List<ItemLine> lines) {
+        Set<String> paths(ItemLog.Action action) {
+            Set<String> out = new TreeSet<>();
+            for (ItemLine line : lines) if (line.action().equals(action.word())) out.add(PathBytes.display(line.path()));
+            return out;
         }
 
-        synchronized Set<String> paths(Action action) {
+        /** Action, type and path of each line. */
+        Set<String> entries() {
             Set<String> out = new TreeSet<>();
-            for (String line : lines) if (line.startsWith(action + " ")) out.add(line.substring(action.name().length() + 1));
+            for (ItemLine line : lines) out.add(line.action() + " " + line.what() + " " + PathBytes.display(line.path()));
             return out;
         }
     }

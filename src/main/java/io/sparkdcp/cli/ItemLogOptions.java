@@ -1,0 +1,21 @@
+package io.sparkdcp.cli;
+
+import io.sparkdcp.api.CopyRequest;
+import picocli.CommandLine.Option;
+
+/** The itemized log, shared by copy, sync and compare. */
+final class ItemLogOptions {
+    @Option(names = "--log", paramLabel = "DIR",
+            description = "Log each entry acted on, one line each (copied, linked, fixed, kept_newer, deleted, failed; "
+                    + "compare: each difference), in part files the tasks write in DIR (any Hadoop path; new, empty, or an "
+                    + "earlier log, which is replaced). The dry runs log what the run would do.")
+    String dir;
+
+    @Option(names = "--log-skipped", description = "With --log, also log the entries left as they were (skipped).")
+    boolean skipped;
+
+    CopyRequest.Builder applyTo(CopyRequest.Builder request) {
+        if (dir != null) request.log(dir);
+        return request.logSkipped(skipped);
+    }
+}
