@@ -87,7 +87,7 @@ public final class ExecutorCompare {
             JavaRDD<Matched> matched = ParentGroups.byParent(source.blocks(), true).union(ParentGroups.byParent(destination.blocks(), false))
                     .groupByKey()
                     .map(g -> matchGroup(g._1(), g._2(), unreadableHere.value(), unreadableThere.value()))
-                    .persist(ExecutorPlanCopy.KEPT);
+                    .persist(ExecutorPlanCopy.kept(sc.sc()));
             persisted.add(matched);
             List<Difference> differences = new ArrayList<>(matched.flatMap(m -> m.differences().iterator()).collect());
             long onlyBelow = matched.map(Matched::onlyBelow).fold(0L, Long::sum);

@@ -32,6 +32,7 @@ import io.sparkdcp.walk.Entry;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
@@ -56,7 +57,15 @@ public final class ExecutorPlanCopy {
      * Kept on two executors: a lost executor's partitions are not computed again, since a walk task
      * lists within a time budget and would list another share of its subtree the second time.
      */
-    static final StorageLevel KEPT = StorageLevel.MEMORY_AND_DISK_SER_2();
+    private static final StorageLevel KEPT = StorageLevel.MEMORY_AND_DISK_SER_2();
+
+    /**
+     * {@link #KEPT}, but with one copy in local mode: its one block manager has no peer to hold a
+     * second, and Spark would warn of that for every block.
+     */
+    static StorageLevel kept(SparkContext sc) {
+        return sc.isLocal() ? StorageLevel.MEMORY_AND_DISK_SER() : KEPT;
+    }
 
     private final JobOptions options;
     private final boolean delete;
@@ -179,7 +188,7 @@ public final class ExecutorPlanCopy {
         ExecutorWalk.Walked destination = destinationWalk.walk(copy.destinationRoot(), false, job.listing().destinationFilter());
         // Unlisted parts of DST cannot be compared: report them; what was listed is still safe to judge.
         destination.summary().addErrorsTo(counts, f -> new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
-        JavaRDD<Tuple2<Entry, String>> extraneous = extraneous(source.blocks(), destination.blocks(), copy.destinationRoot()).persist(KEPT);
+        JavaRDD<Tuple2<Entry, String>> extraneous = extraneous(source.blocks(), destination.blocks(), copy.destinationRoot()).persist(kept(runner.context().sc()));
         persisted.add(extraneous);
         runner.context().setJobDescription("spark-dcp: compare the listings");
         for (String m : extraneous.filter(t -> t._2() != null).map(Tuple2::_2).distinct().collect())
@@ -240,7 +249,7 @@ public final class ExecutorPlanCopy {
             JavaRDD<Entry> tasks = wave.tasksOf(directories);
             JavaRDD<BatchResult> made = stage("make directories" + wave, tasks, job.copy(),
                     (engine, dirs) -> make.run(engine, sorted(dirs, false)));
-            if (sync) made.persist(KEPT);
+            if (sync) made.persist(kept(runner.context().sc()));
             merge(counts, made);
             if (!sync) continue;
             persisted.add(made);
@@ -307,7 +316,7 @@ public final class ExecutorPlanCopy {
                     });
             batches = batches.union(linkBatches);
         }
-        batches.persist(KEPT);
+        batches.persist(kept(runner.context().sc()));
         persisted.add(batches);
         FilesInFlight copy = new FilesInFlight(job.threadsPerTask());
         merge(counts, stage("copy files", oneTaskPer(batches, 1), job.copy(), (engine, share) -> {
@@ -326,14 +335,14 @@ public final class ExecutorPlanCopy {
         JavaRDD<Entry> prepareTasks = oneTaskPer(large, batchFiles);
         if (prepareTasks == null) return;
         JavaRDD<BatchResult> prepared = stage("prepare large files", prepareTasks, job.copy(), CopyEngine::prepareLargeFiles)
-                .persist(KEPT);
+                .persist(kept(runner.context().sc()));
         persisted.add(prepared);
         merge(counts, prepared);
         JavaRDD<LargeFile> toCopy = prepared.flatMap(r -> r.needChunks().iterator());
         JavaRDD<Chunk> chunks = toCopy.flatMap(f -> Plan.chunksOf(List.of(f), chunkSize).iterator());
         JavaRDD<Chunk> chunkTasks = oneTaskPer(chunks, Math.max(1, batchBytes / chunkSize));
         if (chunkTasks == null) return;
-        JavaRDD<BatchResult> copied = stage("copy chunks", chunkTasks, job.copy(), CopyEngine::copyChunks).persist(KEPT);
+        JavaRDD<BatchResult> copied = stage("copy chunks", chunkTasks, job.copy(), CopyEngine::copyChunks).persist(kept(runner.context().sc()));
         persisted.add(copied);
         merge(counts, copied);
         // A file with a failed chunk fails once, and is not finished: nothing half-written counts as copied.

@@ -73,14 +73,14 @@ public final class ExecutorSyncPreview {
             JavaRDD<Entry> deleted = delete && deletionRefused == null
                     ? ExecutorPlanCopy.extraneous(source.blocks(), destination, copy.destinationRoot()).filter(t -> t._2() == null).map(Tuple2::_1)
                     : sc.emptyRDD();
-            deleted.persist(ExecutorPlanCopy.KEPT);
+            deleted.persist(ExecutorPlanCopy.kept(sc.sc()));
             persisted.add(deleted);
 
             sc.setJobDescription("spark-dcp: dry run, compare the listings");
             JavaPairRDD<PathKey, Side> groups = ParentGroups.byParent(source.blocks(), true).union(ParentGroups.byParent(destination, false))
                     .union(deleted.mapToPair(e -> new Tuple2<>(ParentGroups.parentKey(e), new Side(Part.DELETED, null, e))));
             JavaRDD<Listed> listed = listed(sc, judged(groups, copy, destinationExists, persisted), copy.modes().sync())
-                    .persist(ExecutorPlanCopy.KEPT);
+                    .persist(ExecutorPlanCopy.kept(sc.sc()));
             persisted.add(listed);
 
             Map<SyncPreview.Action, Long> counts = listed.map(Listed::action).countByValue();
@@ -113,7 +113,7 @@ public final class ExecutorSyncPreview {
                                            List<JavaRDD<?>> persisted) {
         // Kept: read three times below, and judging reads symlink targets.
         JavaPairRDD<PathKey, Verdict> judged = groups.groupByKey()
-                .flatMapToPair(g -> judgeGroup(g._1(), g._2(), copy, destinationExists).iterator()).persist(ExecutorPlanCopy.KEPT);
+                .flatMapToPair(g -> judgeGroup(g._1(), g._2(), copy, destinationExists).iterator()).persist(ExecutorPlanCopy.kept(groups.context()));
         persisted.add(judged.rdd().toJavaRDD());
         JavaPairRDD<PathKey, Boolean> touched = judged.filter(t -> t._2() == null).mapValues(v -> true);
         JavaRDD<Verdict> directories = judged.filter(t -> t._2() != null && t._2().entry().type() == FileType.DIRECTORY)

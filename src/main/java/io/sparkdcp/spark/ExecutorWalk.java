@@ -83,7 +83,7 @@ final class ExecutorWalk {
                 share.forEachRemaining(dirs::add);
                 if (dirs.isEmpty()) return Collections.emptyIterator();
                 return List.of(new SubtreeWalk(sourceRoot, projectIds, filter, threads, dirs, budget).run()).iterator();
-            }).persist(ExecutorPlanCopy.KEPT);
+            }).persist(ExecutorPlanCopy.kept(sc.sc()));
             rounds.add(results);
             pending = 0;
             for (ListingSummary s : results.map(ListingSummary::of).collect()) {
@@ -129,7 +129,7 @@ final class ExecutorWalk {
         sc.setJobDescription("spark-dcp: read the listing");
         JavaRDD<SubtreeWalk.Result> results = sc.parallelize(parts, parts.size())
                 .map(part -> new SubtreeWalk.Result(SavedListing.readPart(part), List.of(), SavedListing.errors(part)))
-                .persist(ExecutorPlanCopy.KEPT);
+                .persist(ExecutorPlanCopy.kept(sc.sc()));
         rounds.add(results);
         ListingSummary summary = ListingSummary.EMPTY;
         for (ListingSummary s : results.map(ListingSummary::of).collect()) summary = summary.plus(s);
