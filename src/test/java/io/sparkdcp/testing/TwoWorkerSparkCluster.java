@@ -58,9 +58,16 @@ public final class TwoWorkerSparkCluster implements AutoCloseable {
     public String masterUrl() { return "spark://127.0.0.1:" + masterPort; }
 
     /** SIGKILL to worker i: its executor, seeing its worker gone, exits too. */
+    /**
+     * The node is lost: the worker and its executors, with SIGKILL. (Killing the worker alone leaves its
+     * executor running until Spark's worker watcher ends it, a stale attempt the engine does not yet
+     * guard against: see the README's Guarantees.)
+     */
     public void killWorker(int i) {
         Process worker = workers.get(i);
-        orphans.addAll(worker.descendants().toList()); // so close() can end its executor if it lingers
+        List<ProcessHandle> executors = worker.descendants().toList();
+        orphans.addAll(executors); // so close() can end one that outlived this
+        executors.forEach(ProcessHandle::destroyForcibly);
         worker.destroyForcibly();
     }
 
