@@ -6,6 +6,7 @@ import io.sparkdcp.api.SparkDcp;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;
+import io.sparkdcp.spark.StageTimes;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
 import io.sparkdcp.walk.Listing;
@@ -37,7 +38,7 @@ public final class PlanMemory {
      * @param differences entries whose type, mode, owner, size, mtime or project differ, or that one side lacks
      */
     public record Run(String tree, String plan, long entries, double driverBytesPerEntry, double seconds, long failed,
-                      long differences) {
+                      long differences, List<StageTimes.Phase> phases) {
         public double entriesPerSecond() { return entries / seconds; }
     }
 
@@ -50,15 +51,23 @@ public final class PlanMemory {
             // Logged now too: the copy of a big tree takes long, and this is the figure it is run for.
             log.accept(String.format(Locale.ROOT, "%s plan, %s tree: driver heap %+,d bytes when %s", plan, tree, atListed[0], line));
         };
-        long t0 = System.nanoTime();
-        CopyResult r = SparkDcp.copy(sc, source + "/", destination.toString(),
-                CopyRequest.builder().walk(plan.equals(DRIVER) ? "driver" : "distributed").messages(messages).build());
-        double seconds = (System.nanoTime() - t0) / 1e9;
+        CopyResult r;
+        double seconds;
+        List<StageTimes.Phase> phases;
+        try (StageTimes times = StageTimes.listen(sc)) {
+            long t0 = System.nanoTime();
+            r = SparkDcp.copy(sc, source + "/", destination.toString(),
+                    CopyRequest.builder().walk(plan.equals(DRIVER) ? "driver" : "distributed").messages(messages).build());
+            seconds = (System.nanoTime() - t0) / 1e9;
+            phases = times.phases();
+        }
         long entries = r.report().entriesListed();
         long differences = differences(source, destination);
-        Run run = new Run(tree, plan, entries, (double) atListed[0] / entries, seconds, r.report().counts().failed(), differences);
+        Run run = new Run(tree, plan, entries, (double) atListed[0] / entries, seconds, r.report().counts().failed(), differences,
+                phases);
         log.accept(String.format(Locale.ROOT, "%s plan, %s tree: %,d entries, driver %.1f B/entry, %.1f s, %d failed, %d differences",
                 plan, tree, entries, run.driverBytesPerEntry(), seconds, run.failed(), differences));
+        log.accept(stages(run));
         return run;
     }
 
@@ -69,6 +78,26 @@ public final class PlanMemory {
             out.append(String.format(Locale.ROOT, "%-8s %-10s %,12d %16.1f %,12.0f %7d %12d%n", r.tree(), r.plan(), r.entries(),
                     r.driverBytesPerEntry(), r.entriesPerSecond(), r.failed(), r.differences()));
         }
+        for (Run r : runs) out.append(stages(r));
+        return out.toString();
+    }
+
+    /**
+     * Where one copy's time went: its Spark jobs by phase (wall time, stages, tasks, the tasks' run and
+     * GC time, shuffle and spill), and the time outside any job (on the driver: its walk and plan).
+     */
+    static String stages(Run r) {
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%nStages: %s plan, %s tree, %.1f s%n", r.plan(), r.tree(), r.seconds()));
+        out.append(String.format(Locale.ROOT, "%-34s %5s %6s %6s %8s %8s %7s %9s %9s %9s%n", "phase", "jobs", "stages", "tasks",
+                "wall s", "task s", "GC s", "shuf w MB", "shuf r MB", "spill MB"));
+        long inJobs = 0;
+        for (StageTimes.Phase p : r.phases()) {
+            inJobs += p.wallMillis();
+            out.append(String.format(Locale.ROOT, "%-34s %5d %6d %6d %8.1f %8.1f %7.1f %9.1f %9.1f %9.1f%n", p.name(), p.jobs(),
+                    p.stages(), p.tasks(), p.wallMillis() / 1e3, p.taskMillis() / 1e3, p.gcMillis() / 1e3,
+                    p.shuffleWriteBytes() / 1e6, p.shuffleReadBytes() / 1e6, p.spilledBytes() / 1e6));
+        }
+        out.append(String.format(Locale.ROOT, "%-34s %5s %6s %6s %8.1f%n", "outside Spark's jobs", "", "", "", r.seconds() - inJobs / 1e3));
         return out.toString();
     }
 
