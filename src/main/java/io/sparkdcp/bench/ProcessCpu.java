@@ -10,7 +10,7 @@ import java.nio.file.Path;
  * /proc/self/stat: the difference over one copy is the CPU that copy cost, whether this JVM's
  * threads made it (the engine) or a command it started and waited for (cp, the whole spark-dcp command).
  */
-final class ProcessCpu {
+public final class ProcessCpu {
     /** The unit of /proc's times: USER_HZ, 100 on Linux. */
     private static final long NANOS_PER_TICK = 10_000_000L;
     private static final Path STAT = Path.of("/proc/self/stat");
@@ -18,7 +18,7 @@ final class ProcessCpu {
     private ProcessCpu() {}
 
     /** utime + stime + cutime + cstime, in nanoseconds (10 ms steps). */
-    static long nanos() {
+    public static long nanos() {
         try {
             String stat = Files.readString(STAT);
             // Fields after the command name (which may hold spaces), from field 3 (state) on.

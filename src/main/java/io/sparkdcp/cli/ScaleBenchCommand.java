@@ -55,12 +55,21 @@ final class ScaleBenchCommand implements Callable<Integer> {
             + "tree through the driver's plan and through the executors' (--walk distributed).")
     boolean plans;
 
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "1", description = "With --plans: copy the big tree N times "
+            + "through each plan, taking turns, so a moving load weighs on both alike. Default: ${DEFAULT-VALUE}.")
+    int rounds;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (!Files.isDirectory(scratch)) {
             err.println("spark-dcp: scratch directory " + scratch + " does not exist");
+            err.flush();
+            return Main.EXIT_USAGE;
+        }
+        if (rounds < 1) {
+            err.println("spark-dcp: --rounds must be at least 1");
             err.flush();
             return Main.EXIT_USAGE;
         }
@@ -73,7 +82,7 @@ final class ScaleBenchCommand implements Callable<Integer> {
         if (plans) {
             java.util.List<io.sparkdcp.bench.scale.PlanMemory.Run> runs;
             try {
-                runs = bench.plans(sc);
+                runs = bench.plans(sc, rounds);
             } finally {
                 sc.stop();
             }

@@ -19,16 +19,16 @@ import java.util.Properties;
 
 /**
  * Where a run's time went, phase by phase: Spark's jobs grouped by their description (a walk's
- * rounds together), with their wall time, stages, tasks, the tasks' run and GC time and shuffle
+ * rounds together), with their wall time, stages, tasks, the tasks' run, CPU and GC time and shuffle
  * bytes. Listens from {@link #listen} to {@link #close}; events arrive on Spark's listener thread.
  */
 public final class StageTimes extends SparkListener implements AutoCloseable {
     /** A phase's figures; wall is the sum of its jobs' times (the job runs one at a time). */
-    public record Phase(String name, int jobs, int stages, long tasks, long wallMillis, long taskMillis, long gcMillis,
-                        long shuffleWriteBytes, long shuffleReadBytes, long spilledBytes) {
+    public record Phase(String name, int jobs, int stages, long tasks, long wallMillis, long taskMillis, long cpuMillis,
+                        long gcMillis, long shuffleWriteBytes, long shuffleReadBytes, long spilledBytes) {
         Phase plus(Phase o) {
             return new Phase(name, jobs + o.jobs, stages + o.stages, tasks + o.tasks, wallMillis + o.wallMillis,
-                    taskMillis + o.taskMillis, gcMillis + o.gcMillis, shuffleWriteBytes + o.shuffleWriteBytes,
+                    taskMillis + o.taskMillis, cpuMillis + o.cpuMillis, gcMillis + o.gcMillis, shuffleWriteBytes + o.shuffleWriteBytes,
                     shuffleReadBytes + o.shuffleReadBytes, spilledBytes + o.spilledBytes);
         }
     }
@@ -87,7 +87,7 @@ public final class StageTimes extends SparkListener implements AutoCloseable {
     }
 
     private static Phase zero(String name) {
-        return new Phase(name, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        return new Phase(name, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     @Override
@@ -103,7 +103,7 @@ public final class StageTimes extends SparkListener implements AutoCloseable {
         String phase = phaseOfJob.remove(end.jobId());
         Long started = jobStarted.remove(end.jobId());
         if (phase == null || started == null) return;
-        add(phase, new Phase(phase, 1, 0, 0, end.time() - started, 0, 0, 0, 0, 0));
+        add(phase, new Phase(phase, 1, 0, 0, end.time() - started, 0, 0, 0, 0, 0, 0));
         notifyAll();
     }
 
@@ -115,7 +115,7 @@ public final class StageTimes extends SparkListener implements AutoCloseable {
     @Override
     public synchronized void onStageCompleted(SparkListenerStageCompleted completed) {
         String phase = phaseOfStage.remove(completed.stageInfo().stageId());
-        if (phase != null) add(phase, new Phase(phase, 0, 1, 0, 0, 0, 0, 0, 0, 0));
+        if (phase != null) add(phase, new Phase(phase, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0));
     }
 
     @Override
@@ -123,7 +123,7 @@ public final class StageTimes extends SparkListener implements AutoCloseable {
         String phase = phaseOfStage.get(end.stageId());
         TaskMetrics m = end.taskMetrics();
         if (phase == null || m == null) return;
-        add(phase, new Phase(phase, 0, 0, 1, 0, m.executorRunTime(), m.jvmGCTime(), m.shuffleWriteMetrics().bytesWritten(),
+        add(phase, new Phase(phase, 0, 0, 1, 0, m.executorRunTime(), m.executorCpuTime() / 1_000_000, m.jvmGCTime(), m.shuffleWriteMetrics().bytesWritten(),
                 m.shuffleReadMetrics().totalBytesRead(), m.diskBytesSpilled()));
     }
 }

@@ -97,15 +97,19 @@ public final class ScaleBench {
     /**
      * The driver's memory per entry, entries/s and exactness of a copy of each tree through the driver's
      * plan and through the executors' (issue 16), each into a new directory in the scratch directory. The
-     * executors' first: on a big tree it is the figure to have should a long run be cut short.
+     * executors' first: on a big tree it is the figure to have should a long run be cut short. With more
+     * than one round, the big tree is copied that many times through each plan, taking turns (executors,
+     * driver, executors, ...), so that a machine whose load moves treats both alike.
      */
-    public List<PlanMemory.Run> plans(JavaSparkContext sc) throws IOException {
+    public List<PlanMemory.Run> plans(JavaSparkContext sc, int rounds) throws IOException {
         List<PlanMemory.Run> runs = new ArrayList<>();
         for (String tree : List.of("small", "big")) {
             Path source = ensureTree(tree.equals("small") ? small : big, tree);
-            for (String plan : List.of(PlanMemory.EXECUTORS, PlanMemory.DRIVER)) {
-                Path dst = scratch.resolve("copy-of-" + source.getFileName() + "-" + plan + "-" + System.nanoTime());
-                runs.add(PlanMemory.measure(sc, tree, source, dst, plan, log));
+            for (int round = 0; round < (tree.equals("big") ? rounds : 1); round++) {
+                for (String plan : List.of(PlanMemory.EXECUTORS, PlanMemory.DRIVER)) {
+                    Path dst = scratch.resolve("copy-of-" + source.getFileName() + "-" + plan + "-" + System.nanoTime());
+                    runs.add(PlanMemory.measure(sc, tree, source, dst, plan, log));
+                }
             }
         }
         return runs;
