@@ -68,11 +68,16 @@ public final class Planner {
      * Plans one share of a listing on its own, as an executor does with its partition of the walk's
      * blocks: batches and large files as {@link #plan(Listing)} cuts them, but every file with more
      * than one link is set aside, to be grouped with its other names across all shares
-     * ({@link #linkBatches}). Directories are not planned here.
+     * ({@link #linkBatches}). Directories are not planned here. The share is taken in path order, as a
+     * listing is: a walk task hands its blocks in the order its threads met them, and batches of
+     * neighbouring directories copied that way created files at half the rate (directories whose inodes
+     * lie apart on disk, measured on XFS).
      */
     public PartitionPlan planPartition(Iterable<DirectoryBlock> blocks) {
+        List<DirectoryBlock> ordered = new ArrayList<>();
+        blocks.forEach(ordered::add);
         BatchBuilder batches = new BatchBuilder(null);
-        for (DirectoryBlock block : blocks) batches.add(block);
+        for (DirectoryBlock block : Listing.sorted(ordered, List.of()).blocks()) batches.add(block);
         return new PartitionPlan(batches.finish(), batches.large, batches.linked);
     }
 

@@ -152,10 +152,14 @@ public final class ExecutorPlanCopy {
             if (delete) deleteExtraneous(walked, destinationWalk, job, counts);
             listing.addErrorsTo(counts, f -> f);
 
-            JavaRDD<Entry> directories = walked.blocks().filter(b -> b.directory() != null).map(DirectoryBlock::directory);
+            // Kept apart from the listing (about one entry in a hundred): each wave that makes or finishes
+            // directories reads these, not the whole listing again.
+            JavaRDD<Entry> directories = walked.blocks().filter(b -> b.directory() != null).map(DirectoryBlock::directory)
+                    .persist(kept(runner.context().sc()));
+            persisted.add(directories);
             JavaPairRDD<PathKey, Boolean> created = makeDirectories(directories, listing.directoriesByDepth(), job, counts);
             copyFiles(walked.blocks(), listing.linkedFiles(), job, counts);
-            copyLargeFiles(walked.blocks(), job, counts);
+            if (listing.largestFile() > copy.chunkSize()) copyLargeFiles(walked.blocks(), job, counts);
             finishDirectories(directories, created, listing.directoriesByDepth(), job, counts);
             return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
                     copy.xattrs().word(), copy.xattrAccess().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
@@ -319,7 +323,9 @@ public final class ExecutorPlanCopy {
         batches.persist(kept(runner.context().sc()));
         persisted.add(batches);
         FilesInFlight copy = new FilesInFlight(job.threadsPerTask());
-        merge(counts, stage("copy files", oneTaskPer(batches, 1), job.copy(), (engine, share) -> {
+        runner.context().setJobDescription("spark-dcp: plan the file batches");
+        JavaRDD<FileBatch> tasks = oneTaskPer(batches, 1);
+        merge(counts, stage("copy files", tasks, job.copy(), (engine, share) -> {
             CopyCounts done = new CopyCounts();
             for (FileBatch b : share) done.merge(copy.run(engine, b).counts());
             return BatchResult.of(done);
@@ -332,6 +338,7 @@ public final class ExecutorPlanCopy {
         long batchBytes = job.batchBytes(), chunkSize = job.copy().chunkSize();
         JavaRDD<Entry> large = blocks.mapPartitions(share ->
                 new Planner(batchFiles, batchBytes, chunkSize).planPartition(iterable(share)).largeFiles().iterator());
+        runner.context().setJobDescription("spark-dcp: plan the large files");
         JavaRDD<Entry> prepareTasks = oneTaskPer(large, batchFiles);
         if (prepareTasks == null) return;
         JavaRDD<BatchResult> prepared = stage("prepare large files", prepareTasks, job.copy(), CopyEngine::prepareLargeFiles)
@@ -372,12 +379,39 @@ public final class ExecutorPlanCopy {
         for (CopyCounts c : runner.counts(stage)) into.merge(c);
     }
 
-    /** Items numbered in order and dealt {@code perTask} to a partition, each partition a task; null when there are none. */
+    /**
+     * Items numbered in order and dealt {@code perTask} to a partition, each partition a task; null when
+     * there are none. One job counts each partition's items (as zipWithIndex would, but without its
+     * second count of the whole RDD); the numbering itself is done as the items are shuffled.
+     */
     private static <T> JavaRDD<T> oneTaskPer(JavaRDD<T> items, long perTask) {
-        long n = items.count();
+        List<Long> sizes = items.mapPartitions(part -> {
+            long size = 0;
+            for (; part.hasNext(); part.next()) size++;
+            return List.of(size).iterator();
+        }).collect();
+        long[] first = new long[sizes.size()];
+        long n = 0;
+        for (int p = 0; p < first.length; p++) {
+            first[p] = n;
+            n += sizes.get(p);
+        }
         if (n == 0) return null;
         IndexPartitioner partitioner = new IndexPartitioner((int) Math.min(Integer.MAX_VALUE, (n + perTask - 1) / perTask), perTask);
-        return items.zipWithIndex().mapToPair(t -> new Tuple2<>(t._2(), t._1())).partitionBy(partitioner).values();
+        return items.mapPartitionsWithIndex((p, part) -> numbered(first[p], part), true)
+                .mapToPair(t -> t).partitionBy(partitioner).values();
+    }
+
+    private static <T> java.util.Iterator<Tuple2<Long, T>> numbered(long first, java.util.Iterator<T> items) {
+        return new java.util.Iterator<>() {
+            private long next = first;
+
+            @Override
+            public boolean hasNext() { return items.hasNext(); }
+
+            @Override
+            public Tuple2<Long, T> next() { return new Tuple2<>(next++, items.next()); }
+        };
     }
 
     private static <T> Iterable<T> iterable(java.util.Iterator<T> it) {

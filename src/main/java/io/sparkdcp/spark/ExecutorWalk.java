@@ -146,15 +146,15 @@ final class ExecutorWalk {
 
     /**
      * What the driver keeps of a listing: entries, bytes of files, directories per depth, files with
-     * more than one link, the directories still to walk, and the walk's errors (the first
+     * more than one link, the size of the largest file, the directories still to walk, and the walk's errors (the first
      * {@link CopyCounts#MAX_FAILURES_KEPT} of them, and how many).
      */
-    record ListingSummary(long entries, long fileBytes, long[] directoriesByDepth, long linkedFiles, long frontier,
-                          List<Failure> errors, long errorCount) implements java.io.Serializable {
-        static final ListingSummary EMPTY = new ListingSummary(0, 0, new long[0], 0, 0, List.of(), 0);
+    record ListingSummary(long entries, long fileBytes, long[] directoriesByDepth, long linkedFiles, long largestFile,
+                          long frontier, List<Failure> errors, long errorCount) implements java.io.Serializable {
+        static final ListingSummary EMPTY = new ListingSummary(0, 0, new long[0], 0, 0, 0, List.of(), 0);
 
         static ListingSummary of(SubtreeWalk.Result r) {
-            long entries = 0, bytes = 0, linked = 0;
+            long entries = 0, bytes = 0, linked = 0, largest = 0;
             long[] byDepth = new long[0];
             for (DirectoryBlock b : r.blocks()) {
                 entries += b.entryCount();
@@ -166,12 +166,13 @@ final class ExecutorWalk {
                 for (var f : b.files()) {
                     if (f.type() != io.sparkdcp.posix.FileType.FILE) continue;
                     bytes += f.stat().size();
+                    largest = Math.max(largest, f.stat().size());
                     if (f.stat().nlink() > 1) linked++;
                 }
             }
             List<Failure> errors = r.errors().size() <= CopyCounts.MAX_FAILURES_KEPT ? r.errors()
                     : new ArrayList<>(r.errors().subList(0, CopyCounts.MAX_FAILURES_KEPT));
-            return new ListingSummary(entries, bytes, byDepth, linked, r.frontier().size(), errors, r.errors().size());
+            return new ListingSummary(entries, bytes, byDepth, linked, largest, r.frontier().size(), errors, r.errors().size());
         }
 
         ListingSummary plus(ListingSummary o) {
@@ -180,7 +181,7 @@ final class ExecutorWalk {
             List<Failure> kept = new ArrayList<>(errors);
             for (Failure f : o.errors) if (kept.size() < CopyCounts.MAX_FAILURES_KEPT) kept.add(f);
             return new ListingSummary(entries + o.entries, fileBytes + o.fileBytes, byDepth, linkedFiles + o.linkedFiles,
-                    frontier + o.frontier, kept, errorCount + o.errorCount);
+                    Math.max(largestFile, o.largestFile), frontier + o.frontier, kept, errorCount + o.errorCount);
         }
 
         boolean complete() { return errorCount == 0; }
