@@ -55,6 +55,12 @@ class ScaleBenchCommandTest {
                 assertTrue(r.get("driverBytesPerEntry").isNumber(), r.toString());
             }
             assertTrue(run.out().contains("driver B/entry"), run.out());
+            // Where each copy's time went: Spark's jobs by phase, the executors' walk among them.
+            assertTrue(run.out().contains("Stages: executors plan, big tree"), run.out());
+            java.util.Map<String, Long> tasks = new java.util.HashMap<>();
+            for (JsonNode phase : runs.at("/2/phases")) tasks.put(phase.get("name").asText(), phase.get("tasks").asLong());
+            assertTrue(tasks.getOrDefault("walk", 0L) > 0 && tasks.getOrDefault("copy files", 0L) > 0, tasks.toString());
+            assertTrue(runs.at("/2/cpuSeconds").asDouble() > 0, runs.toString());
         }
     }
 }

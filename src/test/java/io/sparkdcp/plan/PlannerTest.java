@@ -85,6 +85,16 @@ class PlannerTest {
     }
 
     @Test
+    void aShareInTheOrderAWalkMetItsDirectoriesIsBatchedInPathOrderAsTheDriversListingIs() {
+        List<io.sparkdcp.walk.DirectoryBlock> blocks = new ArrayList<>(io.sparkdcp.walk.Listing.of(List.of(dir("a"), file("a/1", 1),
+                file("a/2", 1), dir("b"), file("b/1", 1), dir("c"), file("c/1", 1), file("c/2", 1)), List.of()).blocks());
+        java.util.Collections.reverse(blocks);
+        PartitionPlan share = new Planner(3, 1 << 20, 1024).planPartition(blocks);
+        assertEquals(List.of(List.of("a/1", "a/2", "b/1"), List.of("c/1", "c/2")),
+                share.batches().stream().map(b -> paths(b.entries())).toList());
+    }
+
+    @Test
     void linkGroupsMetAcrossSharesCopyTheirFirstNameInListingOrderAndLinkTheRest() {
         List<Entry> group = List.of(entry("b/x", FileType.FILE, 5, 7, 3), entry("a-b/x", FileType.FILE, 5, 7, 3),
                 entry("a/x", FileType.FILE, 5, 7, 3));

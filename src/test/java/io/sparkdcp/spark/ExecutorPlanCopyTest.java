@@ -272,6 +272,32 @@ class ExecutorPlanCopyTest {
         assertTrue(resultBytes.get() < 20_000 * 10, "task results: " + resultBytes.get() + " bytes for 20,001 entries");
     }
 
+    /**
+     * A tree of small files without hard links: the listing is planned into batches by one counting job and
+     * copied by one more; no job looks for large files or links, which the walk's summary says there are none of.
+     */
+    @Test
+    void aTreeOfSmallFilesIsPlannedByOneJobAndCopiedByAnother() throws IOException {
+        Path small = Files.createDirectories(mount.dir().resolve("small-files"));
+        for (int d = 0; d < 6; d++) {
+            Path dir = Files.createDirectories(small.resolve("d" + d + "/sub"));
+            for (int f = 0; f < 20; f++) Files.writeString(dir.resolve("f" + f), "file " + f);
+        }
+        Path dst = newDestination();
+        List<StageTimes.Phase> phases;
+        try (SparkPhaseRunner runner = new SparkPhaseRunner(sc); StageTimes times = StageTimes.listen(sc)) {
+            CopyReport report = new ExecutorPlanCopy(copy(WalkMode.DISTRIBUTED).jobOptions(small, dst), false, runner, line -> {},
+                    total -> {}, ExecutorPlanCopy.TaskFault.NONE, 25).run();
+            assertEquals(List.of(), report.counts().failures());
+            phases = times.phases();
+        }
+        TreeComparator.assertSameTree(small, dst);
+        java.util.Map<String, Integer> jobs = new java.util.TreeMap<>();
+        for (StageTimes.Phase p : phases) if (!p.name().contains("directories")) jobs.put(p.name(), p.jobs());
+        assertEquals(java.util.Map.of("walk", jobs.get("walk"), "plan the file batches", 1, "copy files", 1), jobs);
+        assertTrue(jobs.get("walk") > 1, "walk tasks of 25 entries take several rounds: " + jobs);
+    }
+
     private static void assertSameCounts(CopyCounts expected, CopyCounts actual) {
         assertEquals(expected.copiedByType(), actual.copiedByType(), "copied");
         assertEquals(expected.links(), actual.links(), "links");
