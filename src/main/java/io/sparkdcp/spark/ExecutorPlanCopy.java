@@ -402,16 +402,11 @@ public final class ExecutorPlanCopy {
                 .mapToPair(t -> t).partitionBy(partitioner).values();
     }
 
+    /** The items, streamed, each with its number from {@code first} on (no nested class: LayeringTest keeps Tuple2 in this one). */
     private static <T> java.util.Iterator<Tuple2<Long, T>> numbered(long first, java.util.Iterator<T> items) {
-        return new java.util.Iterator<>() {
-            private long next = first;
-
-            @Override
-            public boolean hasNext() { return items.hasNext(); }
-
-            @Override
-            public Tuple2<Long, T> next() { return new Tuple2<>(next++, items.next()); }
-        };
+        long[] next = {first};
+        return java.util.stream.StreamSupport.stream(java.util.Spliterators.spliteratorUnknownSize(items, java.util.Spliterator.ORDERED), false)
+                .map(item -> new Tuple2<>(next[0]++, item)).iterator();
     }
 
     private static <T> Iterable<T> iterable(java.util.Iterator<T> it) {
