@@ -29,6 +29,7 @@ import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
+import org.apache.spark.HashPartitioner;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -402,6 +403,17 @@ public final class ExecutorPlanCopy {
                 .mapToPair(t -> t).partitionBy(partitioner).values();
     }
 
+    /**
+     * The items dealt round-robin to {@code tasks} partitions, as {@code repartition} deals them, but by a
+     * number Spark sees as recomputable: a repartition of a shuffle's output is INDETERMINATE, and when such
+     * a stage must run again (its map output lost with an executor) after tasks of the next stage ended,
+     * Spark aborts the whole job instead of retrying it.
+     */
+    static <T> JavaRDD<T> dealt(JavaRDD<T> items, int tasks) {
+        return items.mapPartitionsWithIndex((p, part) -> numbered(p, part), false)
+                .mapToPair(t -> t).partitionBy(new HashPartitioner(tasks)).values();
+    }
+
     /** The items, streamed, each with its number from {@code first} on (no nested class: LayeringTest keeps Tuple2 in this one). */
     private static <T> java.util.Iterator<Tuple2<Long, T>> numbered(long first, java.util.Iterator<T> items) {
         long[] next = {first};
@@ -498,7 +510,7 @@ public final class ExecutorPlanCopy {
 
         /** One partition per task: one for shared levels, a fair deal for a big one. */
         <T> JavaRDD<T> spread(JavaRDD<T> items) {
-            return tasks == 1 ? items.coalesce(1) : items.repartition(tasks);
+            return tasks == 1 ? items.coalesce(1) : dealt(items, tasks);
         }
 
         @Override

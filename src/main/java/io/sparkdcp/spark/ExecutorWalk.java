@@ -78,7 +78,7 @@ final class ExecutorWalk {
             TreeWalker.Budget budget = new TreeWalker.Budget(entriesPerTask, round == 1 ? FIRST_ROUND_NANOS : ROUND_NANOS);
             int threads = threadsPerTask;
             sc.setJobDescription("spark-dcp: walk, round " + round);
-            JavaRDD<SubtreeWalk.Result> results = frontier.repartition(tasks).mapPartitions(share -> {
+            JavaRDD<SubtreeWalk.Result> results = ExecutorPlanCopy.dealt(frontier, tasks).mapPartitions(share -> {
                 List<Subdirectory> dirs = new ArrayList<>();
                 share.forEachRemaining(dirs::add);
                 if (dirs.isEmpty()) return Collections.emptyIterator();

@@ -248,6 +248,40 @@ class ExecutorPlanCopyTest {
         TreeComparator.assertSameTree(source, second);
     }
 
+    /**
+     * A stage whose output Spark calls INDETERMINATE (a repartition of a shuffle's output) cannot be run again
+     * once tasks after it ended: when an executor is lost with its map output, Spark aborts the whole copy
+     * ("A shuffle map stage with indeterminate output was failed and retried") instead of retrying the tasks.
+     * Every RDD of every stage of an executor-plan copy must be one Spark can recompute.
+     */
+    @Test
+    void noStageOfTheCopyHasOutputSparkCannotRecompute() throws Exception {
+        java.util.Set<String> indeterminate = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.atomic.AtomicInteger rdds = new java.util.concurrent.atomic.AtomicInteger();
+        SparkListener levels = new SparkListener() {
+            @Override
+            public void onStageSubmitted(org.apache.spark.scheduler.SparkListenerStageSubmitted submitted) {
+                for (org.apache.spark.storage.RDDInfo rdd : scala.jdk.javaapi.CollectionConverters.asJava(submitted.stageInfo().rddInfos())) {
+                    rdds.incrementAndGet();
+                    if ("INDETERMINATE".equals(rdd.outputDeterministicLevel().toString()))
+                        indeterminate.add(submitted.stageInfo().name() + ": " + rdd.name() + " " + rdd.callSite());
+                }
+            }
+        };
+        Path dst = newDestination();
+        sc.sc().addSparkListener(levels);
+        try {
+            CopyReport report = onExecutors(copy(WalkMode.DISTRIBUTED).withBatchFiles(10), dst, ExecutorPlanCopy.TaskFault.NONE);
+            assertEquals(List.of(), report.counts().failures());
+        } finally {
+            sc.sc().listenerBus().waitUntilEmpty();
+            sc.sc().removeSparkListener(levels);
+        }
+        TreeComparator.assertSameTree(source, dst);
+        assertTrue(rdds.get() > 0, "no stage seen");
+        assertEquals(java.util.Set.of(), indeterminate);
+    }
+
     @Test
     void theDriverReceivesCountsNotTheListing() throws IOException {
         Path dst = newDestination();
