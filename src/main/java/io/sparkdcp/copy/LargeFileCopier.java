@@ -38,7 +38,7 @@ final class LargeFileCopier {
     LargeFile prepare(Entry e, CopyCounts counts) {
         try {
             Fd dir = ctx.destination.get(e.parent());
-            Fd dst = createOrReplace.run(e, dir, "openat",
+            Fd dst = createOrReplace.runFile(e, dir,
                     () -> ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, dir, e.name(), ctx.layouts.createFlags(CREATE), 0600)),
                     sync::keepFile, counts);
             if (dst == null) return null;
