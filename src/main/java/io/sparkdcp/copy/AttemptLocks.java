@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
  * held with an exclusive {@code flock} from its create to its close, and an existing file is removed
  * only by the holder of its lock, which looks at it again first. So an earlier attempt never removes a
  * file a retry is writing or has finished, whatever it saw before; the kernel lets go of a dead
- * attempt's lock. Where the file system has no flock (Lustre mounted {@code noflock}) files are
- * written as before, unguarded.
+ * attempt's lock. A file copied in chunks is held shared by its chunk tasks and alone by its finish.
+ * Where the file system has no flock (Lustre mounted {@code noflock}) files are written as before,
+ * unguarded.
  */
 final class AttemptLocks {
     /** How long a replacement waits for the attempt writing the file: far longer than one file below the chunk size takes. */
@@ -42,16 +43,28 @@ final class AttemptLocks {
     /** Takes the lock of a file if no one holds it (this descriptor holding it already counts). */
     boolean tryHold(Fd file) {
         if (unsupported) return true;
-        return steps.time(Step.LOCK, () -> tryLock(file));
+        return steps.time(Step.LOCK, () -> tryLock(file, true));
     }
 
     /** Waits until this descriptor holds the lock of an existing file: its writer, if any, has closed it. */
     void hold(Fd file) {
+        await(file, true);
+    }
+
+    /**
+     * Waits for a shared lock of a file copied in chunks: chunk tasks write it side by side, while its
+     * finish, which sets its times, holds it alone ({@link #hold}).
+     */
+    void holdShared(Fd file) {
+        await(file, false);
+    }
+
+    private void await(Fd file, boolean exclusive) {
         if (unsupported) return;
         steps.time(Step.LOCK, () -> {
             long deadline = System.nanoTime() + WAIT_NANOS;
             long pause = 1;
-            while (!tryLock(file)) {
+            while (!tryLock(file, exclusive)) {
                 if (System.nanoTime() > deadline)
                     throw new PosixException("flock", Errno.EBUSY, file.path(), "another attempt of this copy has been writing it for "
                             + TimeUnit.NANOSECONDS.toSeconds(WAIT_NANOS) + " s");
@@ -61,9 +74,9 @@ final class AttemptLocks {
         });
     }
 
-    private boolean tryLock(Fd file) {
+    private boolean tryLock(Fd file, boolean exclusive) {
         try {
-            return Posix.tryLockExclusive(file);
+            return exclusive ? Posix.tryLockExclusive(file) : Posix.tryLockShared(file);
         } catch (PosixException e) {
             if (e.errno() != Errno.ENOSYS && e.errno() != Errno.EOPNOTSUPP && e.errno() != Errno.ENOLCK) throw e;
             unsupported = true;

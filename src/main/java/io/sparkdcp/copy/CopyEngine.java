@@ -58,11 +58,12 @@ public final class CopyEngine implements AutoCloseable {
         this.ctx = new CopyContext(trees, steps);
         this.steps = steps;
         MetadataSync sync = new MetadataSync(ctx);
-        CreateOrReplace createOrReplace = new CreateOrReplace(ctx, attempt);
+        AttemptLocks locks = new AttemptLocks(ctx.steps, attempt);
+        CreateOrReplace createOrReplace = new CreateOrReplace(ctx, locks);
         this.files = new FileCopier(ctx, sync, createOrReplace);
         this.directories = new DirectoryCopier(ctx, sync);
         this.deleter = new Deleter(ctx);
-        this.largeFiles = new LargeFileCopier(ctx, sync, createOrReplace);
+        this.largeFiles = new LargeFileCopier(ctx, sync, createOrReplace, locks);
     }
 
     /** Creates directories of one depth (parents exist) with their project IDs; the result names those it created. */

@@ -35,9 +35,9 @@ final class CreateOrReplace {
     private final CopyContext ctx;
     private final AttemptLocks locks;
 
-    CreateOrReplace(CopyContext ctx, TaskAttempt attempt) {
+    CreateOrReplace(CopyContext ctx, AttemptLocks locks) {
         this.ctx = ctx;
-        this.locks = new AttemptLocks(ctx.steps, attempt);
+        this.locks = locks;
     }
 
     /**

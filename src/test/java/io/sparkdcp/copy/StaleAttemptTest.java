@@ -1,5 +1,7 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.plan.Chunk;
+import io.sparkdcp.plan.LargeFile;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
@@ -15,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class StaleAttemptTest {
     /** How long the test lets the newer attempt run before the older one goes on (the newer may wait for it). */
     private static final long NEWER_ALONE_MILLIS = 1_500;
+    /** f is 300,000 bytes: three chunks of this size when it is copied in chunks. */
+    private static final long CHUNK = 100_000;
     private static LoopMount mount;
     private static final AtomicInteger cases = new AtomicInteger();
 
@@ -98,6 +103,48 @@ class StaleAttemptTest {
         c.check(newer, older);
     }
 
+    /** A chunk task still running after the file's finish (its retry was done): it writes nothing, the times stay. */
+    @Test
+    void aChunkTaskArrivingAfterTheFinishLeavesTheFileAsFinished() throws Exception {
+        Case c = new Case(CopyModes.COPY, false);
+        try (CopyEngine engine = new CopyEngine(c.options, (step, nanos) -> {})) {
+            LargeFile f = c.prepared(engine);
+            List<Chunk> chunks = c.chunks(f);
+            assertEquals(List.of(), engine.copyChunks(chunks).chunkFailures());
+            assertEquals(List.of(), engine.finishLargeFiles(List.of(f)).counts().failures());
+            assertEquals(List.of(), engine.copyChunks(chunks.subList(1, 2)).chunkFailures(), "the stale chunk task");
+        }
+        TreeComparator.assertSameEntry(c.src.resolve("f"), c.dst.resolve("f"));
+    }
+
+    /** A chunk task that is writing when the finish comes: the finish waits for it, so the times come last. */
+    @Test
+    void theFinishWaitsForAChunkTaskStillWriting() throws Exception {
+        Case c = new Case(CopyModes.COPY, false);
+        try (CopyEngine engine = new CopyEngine(c.options, (step, nanos) -> {})) {
+            LargeFile f = c.prepared(engine);
+            List<Chunk> chunks = c.chunks(f);
+            PausingSteps staleSteps = new PausingSteps(List.of(new Pause(Step.DATA, Then.RESUME)));
+            CompletableFuture<BatchResult> stale = CompletableFuture.supplyAsync(() -> {
+                try (CopyEngine own = new CopyEngine(c.options, staleSteps)) {
+                    return own.copyChunks(chunks.subList(0, 1));
+                }
+            }, runnable -> new Thread(runnable, "stale chunk").start());
+            staleSteps.awaitPause();
+            assertEquals(List.of(), engine.copyChunks(chunks).chunkFailures(), "the retried chunks");
+            CompletableFuture<BatchResult> finish = CompletableFuture.supplyAsync(() -> engine.finishLargeFiles(List.of(f)));
+            try {
+                finish.get(NEWER_ALONE_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException waiting) {
+                // the finish waits for the chunk task
+            }
+            staleSteps.goOn();
+            assertEquals(List.of(), stale.get(60, TimeUnit.SECONDS).chunkFailures());
+            assertEquals(List.of(), finish.get(60, TimeUnit.SECONDS).counts().failures());
+        }
+        TreeComparator.assertSameEntry(c.src.resolve("f"), c.dst.resolve("f"));
+    }
+
     /** --atomic: only complete files ever get the final name, so an older attempt's rename brings an equal copy. */
     @Test
     void anAtomicOlderAttemptResumedOrDyingBeforeItsRenameLeavesACompleteCopy() throws Exception {
@@ -136,7 +183,25 @@ class StaleAttemptTest {
                 Files.setLastModifiedTime(dst.resolve("f"), FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
             }
             options = new CopyOptions(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), XattrPolicy.all(),
-                    MetadataAccess.FD, true, 256L << 20, modes);
+                    MetadataAccess.FD, true, CHUNK, modes);
+        }
+
+        Entry file() {
+            return new Entry(PathBytes.of("f"), Posix.lstat(PathBytes.of(src.resolve("f").toString())), null);
+        }
+
+        /** f created at its size for chunks, as the prepare step makes it. */
+        LargeFile prepared(CopyEngine engine) {
+            List<LargeFile> made = engine.prepareLargeFiles(List.of(file())).needChunks();
+            assertEquals(1, made.size());
+            return made.get(0);
+        }
+
+        List<Chunk> chunks(LargeFile f) {
+            List<Chunk> out = new ArrayList<>();
+            for (long at = 0; at < f.file().stat().size(); at += CHUNK)
+                out.add(new Chunk(f.file(), at, Math.min(CHUNK, f.file().stat().size() - at), f.destinationIno()));
+            return out;
         }
 
         /** The older attempt held at its first pause while the retry runs, then let go on. */
@@ -172,7 +237,7 @@ class StaleAttemptTest {
         }
 
         CompletableFuture<CopyCounts> attempt(StepRecorder steps, TaskAttempt attempt) {
-            Entry f = new Entry(PathBytes.of("f"), Posix.lstat(PathBytes.of(src.resolve("f").toString())), null);
+            Entry f = file();
             return CompletableFuture.supplyAsync(() -> {
                 try (CopyEngine engine = new CopyEngine(options, steps, ProgressRecorder.NONE, ItemLog.NONE, attempt)) {
                     return engine.copyFiles(List.of(f), List.of()).counts();
