@@ -1,6 +1,7 @@
 package io.sparkdcp.copy;
 
 import io.sparkdcp.posix.Errno;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
@@ -18,6 +19,7 @@ import java.util.concurrent.TimeUnit;
  * unguarded.
  */
 final class AttemptLocks {
+    static final String NOTICE_OP = "flock";
     /** How long a replacement waits for the attempt writing the file: far longer than one file below the chunk size takes. */
     private static final long WAIT_NANOS = TimeUnit.MINUTES.toNanos(10);
     private static final long LONGEST_PAUSE_MILLIS = 50;
@@ -25,6 +27,8 @@ final class AttemptLocks {
     private final StepRecorder steps;
     private final TaskAttempt attempt;
     private boolean unsupported;
+    /** The first file the file system refused a flock on, for the one notice; null when none or given. */
+    private byte[] refusedAt;
 
     AttemptLocks(StepRecorder steps, TaskAttempt attempt) {
         this.steps = steps;
@@ -80,8 +84,17 @@ final class AttemptLocks {
         } catch (PosixException e) {
             if (e.errno() != Errno.ENOSYS && e.errno() != Errno.EOPNOTSUPP && e.errno() != Errno.ENOLCK) throw e;
             unsupported = true;
+            refusedAt = e.path();
             return true;
         }
+    }
+
+    /** The notice, once, that DST has no flock and its files are not guarded against a stale attempt. */
+    void drainInto(CopyCounts counts) {
+        if (refusedAt == null) return;
+        counts.addNoticeOnce(Failure.of(refusedAt, NOTICE_OP,
+                "DST has no flock: a stale task attempt (its executor cut off from its worker) is not kept from replacing files here"));
+        refusedAt = null;
     }
 
     private static void sleep(long millis, Fd file) {

@@ -29,6 +29,7 @@ public final class CopyEngine implements AutoCloseable {
     private final TaskTrees trees;
     private final boolean ownsTrees;
     private final TaskAttempt attempt;
+    private final AttemptLocks locks;
 
     public CopyEngine(CopyOptions options, StepRecorder steps) {
         this(options, steps, ProgressRecorder.NONE);
@@ -58,7 +59,7 @@ public final class CopyEngine implements AutoCloseable {
         this.ctx = new CopyContext(trees, steps);
         this.steps = steps;
         MetadataSync sync = new MetadataSync(ctx);
-        AttemptLocks locks = new AttemptLocks(ctx.steps, attempt);
+        this.locks = new AttemptLocks(ctx.steps, attempt);
         CreateOrReplace createOrReplace = new CreateOrReplace(ctx, locks);
         this.files = new FileCopier(ctx, sync, createOrReplace);
         this.directories = new DirectoryCopier(ctx, sync);
@@ -182,6 +183,7 @@ public final class CopyEngine implements AutoCloseable {
     /** The counts with this engine's flag notices (one per flag kind) added. */
     private CopyCounts noticed(CopyCounts counts) {
         ctx.drainNotices(counts);
+        locks.drainInto(counts);
         return counts;
     }
 
