@@ -3,9 +3,12 @@ package io.sparkdcp.bench;
 import io.sparkdcp.copy.StepStats;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.BiFunction;
 
 /** An external copy command, timed from start to exit. */
@@ -19,10 +22,19 @@ public record CommandContender(String name, BiFunction<Path, Path, List<String>>
         return new CommandContender("rsync -aAX", (src, dst) -> List.of("rsync", "-aAX", src + "/", dst + "/"));
     }
 
-    /** mpifileutils' dcp on 2 MPI ranks, as the issue measured it (Open MPI asks for consent to run as root). */
-    public static CommandContender dcp() {
-        return new CommandContender("dcp -p, 2 ranks", (src, dst) -> List.of("env", "OMPI_ALLOW_RUN_AS_ROOT=1",
-                "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "mpirun", "-np", "2", "dcp", "-p", src.toString(), dst.toString()));
+    /**
+     * mpifileutils' dcp -p on 2 MPI ranks, as the issue measured it, or empty when dcp or mpirun is not
+     * found. dcp is built from source, seldom on PATH: {@code SPARK_DCP_DCP} and {@code MPIRUN} name the
+     * programs, else PATH is searched. Open MPI wants consent to run as root and leave to start more
+     * ranks than cores; the environment gives both, and other MPIs ignore it.
+     */
+    public static Optional<CommandContender> dcp(Map<String, String> env) {
+        Optional<Path> dcp = program(env, "SPARK_DCP_DCP", "dcp");
+        Optional<Path> mpirun = program(env, "MPIRUN", "mpirun");
+        if (dcp.isEmpty() || mpirun.isEmpty()) return Optional.empty();
+        return Optional.of(new CommandContender("dcp -p, 2 ranks", (src, dst) -> List.of("env", "OMPI_ALLOW_RUN_AS_ROOT=1",
+                "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "OMPI_MCA_rmaps_base_oversubscribe=1", mpirun.get().toString(), "-np", "2",
+                dcp.get().toString(), "-p", src.toString(), dst.toString())));
     }
 
     /**
@@ -69,9 +81,23 @@ public record CommandContender(String name, BiFunction<Path, Path, List<String>>
 
     /** True when the command's program is on PATH. */
     public static boolean installed(String program) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            if (!dir.isEmpty() && Path.of(dir, program).toFile().canExecute()) return true;
+        return onPath(System.getenv(), program).isPresent();
+    }
+
+    /** The program the environment variable names (it must be an executable file), else the first one on PATH. */
+    static Optional<Path> program(Map<String, String> env, String variable, String program) {
+        String named = env.getOrDefault(variable, "");
+        if (named.isEmpty()) return onPath(env, program);
+        Path path = Path.of(named).toAbsolutePath();
+        if (!Files.isRegularFile(path) || !Files.isExecutable(path))
+            throw new IllegalArgumentException(variable + "=" + named + " is not an executable file");
+        return Optional.of(path);
+    }
+
+    private static Optional<Path> onPath(Map<String, String> env, String program) {
+        for (String dir : env.getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            if (!dir.isEmpty() && Path.of(dir, program).toFile().canExecute()) return Optional.of(Path.of(dir, program).toAbsolutePath());
         }
-        return false;
+        return Optional.empty();
     }
 }

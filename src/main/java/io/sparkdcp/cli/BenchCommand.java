@@ -101,7 +101,8 @@ final class BenchCommand implements Callable<Integer> {
                     + "the single fd setting every project ID, even one the entry already inherited. command is the whole "
                     + "spark-dcp copy command as a process (launcher, JVM, walk, copy, report), command-spark the same "
                     + "with --master local[*], command-empty the command copying an empty directory: the fixed cost. "
-                    + "dcp is mpifileutils' dcp -p on 2 MPI ranks. Default: ${DEFAULT-VALUE}.")
+                    + "dcp is mpifileutils' dcp -p on 2 MPI ranks: the programs SPARK_DCP_DCP and MPIRUN name, else dcp and "
+                    + "mpirun on PATH. Default: ${DEFAULT-VALUE}.")
     void contenders(List<String> names) {
         for (String name : names) {
             if (!KNOWN_CONTENDERS.contains(name))
@@ -200,8 +201,15 @@ final class BenchCommand implements Callable<Integer> {
             if (contenders.contains(COMMAND_EMPTY)) empty = Files.createTempDirectory(scratch, "bench-empty-");
             List<Contender> chosen = new ArrayList<>();
             for (String name : contenders) {
-                Contender c = contender(name, base, runners, empty);
+                Contender c;
+                try {
+                    c = contender(name, base, runners, empty);
+                } catch (IllegalArgumentException e) {
+                    return usageError(e.getMessage());
+                }
                 if (c != null) chosen.add(c);
+                else err.println("spark-dcp: " + name + " is not installed here"
+                        + (name.equals(DCP) ? " (nor named by SPARK_DCP_DCP and MPIRUN)" : "") + ": no row for it");
             }
             if (chosen.isEmpty()) return usageError("none of the contenders " + contenders + " can run here");
             if (source == null) {
@@ -281,7 +289,7 @@ final class BenchCommand implements Callable<Integer> {
             case PATH -> EngineContender.pathWay(base, runners, onceCommand(name));
             case CP -> CommandContender.installed("cp") ? CommandContender.cpArchive() : null;
             case RSYNC -> CommandContender.installed("rsync") ? CommandContender.rsyncArchive() : null;
-            case DCP -> CommandContender.installed("dcp") && CommandContender.installed("mpirun") ? CommandContender.dcp() : null;
+            case DCP -> CommandContender.dcp(System.getenv()).orElse(null);
             case COMMAND -> CommandContender.sparkDcp("spark-dcp copy", CommandContender.launcher(), List.of());
             case COMMAND_SPARK -> CommandContender.sparkDcp("spark-dcp copy local[*]", CommandContender.launcher(),
                     List.of("--master", "local[*]"));

@@ -7,13 +7,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import java.util.List;
+
 /**
  * The {@code spark-dcp} command; its subcommands do the work. The only place that exits the JVM,
  * except as the driver of YARN's cluster mode ({@link ApplicationMasterExit}).
  */
 @Command(name = "spark-dcp", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "Distributed POSIX copy on Apache Spark that keeps every piece of metadata, project IDs included.",
-        subcommands = {CopyCommand.class, SyncCommand.class, CompareCommand.class, BenchCommand.class, ScaleBenchCommand.class, HelpCommand.class})
+        description = "Distributed POSIX copy on Apache Spark that keeps every piece of metadata, project IDs included.")
 public final class Main implements Runnable {
     /** Usage errors and impossible requests: nothing was written. picocli's own default for invalid input. */
     public static final int EXIT_USAGE = 2;
@@ -30,9 +31,46 @@ public final class Main implements Runnable {
         throw new ParameterException(spec.commandLine(), "missing command (copy, sync, bench or scale-bench)");
     }
 
-    /** The command line with one-line error messages, as the launcher runs it. */
+    /** The names of the subcommands, in the order help lists them. */
+    static final List<String> SUBCOMMANDS = List.of("copy", "sync", "compare", "bench", "scale-bench", "help");
+
+    /** The command line with one-line error messages and every subcommand. */
     public static CommandLine commandLine() {
+        return withShortErrors(withEverySubcommand());
+    }
+
+    /** The command line with every subcommand and picocli's own error handling. */
+    static CommandLine withEverySubcommand() {
         CommandLine cl = new CommandLine(new Main());
+        for (String name : SUBCOMMANDS) cl.addSubcommand(subcommand(name));
+        return cl;
+    }
+
+    /**
+     * The command line for these arguments, as the launcher runs it: when the first names a subcommand,
+     * with that one alone (picocli's model of each subcommand costs start-up CPU time: a copy's fixed
+     * cost is under a second), otherwise with all of them (help, usage errors).
+     */
+    static CommandLine commandLine(String[] args) {
+        if (args.length == 0 || args[0].equals("help") || !SUBCOMMANDS.contains(args[0])) return commandLine();
+        CommandLine cl = new CommandLine(new Main());
+        cl.addSubcommand(subcommand(args[0]));
+        return withShortErrors(cl);
+    }
+
+    private static Object subcommand(String name) {
+        return switch (name) {
+            case "copy" -> new CopyCommand();
+            case "sync" -> new SyncCommand();
+            case "compare" -> new CompareCommand();
+            case "bench" -> new BenchCommand();
+            case "scale-bench" -> new ScaleBenchCommand();
+            case "help" -> new HelpCommand();
+            default -> throw new IllegalArgumentException("no subcommand " + name);
+        };
+    }
+
+    private static CommandLine withShortErrors(CommandLine cl) {
         cl.setParameterExceptionHandler(ShortErrors::invalidInput);
         cl.setExecutionExceptionHandler(ShortErrors::unexpected);
         return cl;
@@ -43,7 +81,7 @@ public final class Main implements Runnable {
         OutOfMemoryExit.install();
         // picocli looks for Groovy's Closure class, a miss that makes the JVM open every jar on the class path.
         if (System.getProperty(NO_CLOSURES) == null) System.setProperty(NO_CLOSURES, "true");
-        int exitCode = commandLine().execute(args);
+        int exitCode = commandLine(args).execute(args);
         if (isDriverInApplicationMaster()) ApplicationMasterExit.finish(exitCode);
         else System.exit(exitCode);
     }

@@ -10,6 +10,9 @@ import io.sparkdcp.progress.Work;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -32,27 +35,65 @@ public final class LocalPhaseRunner implements PhaseRunner {
 
     @Override
     public <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work) {
-        List<Callable<BatchResult>> calls = new ArrayList<>();
-        int phaseNumber = phases.incrementAndGet();
-        for (int i = 0; i < tasks.size(); i++) {
-            T task = tasks.get(i);
-            int index = i;
-            calls.add(() -> {
-                StepStats local = new StepStats();
-                BatchResult result;
-                // A part per task, as on Spark: the same log whichever runner ran the copy.
-                try (TaskItemLog items = TaskItemLog.open(options, phaseNumber, index, 0, false);
-                     CopyEngine engine = new CopyEngine(options, local, progress, items.log())) {
-                    result = work.run(engine, task);
-                    items.commit();
-                }
-                synchronized (totals) {
-                    totals.merge(local);
-                }
-                return result;
-            });
+        try (Phase<T> running = start(phase, options, work)) {
+            tasks.forEach(running::submit);
+            return running.finish();
         }
-        return ParallelCalls.run(phase, threads, calls);
+    }
+
+    /**
+     * A phase whose tasks are handed over while it runs (a copy's file batches while the walk still
+     * lists the source): each starts as soon as one of this runner's threads is free.
+     */
+    public <T> Phase<T> start(String phase, CopyOptions options, TaskWork<T> work) {
+        return new Phase<>(phase, phases.incrementAndGet(), options, work);
+    }
+
+    /** A running phase: {@link #submit} tasks, then {@link #finish}; closing it stops what still runs. */
+    public final class Phase<T> implements AutoCloseable {
+        private final String name;
+        private final int number;
+        private final CopyOptions options;
+        private final TaskWork<T> work;
+        private final ExecutorService pool = Executors.newFixedThreadPool(threads);
+        private final List<Future<BatchResult>> results = new ArrayList<>();
+
+        private Phase(String name, int number, CopyOptions options, TaskWork<T> work) {
+            this.name = name;
+            this.number = number;
+            this.options = options;
+            this.work = work;
+        }
+
+        public void submit(T task) {
+            int index = results.size();
+            results.add(pool.submit(() -> runTask(number, index, task)));
+        }
+
+        /** Every task's result, in the order they were submitted, once all are done; the first failure fails the phase. */
+        public List<BatchResult> finish() {
+            return ParallelCalls.results(name, results);
+        }
+
+        private BatchResult runTask(int phaseNumber, int index, T task) {
+            StepStats local = new StepStats();
+            BatchResult result;
+            // A part per task, as on Spark: the same log whichever runner ran the copy.
+            try (TaskItemLog items = TaskItemLog.open(options, phaseNumber, index, 0, false);
+                 CopyEngine engine = new CopyEngine(options, local, progress, items.log())) {
+                result = work.run(engine, task);
+                items.commit();
+            }
+            synchronized (totals) {
+                totals.merge(local);
+            }
+            return result;
+        }
+
+        @Override
+        public void close() {
+            pool.shutdownNow();
+        }
     }
 
     @Override

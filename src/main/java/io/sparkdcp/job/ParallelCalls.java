@@ -18,6 +18,15 @@ final class ParallelCalls {
         try {
             List<Future<T>> futures = new ArrayList<>();
             for (Callable<T> call : calls) futures.add(pool.submit(call));
+            return results(what, futures);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The results of calls already submitted, in order, once all are done; the first failure fails the lot. */
+    static <T> List<T> results(String what, List<Future<T>> futures) {
+        try {
             List<T> results = new ArrayList<>();
             for (Future<T> f : futures) results.add(f.get());
             return results;
@@ -26,8 +35,6 @@ final class ParallelCalls {
             throw new IllegalStateException(what + " interrupted", e);
         } catch (ExecutionException e) {
             throw new IllegalStateException(what + " failed: " + e.getCause(), e.getCause());
-        } finally {
-            pool.shutdownNow();
         }
     }
 }

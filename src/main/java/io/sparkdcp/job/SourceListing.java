@@ -4,6 +4,7 @@ import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Listing;
 import io.sparkdcp.walk.SavedListing;
 import io.sparkdcp.walk.TreeWalker;
@@ -70,6 +71,23 @@ public final class SourceListing {
 
     /** @param runner where a distributed walk runs; null for a walk on this node */
     public static Listing of(JobOptions options, PhaseRunner runner, Consumer<String> log) {
+        return of(options, runner, log, block -> {});
+    }
+
+    /**
+     * The listing, each of its directories also handed to {@code listed}: by a walk on this node as soon
+     * as it is listed (from the walk's threads, a parent before its subdirectories), otherwise once the
+     * whole listing is there.
+     */
+    public static Listing of(JobOptions options, PhaseRunner runner, Consumer<String> log, Consumer<DirectoryBlock> listed) {
+        boolean walkedHere = options.listing().listing() == null && options.copy().rootFile() == null
+                && listedBy(options, runner).equals(DRIVER);
+        Listing listing = list(options, runner, log, walkedHere ? listed : block -> {});
+        if (!walkedHere) listing.blocks().forEach(listed);
+        return listing;
+    }
+
+    private static Listing list(JobOptions options, PhaseRunner runner, Consumer<String> log, Consumer<DirectoryBlock> listed) {
         ListingOptions how = options.listing();
         CopyOptions copy = options.copy();
         if (how.listing() != null) {
@@ -85,7 +103,7 @@ public final class SourceListing {
         }
         Listing walked = listedBy(options, runner).equals(EXECUTORS)
                 ? new DistributedWalk(runner, options.walkThreads(), log).walk(copy.sourceRoot(), copy.readsFsXattr(), how.filter())
-                : new TreeWalker(options.walkThreads(), copy.readsFsXattr(), how.filter()).walk(copy.sourceRoot());
+                : new TreeWalker(options.walkThreads(), copy.readsFsXattr(), how.filter()).walk(copy.sourceRoot(), listed);
         List<Failure> missing = how.filter().missing(walked);
         Listing listing = missing.isEmpty() ? walked : new Listing(walked.blocks(), concat(walked.errors(), missing));
         if (how.saveListing() != null) {

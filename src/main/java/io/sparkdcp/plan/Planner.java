@@ -42,16 +42,9 @@ public final class Planner {
      * runs of them.
      */
     public Plan plan(Listing listing) {
-        List<List<Entry>> levels = new ArrayList<>();
         Map<InodeKey, List<Entry>> linkGroups = new HashMap<>();
         long totalBytes = 0;
         for (DirectoryBlock block : listing.blocks()) {
-            Entry dir = block.directory();
-            if (dir != null) {
-                int depth = PathBytes.depth(dir.path());
-                while (levels.size() <= depth) levels.add(new ArrayList<>());
-                levels.get(depth).add(dir);
-            }
             for (Entry e : block.files()) {
                 if (e.type() != FileType.FILE) continue;
                 totalBytes += e.stat().size();
@@ -61,7 +54,65 @@ public final class Planner {
         linkGroups.values().removeIf(g -> g.size() < 2);
         BatchBuilder batches = new BatchBuilder(linkGroups);
         for (DirectoryBlock block : listing.blocks()) batches.add(block);
-        return new Plan(levels, batches.finish(), batches.large, listing.entryCount(), totalBytes);
+        return new Plan(directoryLevels(listing), batches.finish(), batches.large, listing.entryCount(), totalBytes);
+    }
+
+    /** The listing's directories by depth, the root's level first. */
+    private static List<List<Entry>> directoryLevels(Listing listing) {
+        List<List<Entry>> levels = new ArrayList<>();
+        for (DirectoryBlock block : listing.blocks()) {
+            Entry dir = block.directory();
+            if (dir == null) continue;
+            int depth = PathBytes.depth(dir.path());
+            while (levels.size() <= depth) levels.add(new ArrayList<>());
+            levels.get(depth).add(dir);
+        }
+        return levels;
+    }
+
+    /** Plans a listing while the walk lists it: see {@link Stream}. */
+    public Stream stream() {
+        return new Stream();
+    }
+
+    /**
+     * A plan made directory by directory as the walk lists them, so that copying starts on the first
+     * batches while the walk goes on: {@link #add} hands out the batches a directory filled. Files with
+     * more than one link wait for the end to meet their other names (as in {@link #planPartition}), and
+     * large files wait too; {@link #finish} plans them with the last batch.
+     */
+    public final class Stream {
+        private final BatchBuilder batches = new BatchBuilder(null);
+        private long totalBytes;
+        private int handedOut;
+
+        private Stream() {}
+
+        /** The batches that this directory's files completed. */
+        public List<FileBatch> add(DirectoryBlock block) {
+            for (Entry e : block.files()) if (e.type() == FileType.FILE) totalBytes += e.stat().size();
+            batches.add(block);
+            return handOut();
+        }
+
+        /** The plan of the whole listing, whose file batches are those not handed out yet (the hard links' last). */
+        public Plan finish(Listing listing) {
+            batches.finish();
+            List<FileBatch> rest = new ArrayList<>(handOut());
+            Map<InodeKey, List<Entry>> groups = new HashMap<>();
+            for (Entry e : batches.linked) groups.computeIfAbsent(InodeKey.of(e), k -> new ArrayList<>()).add(e);
+            List<List<Entry>> names = new ArrayList<>(groups.values());
+            for (List<Entry> group : names) group.sort(LISTING_ORDER); // the walk's threads listed them in any order
+            names.sort((a, b) -> LISTING_ORDER.compare(a.get(0), b.get(0)));
+            rest.addAll(linkBatches(names));
+            return new Plan(directoryLevels(listing), rest, batches.large, listing.entryCount(), totalBytes);
+        }
+
+        private List<FileBatch> handOut() {
+            List<FileBatch> out = List.copyOf(batches.batches.subList(handedOut, batches.batches.size()));
+            handedOut = batches.batches.size();
+            return out;
+        }
     }
 
     /**

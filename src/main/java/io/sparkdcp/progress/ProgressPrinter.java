@@ -17,6 +17,7 @@ public final class ProgressPrinter implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private volatile Work total;
     private volatile long startNanos;
+    private volatile Work before = Work.NONE;
 
     public ProgressPrinter(Duration interval, Supplier<Work> done, Consumer<String> out) {
         if (interval.isNegative() || interval.isZero()) throw new IllegalArgumentException("progress interval must be positive");
@@ -33,6 +34,7 @@ public final class ProgressPrinter implements AutoCloseable {
 
     /** The copy's totals: lines are printed from now on, with rates measured from now. */
     public void planned(Work total) {
+        before = done.get(); // a copy on threads has begun while the walk listed
         startNanos = System.nanoTime();
         this.total = total;
     }
@@ -40,7 +42,7 @@ public final class ProgressPrinter implements AutoCloseable {
     private void print() {
         Work t = total;
         if (t == null) return;
-        out.accept(ProgressLine.format(done.get(), t, System.nanoTime() - startNanos));
+        out.accept(ProgressLine.format(done.get(), before, t, System.nanoTime() - startNanos));
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Lists a tree with several threads, one directory per task ({@link DirectoryLister}): the whole
@@ -41,8 +42,16 @@ public final class TreeWalker {
 
     /** The whole tree under {@code sourceRoot}. */
     public Listing walk(byte[] sourceRoot) {
+        return walk(sourceRoot, block -> {});
+    }
+
+    /**
+     * The whole tree under {@code sourceRoot}, each directory also handed to {@code listed} (from the
+     * walk's threads) as soon as it is listed: a parent always before its subdirectories.
+     */
+    public Listing walk(byte[] sourceRoot, Consumer<DirectoryBlock> listed) {
         try (Fd root = openRoot(sourceRoot)) {
-            Part all = walk(root, List.of(new Subdirectory(PathBytes.EMPTY, Posix.fstat(root))), Budget.NONE);
+            Part all = walk(root, List.of(new Subdirectory(PathBytes.EMPTY, Posix.fstat(root))), Budget.NONE, listed);
             return Listing.sorted(all.blocks(), all.errors());
         }
     }
@@ -76,8 +85,13 @@ public final class TreeWalker {
      * opened but handed back in the frontier.
      */
     public Part walk(Fd root, List<Subdirectory> starts, Budget budget) {
+        return walk(root, starts, budget, block -> {});
+    }
+
+    private Part walk(Fd root, List<Subdirectory> starts, Budget budget, Consumer<DirectoryBlock> listed) {
         long deadline = budget.nanos() == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + budget.nanos();
-        Shared shared = new Shared(root, budget.entries(), deadline, ThreadLocal.withInitial(() -> new DirectoryLister(projectIds, filter)));
+        Shared shared = new Shared(root, budget.entries(), deadline, ThreadLocal.withInitial(() -> new DirectoryLister(projectIds, filter)),
+                listed);
         ForkJoinPool pool = new ForkJoinPool(threads);
         try {
             List<DirectoryTask> tasks = new ArrayList<>();
@@ -108,12 +122,12 @@ public final class TreeWalker {
         }
     }
 
-    private record Shared(Fd root, long budget, long deadline, ThreadLocal<DirectoryLister> listers, AtomicLong listed,
-                          ConcurrentLinkedQueue<DirectoryBlock> blocks, ConcurrentLinkedQueue<Subdirectory> frontier,
-                          ConcurrentLinkedQueue<Failure> errors) {
-        Shared(Fd root, long budget, long deadline, ThreadLocal<DirectoryLister> listers) {
-            this(root, budget, deadline, listers, new AtomicLong(), new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>(),
-                    new ConcurrentLinkedQueue<>());
+    private record Shared(Fd root, long budget, long deadline, ThreadLocal<DirectoryLister> listers,
+                          Consumer<DirectoryBlock> onListed, AtomicLong listed, ConcurrentLinkedQueue<DirectoryBlock> blocks,
+                          ConcurrentLinkedQueue<Subdirectory> frontier, ConcurrentLinkedQueue<Failure> errors) {
+        Shared(Fd root, long budget, long deadline, ThreadLocal<DirectoryLister> listers, Consumer<DirectoryBlock> onListed) {
+            this(root, budget, deadline, listers, onListed, new AtomicLong(), new ConcurrentLinkedQueue<>(),
+                    new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
         }
 
         boolean spent() {
@@ -143,6 +157,7 @@ public final class TreeWalker {
             if (listed.block() == null) return;
             shared.blocks.add(listed.block());
             shared.listed.addAndGet(listed.block().entryCount());
+            shared.onListed.accept(listed.block());
             List<DirectoryTask> children = new ArrayList<>();
             for (Subdirectory s : listed.subdirectories()) children.add(new DirectoryTask(s, shared, false));
             invokeAll(children);

@@ -18,7 +18,7 @@ record CommandLineRun(int exitCode, String out, String err) {
 
     /** As the tests of other packages drive it: a plain CommandLine around Main. */
     static CommandLineRun of(String... args) {
-        return on(new CommandLine(new Main()), args);
+        return on(Main.withEverySubcommand(), args);
     }
 
     /** As the launcher runs it, with the one-line error messages. */

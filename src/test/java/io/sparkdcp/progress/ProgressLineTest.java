@@ -31,6 +31,19 @@ class ProgressLineTest {
     }
 
     @Test
+    void ratesAndTimeLeftCountOnlyWhatWasDoneSinceTheClockStarted() {
+        // A copy on threads did 5,000 entries while the walk listed; 1,000 more in the 10 s since the totals came.
+        String line = ProgressLine.format(new Work(6_000, 0), new Work(5_000, 0), new Work(10_000, 0), TEN_SECONDS);
+        assertTrue(line.contains(", 100 entries/s, "), line);
+        assertTrue(line.endsWith("ETA 0:00:40"), line);
+    }
+
+    @Test
+    void nothingLeftIsNoTimeLeftEvenWithNothingDoneSince() {
+        assertEquals("0:00:00", ProgressLine.eta(new Work(100, 100), new Work(100, 100), new Work(100, 100), 3));
+    }
+
+    @Test
     void bytesUseDecimalUnits() {
         assertEquals("999 B", ProgressLine.bytes(999));
         assertEquals("1.5 kB", ProgressLine.bytes(1_500));

@@ -1,0 +1,25 @@
+package io.sparkdcp.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The command line the launcher runs: the model of the one subcommand asked for. */
+class MainTest {
+    @Test
+    void aRunNamingASubcommandModelsThatOneAlone() {
+        for (String name : Main.SUBCOMMANDS) {
+            if (name.equals("help")) continue;
+            assertEquals(Set.of(name), Main.commandLine(new String[] {name, "--help"}).getSubcommands().keySet(), name);
+        }
+    }
+
+    @Test
+    void helpAndUsageErrorsSeeEverySubcommand() {
+        for (String[] args : List.of(new String[] {}, new String[] {"help"}, new String[] {"--version"}, new String[] {"cpy", "a", "b"}))
+            assertEquals(Main.SUBCOMMANDS, List.copyOf(Main.commandLine(args).getSubcommands().keySet()), String.join(" ", args));
+    }
+}
