@@ -65,7 +65,7 @@ final class FileCopier {
         Fd dstDir = ctx.destination.get(e.parent());
         boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
         int mode = createMode(e, finalMode);
-        Fd dst = createOrReplace.run(e, dstDir, "openat", () -> createExclusive(dstDir, e.name(), mode), sync::keepFile, counts);
+        Fd dst = createOrReplace.runFile(e, dstDir, () -> createExclusive(dstDir, e.name(), mode), sync::keepFile, counts);
         if (dst != null) writeNew(e, dstDir, e.name(), dst, null, finalMode, counts);
     }
 
@@ -141,9 +141,10 @@ final class FileCopier {
             if (ctx.options.modes().verify()) counts.addVerified(); // verify() threw otherwise
         } finally {
             ctx.timedClose(src);
-            ctx.timedClose(dst);
             // In place, a file with its data stays (a re-run sees no final times); a temporary never does.
-            if (!dataComplete || !inPlace) removeIncomplete(dstDir, name);
+            if (!inPlace) removeIncomplete(dstDir, name);
+            else if (!dataComplete) createOrReplace.removeIncomplete(dstDir, name, dst); // before the close: under its lock
+            ctx.timedClose(dst);
         }
     }
 

@@ -18,7 +18,8 @@ import java.util.List;
  * A file above the chunk size is copied by several tasks: {@link #prepare} creates it owner-only at
  * its final size (or finds it already identical), {@link #copyChunk} copies one byte range, and
  * {@link #finish} gives it its metadata once every chunk is in — times last, so a file whose chunks
- * did not all arrive never looks complete.
+ * did not all arrive never looks complete. Chunk tasks hold the file's lock shared and the finish holds
+ * it alone ({@link AttemptLocks}), so a stale chunk task never writes after the times.
  */
 final class LargeFileCopier {
     private static final int CREATE = Linux.O_WRONLY | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
@@ -26,19 +27,21 @@ final class LargeFileCopier {
     private final CopyContext ctx;
     private final MetadataSync sync;
     private final CreateOrReplace createOrReplace;
+    private final AttemptLocks locks;
     private final ContentComparer checksums = new ContentComparer();
 
-    LargeFileCopier(CopyContext ctx, MetadataSync sync, CreateOrReplace createOrReplace) {
+    LargeFileCopier(CopyContext ctx, MetadataSync sync, CreateOrReplace createOrReplace, AttemptLocks locks) {
         this.ctx = ctx;
         this.sync = sync;
         this.createOrReplace = createOrReplace;
+        this.locks = locks;
     }
 
     /** The file created, whose chunks must be copied; null when it is kept as it is or failed. */
     LargeFile prepare(Entry e, CopyCounts counts) {
         try {
             Fd dir = ctx.destination.get(e.parent());
-            Fd dst = createOrReplace.run(e, dir, "openat",
+            Fd dst = createOrReplace.runFile(e, dir,
                     () -> ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, dir, e.name(), ctx.layouts.createFlags(CREATE), 0600)),
                     sync::keepFile, counts);
             if (dst == null) return null;
@@ -79,7 +82,12 @@ final class LargeFileCopier {
         try {
             src = ctx.openSource(e);
             dst = ctx.openDestination(e, false);
-            requireCreatedInode(e, statDestination(dst), c.destinationIno());
+            locks.holdShared(dst); // beside other chunks; not while the finish sets the times
+            Stat current = statDestination(dst);
+            requireCreatedInode(e, current, c.destinationIno());
+            // A chunk task still running after the finish (its executor cut off from its worker, its retry
+            // done): the file is complete, and a write now would move its times.
+            if (current.sameMtime(e.stat())) return 0;
             Fd from = src;
             Fd to = dst;
             long bytes;
@@ -104,6 +112,7 @@ final class LargeFileCopier {
         try {
             src = ctx.openSource(e);
             dst = ctx.openDestination(e, ctx.options.modes().verify());
+            locks.hold(dst); // alone: no chunk task writes after the times
             Stat current = statDestination(dst);
             requireCreatedInode(e, current, large.destinationIno());
             if (current.size() != e.stat().size())

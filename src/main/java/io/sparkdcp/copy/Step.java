@@ -7,7 +7,7 @@ public enum Step {
     IOCTL_GET("ioctl_get"), IOCTL_SET("ioctl_set"), OWNER("owner"), MODE("mode"), TIMES("times"),
     CLOSE("close"), MKDIR("mkdir"), LINK("link"), READLINK("readlink"), SYMLINK("symlink"), MKNOD("mknod"),
     UNLINK("unlink"), OPEN_DIR("open_dir"), RENAME("rename"), FSYNC("fsync"), VERIFY("verify"),
-    STAT_SRC("stat_src");
+    STAT_SRC("stat_src"), LOCK("lock");
 
     private final String label;
 

@@ -20,12 +20,14 @@ public final class Errno {
     public static final int EISDIR = 21;
     public static final int EINVAL = 22;
     public static final int ENOTTY = 25;
+    public static final int EBUSY = 16;
     public static final int EFBIG = 27;
     public static final int ENOSPC = 28;
     public static final int EROFS = 30;
     public static final int EMLINK = 31;
     public static final int ERANGE = 34;
     public static final int ENAMETOOLONG = 36;
+    public static final int ENOLCK = 37;
     public static final int ENOSYS = 38;
     public static final int ENOTEMPTY = 39;
     public static final int ELOOP = 40;
@@ -44,7 +46,7 @@ public final class Errno {
             Map.entry(ENAMETOOLONG, "ENAMETOOLONG"), Map.entry(ENOSYS, "ENOSYS"),
             Map.entry(ENOTEMPTY, "ENOTEMPTY"), Map.entry(ELOOP, "ELOOP"), Map.entry(ENODATA, "ENODATA"),
             Map.entry(EOPNOTSUPP, "EOPNOTSUPP"), Map.entry(EDQUOT, "EDQUOT"),
-            Map.entry(12, "ENOMEM"), Map.entry(16, "EBUSY"), Map.entry(24, "EMFILE"),
+            Map.entry(12, "ENOMEM"), Map.entry(EBUSY, "EBUSY"), Map.entry(ENOLCK, "ENOLCK"), Map.entry(24, "EMFILE"),
             Map.entry(26, "ETXTBSY"), Map.entry(ESTALE, "ESTALE"), Map.entry(110, "ETIMEDOUT"),
             Map.entry(7, "E2BIG"));
 

@@ -172,8 +172,17 @@ public final class Posix {
      * open file holds it. Not retried like other EAGAINs: busy is the answer here.
      */
     public static boolean tryLockExclusive(Fd fd) {
+        return tryLock(fd, LOCK_EX);
+    }
+
+    /** flock(LOCK_SH|LOCK_NB): as {@link #tryLockExclusive}, shared with other holders of a shared lock. */
+    public static boolean tryLockShared(Fd fd) {
+        return tryLock(fd, LOCK_SH);
+    }
+
+    private static boolean tryLock(Fd fd, int kind) {
         while (true) {
-            if (LIBC.flock(fd.fd(), LOCK_EX | LOCK_NB) == 0) return true;
+            if (LIBC.flock(fd.fd(), kind | LOCK_NB) == 0) return true;
             int errno = LastError.getLastError(RUNTIME);
             if (errno == Errno.EINTR) continue;
             if (errno == Errno.EAGAIN) return false;

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,7 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A standalone cluster of two one-core workers; one is killed with SIGKILL while files are being
  * copied. The lost tasks run again on the other worker: the job finishes with exit 0, the tree
  * compares exact, and the step totals (Spark accumulators) count each file's work once — a file
- * the lost attempt had finished is skipped by the retry, not counted twice.
+ * the lost attempt had finished is skipped by the retry, not counted twice. Killed with its executor
+ * (the node is lost), or alone: then its executor, cut off, runs its attempts on beside their retries
+ * until Spark's worker watcher stops it, and none of them may undo a file a retry copied.
  */
 class WorkerKillTest {
     private static final int DIRECTORIES = 15;
@@ -34,11 +37,26 @@ class WorkerKillTest {
     static final MountedSource source = MountedSource.manyFiles("workerkill", DIRECTORIES, FILES_PER_DIRECTORY, FILE_SIZE);
 
     @Test
-    void aWorkerKilledMidCopyLeavesAnExactTreeAndCountsEachFileOnce() throws Exception {
-        Path dst = source.mount().dir().resolve("dst");
-        Path report = source.mount().dir().resolve("report.json");
+    void aNodeLostMidCopyLeavesAnExactTreeAndCountsEachFileOnce() throws Exception {
+        JsonNode json = copyLosing("node", cluster -> cluster.killWorker(0));
+        long copied = json.at("/copied_by_type/file").asLong();
+        long skipped = json.at("/skipped_by_type/file").asLong();
+        // Each file is created once by the attempt that counts; a half-written one left by the lost
+        // attempt is opened to be locked and looked at again, then replaced.
+        assertEquals(copied + skipped + 2 * json.at("/steps/unlink/count").asLong(), json.at("/steps/open_dst/count").asLong());
+    }
+
+    @Test
+    void aWorkerKilledAloneWhoseExecutorRunsOnLeavesAnExactTreeAndCountsEachFileOnce() throws Exception {
+        copyLosing("worker", cluster -> cluster.killWorkerAlone(0));
+    }
+
+    /** Copies SRC on the cluster, losing worker 0 mid-copy as lose does; checks the run and returns its JSON report. */
+    private static JsonNode copyLosing(String lost, Consumer<TwoWorkerSparkCluster> lose) throws Exception {
+        Path dst = source.mount().dir().resolve("dst-" + lost);
+        Path report = source.mount().dir().resolve("report-" + lost + ".json");
         // Logs under target/ so they outlive the mount when something goes wrong.
-        Path logs = Files.createDirectories(Path.of("target", "worker-kill-" + ProcessHandle.current().pid()).toAbsolutePath());
+        Path logs = Files.createDirectories(Path.of("target", "worker-kill-" + lost + "-" + ProcessHandle.current().pid()).toAbsolutePath());
         try (TwoWorkerSparkCluster cluster = TwoWorkerSparkCluster.start(logs, 2)) {
             Process driver = cluster.launch(TwoWorkerSparkCluster.javaCommand(Main.class.getName(),
                     List.of("-Dspark.executor.extraClassPath=" + System.getProperty("java.class.path"),
@@ -49,7 +67,7 @@ class WorkerKillTest {
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
                 while (TreeFiles.regularFiles(dst).size() < FILES / 10 && driver.isAlive() && System.nanoTime() < deadline) Thread.sleep(20);
                 assertTrue(driver.isAlive() && TreeFiles.regularFiles(dst).size() < FILES, "the copy must still be running when the worker dies");
-                cluster.killWorker(0);
+                lose.accept(cluster);
                 assertTrue(driver.waitFor(5, TimeUnit.MINUTES), "the job did not finish after losing a worker");
             } finally {
                 driver.destroyForcibly();
@@ -68,7 +86,6 @@ class WorkerKillTest {
         assertEquals(copied, json.at("/steps/data/count").asLong(), "one data step per copied file");
         assertEquals(copied, json.at("/steps/open_src/count").asLong(), "one source open per copied file");
         assertEquals(copied, json.at("/steps/fsync/count").asLong());
-        // Each file is created once by the attempt that counts; a half-written one left by the lost attempt is replaced.
-        assertEquals(copied + skipped + json.at("/steps/unlink/count").asLong(), json.at("/steps/open_dst/count").asLong());
+        return json;
     }
 }

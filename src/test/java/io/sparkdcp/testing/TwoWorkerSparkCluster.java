@@ -57,17 +57,22 @@ public final class TwoWorkerSparkCluster implements AutoCloseable {
 
     public String masterUrl() { return "spark://127.0.0.1:" + masterPort; }
 
-    /** SIGKILL to worker i: its executor, seeing its worker gone, exits too. */
-    /**
-     * The node is lost: the worker and its executors, with SIGKILL. (Killing the worker alone leaves its
-     * executor running until Spark's worker watcher ends it, a stale attempt the engine does not yet
-     * guard against: see the README's Guarantees.)
-     */
+    /** The node is lost: worker i and its executors, with SIGKILL. */
     public void killWorker(int i) {
         Process worker = workers.get(i);
         List<ProcessHandle> executors = worker.descendants().toList();
         orphans.addAll(executors); // so close() can end one that outlived this
         executors.forEach(ProcessHandle::destroyForcibly);
+        worker.destroyForcibly();
+    }
+
+    /**
+     * SIGKILL to worker i alone: its executor, cut off, keeps running its tasks until Spark's worker
+     * watcher ends it, while the driver runs them again elsewhere.
+     */
+    public void killWorkerAlone(int i) {
+        Process worker = workers.get(i);
+        orphans.addAll(worker.descendants().toList()); // so close() can end the executor if it lingers
         worker.destroyForcibly();
     }
 

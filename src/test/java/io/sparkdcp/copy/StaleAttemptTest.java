@@ -1,0 +1,294 @@
+package io.sparkdcp.copy;
+
+import io.sparkdcp.plan.Chunk;
+import io.sparkdcp.plan.LargeFile;
+import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.TreeComparator;
+import io.sparkdcp.walk.Entry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two attempts of one batch at once, as Spark runs them when an executor cut off from its killed
+ * worker keeps running its task while the retry runs elsewhere. The
+ * older attempt is held at a chosen step, the newer one runs, then the older resumes or dies there
+ * (its finally blocks run, as in a task Spark interrupts). Whatever the older one did, the file must
+ * end complete under its name, data and times, as the newer attempt, whose result Spark keeps, reported it.
+ */
+class StaleAttemptTest {
+    /** How long the test lets the newer attempt run before the older one goes on (the newer may wait for it). */
+    private static final long NEWER_ALONE_MILLIS = 1_500;
+    /** f is 300,000 bytes: three chunks of this size when it is copied in chunks. */
+    private static final long CHUNK = 100_000;
+    private static LoopMount mount;
+    private static final AtomicInteger cases = new AtomicInteger();
+
+    @BeforeAll
+    static void mount() {
+        LoopMount.requireRootAndXfs();
+        mount = LoopMount.create("stale-attempt", LoopMount.MIN_SIZE_MIB);
+    }
+
+    @AfterAll
+    static void unmount() {
+        if (mount != null) mount.close();
+    }
+
+    /** The older attempt created the file and dies before its data: its clean-up must not remove the newer's copy. */
+    @Test
+    void anOlderAttemptDyingAfterItsCreateLeavesTheNewerAttemptsCopy() throws Exception {
+        Case c = new Case(CopyModes.COPY, false);
+        c.run(List.of(new Pause(Step.OPEN_SRC, Then.DIE)));
+    }
+
+    /** A copy over an older file, as sync makes it: the older attempt chose to replace the old file, then waited. */
+    @Test
+    void anOlderAttemptThatChoseToReplaceAnOldFileNeverReplacesTheNewerAttemptsCopy() throws Exception {
+        Case c = new Case(new CopyModes(true, false, false, false, false), true);
+        c.run(List.of(new Pause(Step.UNLINK, Then.RESUME), new Pause(Step.TIMES, Then.DIE)));
+    }
+
+    /** The same resumed to its end: it must not count the newer attempt's copy, or any copy it did not make, as its own. */
+    @Test
+    void anOlderAttemptResumedToItsEndLeavesOneCompleteCopy() throws Exception {
+        Case c = new Case(new CopyModes(true, false, false, false, false), true);
+        c.run(List.of(new Pause(Step.UNLINK, Then.RESUME)));
+    }
+
+    /**
+     * The older attempt chose to replace the old file, then waited; the retry replaced it and is
+     * writing its own when the older one goes on: the retry's file is locked, so the older one waits,
+     * finds it finished and keeps it (unlocked, the older one would remove it and die before its times).
+     */
+    @Test
+    void anOlderAttemptWaitsForTheFileTheRetryIsWriting() throws Exception {
+        Case c = new Case(new CopyModes(true, false, false, false, false), true);
+        // Its second open_dst: the one of the file there, to lock it and look again (the first is the create).
+        PausingSteps olderSteps = new PausingSteps(List.of(new Pause(Step.OPEN_DST, 2, Then.RESUME), new Pause(Step.TIMES, Then.DIE)));
+        PausingSteps newerSteps = new PausingSteps(List.of(new Pause(Step.OPEN_SRC, Then.RESUME)));
+        CompletableFuture<CopyCounts> older = c.attempt(olderSteps, TaskAttempt.FIRST);
+        olderSteps.awaitPause();
+        CompletableFuture<CopyCounts> newer = c.attempt(newerSteps, TaskAttempt.RETRY);
+        newerSteps.awaitPause();
+        olderSteps.goOn();
+        try {
+            older.get(NEWER_ALONE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException waitingOrDied) {
+            // waiting for the retry's file (or, unguarded, dead before its times)
+        }
+        newerSteps.goOn();
+        c.check(newer, older);
+    }
+
+    /** A chunk task still running after the file's finish (its retry was done): it writes nothing, the times stay. */
+    @Test
+    void aChunkTaskArrivingAfterTheFinishLeavesTheFileAsFinished() throws Exception {
+        Case c = new Case(CopyModes.COPY, false);
+        try (CopyEngine engine = new CopyEngine(c.options, (step, nanos) -> {})) {
+            LargeFile f = c.prepared(engine);
+            List<Chunk> chunks = c.chunks(f);
+            assertEquals(List.of(), engine.copyChunks(chunks).chunkFailures());
+            assertEquals(List.of(), engine.finishLargeFiles(List.of(f)).counts().failures());
+            assertEquals(List.of(), engine.copyChunks(chunks.subList(1, 2)).chunkFailures(), "the stale chunk task");
+        }
+        TreeComparator.assertSameEntry(c.src.resolve("f"), c.dst.resolve("f"));
+    }
+
+    /** A chunk task that is writing when the finish comes: the finish waits for it, so the times come last. */
+    @Test
+    void theFinishWaitsForAChunkTaskStillWriting() throws Exception {
+        Case c = new Case(CopyModes.COPY, false);
+        try (CopyEngine engine = new CopyEngine(c.options, (step, nanos) -> {})) {
+            LargeFile f = c.prepared(engine);
+            List<Chunk> chunks = c.chunks(f);
+            PausingSteps staleSteps = new PausingSteps(List.of(new Pause(Step.DATA, Then.RESUME)));
+            CompletableFuture<BatchResult> stale = CompletableFuture.supplyAsync(() -> {
+                try (CopyEngine own = new CopyEngine(c.options, staleSteps)) {
+                    return own.copyChunks(chunks.subList(0, 1));
+                }
+            }, runnable -> new Thread(runnable, "stale chunk").start());
+            staleSteps.awaitPause();
+            assertEquals(List.of(), engine.copyChunks(chunks).chunkFailures(), "the retried chunks");
+            CompletableFuture<BatchResult> finish = CompletableFuture.supplyAsync(() -> engine.finishLargeFiles(List.of(f)));
+            try {
+                finish.get(NEWER_ALONE_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException waiting) {
+                // the finish waits for the chunk task
+            }
+            staleSteps.goOn();
+            assertEquals(List.of(), stale.get(60, TimeUnit.SECONDS).chunkFailures());
+            assertEquals(List.of(), finish.get(60, TimeUnit.SECONDS).counts().failures());
+        }
+        TreeComparator.assertSameEntry(c.src.resolve("f"), c.dst.resolve("f"));
+    }
+
+    /** --atomic: only complete files ever get the final name, so an older attempt's rename brings an equal copy. */
+    @Test
+    void anAtomicOlderAttemptResumedOrDyingBeforeItsRenameLeavesACompleteCopy() throws Exception {
+        CopyModes atomic = new CopyModes(true, false, true, false, false);
+        new Case(atomic, true).run(List.of(new Pause(Step.RENAME, Then.RESUME)));
+        new Case(atomic, true).run(List.of(new Pause(Step.RENAME, Then.DIE)));
+    }
+
+    private enum Then { RESUME, DIE }
+
+    /** The attempt stops before the nth call of step after the previous pause, then resumes or dies. */
+    private record Pause(Step step, int nth, Then then) {
+        Pause(Step step, Then then) { this(step, 1, then); }
+    }
+
+    /** Thrown in the older attempt where it dies. */
+    private static final class AttemptDied extends RuntimeException {
+        AttemptDied() { super("the attempt's executor stopped", null, false, false); }
+    }
+
+    private static final class Case {
+        final Path src;
+        final Path dst;
+        final CopyOptions options;
+
+        Case(CopyModes modes, boolean olderFileThere) throws IOException {
+            Path dir = Files.createDirectory(mount.dir().resolve("case-" + cases.incrementAndGet()));
+            src = Files.createDirectory(dir.resolve("src"));
+            dst = Files.createDirectory(dir.resolve("dst"));
+            byte[] data = new byte[300_000];
+            new Random(7).nextBytes(data);
+            Files.write(src.resolve("f"), data);
+            Files.setLastModifiedTime(src.resolve("f"), FileTime.from(Instant.parse("2024-03-01T10:00:00.123456789Z")));
+            if (olderFileThere) {
+                Files.writeString(dst.resolve("f"), "an older version");
+                Files.setLastModifiedTime(dst.resolve("f"), FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+            }
+            options = new CopyOptions(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), XattrPolicy.all(),
+                    MetadataAccess.FD, true, CHUNK, modes);
+        }
+
+        Entry file() {
+            return new Entry(PathBytes.of("f"), Posix.lstat(PathBytes.of(src.resolve("f").toString())), null);
+        }
+
+        /** f created at its size for chunks, as the prepare step makes it. */
+        LargeFile prepared(CopyEngine engine) {
+            List<LargeFile> made = engine.prepareLargeFiles(List.of(file())).needChunks();
+            assertEquals(1, made.size());
+            return made.get(0);
+        }
+
+        List<Chunk> chunks(LargeFile f) {
+            List<Chunk> out = new ArrayList<>();
+            for (long at = 0; at < f.file().stat().size(); at += CHUNK)
+                out.add(new Chunk(f.file(), at, Math.min(CHUNK, f.file().stat().size() - at), f.destinationIno()));
+            return out;
+        }
+
+        /** The older attempt held at its first pause while the retry runs, then let go on. */
+        void run(List<Pause> pauses) throws Exception {
+            PausingSteps olderSteps = new PausingSteps(pauses);
+            CompletableFuture<CopyCounts> older = attempt(olderSteps, TaskAttempt.FIRST);
+            olderSteps.awaitPause();
+            CompletableFuture<CopyCounts> newer = attempt((step, nanos) -> {}, TaskAttempt.RETRY);
+            try {
+                newer.get(NEWER_ALONE_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException waiting) {
+                // the newer attempt waits for the older: let the older go on
+            }
+            olderSteps.goOn();
+            check(newer, older);
+        }
+
+        /** Both attempts ended (the older may die): the retry counted the file once, and it is complete. */
+        void check(CompletableFuture<CopyCounts> newer, CompletableFuture<CopyCounts> older) throws Exception {
+            CopyCounts counted = newer.get(60, TimeUnit.SECONDS);
+            older.handle((counts, died) -> null).get(60, TimeUnit.SECONDS); // Spark keeps only the newer attempt's result
+
+            assertCountedOnce(counted, "the newer attempt");
+            TreeComparator.assertSameEntry(src.resolve("f"), dst.resolve("f"));
+            try (var names = Files.list(dst)) {
+                assertEquals(List.of("f"), names.map(p -> p.getFileName().toString()).toList(), "no temporary left");
+            }
+        }
+
+        private static void assertCountedOnce(CopyCounts counts, String attempt) {
+            assertEquals(List.of(), counts.failures(), attempt);
+            assertEquals(1, counts.copied(FileType.FILE) + counts.skipped(FileType.FILE), attempt + " counts the file once");
+        }
+
+        CompletableFuture<CopyCounts> attempt(StepRecorder steps, TaskAttempt attempt) {
+            Entry f = file();
+            return CompletableFuture.supplyAsync(() -> {
+                try (CopyEngine engine = new CopyEngine(options, steps, ProgressRecorder.NONE, ItemLog.NONE, attempt)) {
+                    return engine.copyFiles(List.of(f), List.of()).counts();
+                }
+            }, runnable -> new Thread(runnable, "attempt").start());
+        }
+    }
+
+    /**
+     * An attempt's steps: it stops before the first pause's step until the test lets it go on, then
+     * resumes or dies there; at each later pause it resumes or dies at once.
+     */
+    private static final class PausingSteps implements StepRecorder {
+        private final List<Pause> pauses;
+        private int next;
+        private int seen;
+        private final Semaphore paused = new Semaphore(0);
+        private final Semaphore going = new Semaphore(0);
+
+        PausingSteps(List<Pause> pauses) { this.pauses = pauses; }
+
+        @Override
+        public void record(Step step, long nanos) {}
+
+        @Override
+        public <T> T time(Step step, Supplier<T> call) {
+            before(step);
+            return call.get();
+        }
+
+        @Override
+        public void time(Step step, Runnable call) {
+            before(step);
+            call.run();
+        }
+
+        private void before(Step step) {
+            if (next >= pauses.size() || pauses.get(next).step() != step || ++seen < pauses.get(next).nth()) return;
+            Pause p = pauses.get(next++);
+            seen = 0;
+            if (next == 1) {
+                paused.release();
+                going.acquireUninterruptibly();
+            }
+            if (p.then() == Then.DIE) throw new AttemptDied();
+        }
+
+        void awaitPause() throws InterruptedException {
+            assertTrue(paused.tryAcquire(60, TimeUnit.SECONDS), "the attempt reached " + pauses.get(0).step());
+        }
+
+        void goOn() { going.release(); }
+    }
+}
