@@ -93,6 +93,11 @@ public final class PreparedCopy {
         return dir.replaceAll("/+$", "") + "/source-" + (pair + 1);
     }
 
+    /** The saved listing the report names: DIR as given, read (--listing) or written (--save-listing). */
+    private String listingDir() {
+        return request.listing() != null ? request.listing() : request.saveListing();
+    }
+
     /** Runs the copy on the caller's context (left running). */
     public CopyResult run(JavaSparkContext sc) {
         return run(sc, this::copyJob);
@@ -187,7 +192,7 @@ public final class PreparedCopy {
     }
 
     private CopyReport copyJob(PhaseRunner runner, Consumer<Work> planned) {
-        return SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned,
+        return SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned, listingDir(),
                 (pair, plannedPair) -> plansOnExecutors(runner, pair)
                         ? new ExecutorPlanCopy(pairs.get(pair), (SparkPhaseRunner) runner, request.messages(), plannedPair)
                                 .destinationCreated(created(pair)).run()
@@ -196,7 +201,7 @@ public final class PreparedCopy {
     }
 
     private BiFunction<PhaseRunner, Consumer<Work>, CopyReport> syncJob(boolean delete) {
-        return (runner, planned) -> SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned,
+        return (runner, planned) -> SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned, listingDir(),
                 (pair, plannedPair) -> plansOnExecutors(runner, pair)
                         ? new ExecutorPlanCopy(pairs.get(pair), delete, (SparkPhaseRunner) runner, request.messages(),
                                 plannedPair, ExecutorPlanCopy.TaskFault.NONE, Long.MAX_VALUE).destinationCreated(created(pair)).run()

@@ -25,9 +25,10 @@ public final class SourcesJob {
      * @param names   each pair's name in DST, under which its failures are shown
      * @param planned told the entries and bytes of the pairs listed so far (for progress: the runner's
      *                count of what is done covers them all)
+     * @param listingDir the saved listing's directory as given (each pair's is DIR/source-N in it), or null
      */
     public static CopyReport run(List<String> names, String sources, String destination, Consumer<Work> planned,
-                                 PairJob job) {
+                                 String listingDir, PairJob job) {
         int pairs = names.size();
         if (pairs == 1) return job.run(0, planned);
         long start = System.nanoTime();
@@ -46,6 +47,6 @@ public final class SourcesJob {
         // The runner's steps are the whole job's: the last pair's report already holds them all.
         return new CopyReport(sources, destination, last.xattrs(), last.xattrAccess(), last.projectIds(), counts,
                 last.steps(), entries, bytes, System.nanoTime() - start, complete, last.modes(), last.listedBy(),
-                last.listingDir(), last.throttle());
+                listingDir, last.throttle());
     }
 }

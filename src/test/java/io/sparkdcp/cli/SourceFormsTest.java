@@ -182,9 +182,11 @@ class SourceFormsTest {
                 mount.dir().resolve("listings/B").toString());
         assertEquals(2 * TreeFiles.everything(a).size(), first.get("copied").asLong(), first.toString());
         assertTrue(Files.exists(saved.resolve("source-1/_SUCCESS")) && Files.exists(saved.resolve("source-2/_SUCCESS")));
+        assertEquals(saved.toString(), first.at("/settings/listing_dir").asText(), "the report names DIR, not its last source-N");
         Path fromListing = mount.dir().resolve("listings/from-listing");
         JsonNode read = twice("sync", "--listing", saved.toString(), a.toString(), c.toString(), fromListing.toString());
         assertEquals("saved", read.at("/settings/listed_by").asText(), read.toString());
+        assertEquals(saved.toString(), read.at("/settings/listing_dir").asText(), read.toString());
         TreeComparator.assertSameTree(a, fromListing.resolve("A"));
         TreeComparator.assertSameTree(c, fromListing.resolve("C"));
         CommandLineRun swapped = CommandLineRun.of("copy", "--listing", saved.toString(), c.toString(), a.toString(),
