@@ -14,13 +14,13 @@ public final class Errno {
     public static final int EBADF = 9;
     public static final int EAGAIN = 11;
     public static final int EACCES = 13;
+    public static final int EBUSY = 16;
     public static final int EEXIST = 17;
     public static final int EXDEV = 18;
     public static final int ENOTDIR = 20;
     public static final int EISDIR = 21;
     public static final int EINVAL = 22;
     public static final int ENOTTY = 25;
-    public static final int EBUSY = 16;
     public static final int EFBIG = 27;
     public static final int ENOSPC = 28;
     public static final int EROFS = 30;

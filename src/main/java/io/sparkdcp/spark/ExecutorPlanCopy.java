@@ -41,8 +41,12 @@ import scala.Tuple2;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.function.Consumer;
+import java.util.stream.StreamSupport;
 
 /**
  * A copy (or sync) whose listing and plan stay on the executors, for trees larger than one driver's
@@ -66,6 +70,10 @@ public final class ExecutorPlanCopy {
      */
     static StorageLevel kept(SparkContext sc) {
         return sc.isLocal() ? StorageLevel.MEMORY_AND_DISK_SER() : KEPT;
+    }
+
+    private StorageLevel kept() {
+        return kept(runner.context().sc());
     }
 
     private final JobOptions options;
@@ -156,7 +164,7 @@ public final class ExecutorPlanCopy {
             // Kept apart from the listing (about one entry in a hundred): each wave that makes or finishes
             // directories reads these, not the whole listing again.
             JavaRDD<Entry> directories = walked.blocks().filter(b -> b.directory() != null).map(DirectoryBlock::directory)
-                    .persist(kept(runner.context().sc()));
+                    .persist(kept());
             persisted.add(directories);
             JavaPairRDD<PathKey, Boolean> created = makeDirectories(directories, listing.directoriesByDepth(), job, counts);
             copyFiles(walked.blocks(), listing.linkedFiles(), job, counts);
@@ -193,7 +201,7 @@ public final class ExecutorPlanCopy {
         ExecutorWalk.Walked destination = destinationWalk.walk(copy.destinationRoot(), false, job.listing().destinationFilter());
         // Unlisted parts of DST cannot be compared: report them; what was listed is still safe to judge.
         destination.summary().addErrorsTo(counts, f -> new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
-        JavaRDD<Tuple2<Entry, String>> extraneous = extraneous(source.blocks(), destination.blocks(), copy.destinationRoot()).persist(kept(runner.context().sc()));
+        JavaRDD<Tuple2<Entry, String>> extraneous = extraneous(source.blocks(), destination.blocks(), copy.destinationRoot()).persist(kept());
         persisted.add(extraneous);
         runner.context().setJobDescription("spark-dcp: compare the listings");
         for (String m : extraneous.filter(t -> t._2() != null).map(Tuple2::_2).distinct().collect())
@@ -254,7 +262,7 @@ public final class ExecutorPlanCopy {
             JavaRDD<Entry> tasks = wave.tasksOf(directories);
             JavaRDD<BatchResult> made = stage("make directories" + wave, tasks, job.copy(),
                     (engine, dirs) -> make.run(engine, sorted(dirs, false)));
-            if (sync) made.persist(kept(runner.context().sc()));
+            if (sync) made.persist(kept());
             merge(counts, made);
             if (!sync) continue;
             persisted.add(made);
@@ -321,7 +329,7 @@ public final class ExecutorPlanCopy {
                     });
             batches = batches.union(linkBatches);
         }
-        batches.persist(kept(runner.context().sc()));
+        batches.persist(kept());
         persisted.add(batches);
         FilesInFlight copy = new FilesInFlight(job.threadsPerTask());
         runner.context().setJobDescription("spark-dcp: plan the file batches");
@@ -343,14 +351,14 @@ public final class ExecutorPlanCopy {
         JavaRDD<Entry> prepareTasks = oneTaskPer(large, batchFiles);
         if (prepareTasks == null) return;
         JavaRDD<BatchResult> prepared = stage("prepare large files", prepareTasks, job.copy(), CopyEngine::prepareLargeFiles)
-                .persist(kept(runner.context().sc()));
+                .persist(kept());
         persisted.add(prepared);
         merge(counts, prepared);
         JavaRDD<LargeFile> toCopy = prepared.flatMap(r -> r.needChunks().iterator());
         JavaRDD<Chunk> chunks = toCopy.flatMap(f -> Plan.chunksOf(List.of(f), chunkSize).iterator());
         JavaRDD<Chunk> chunkTasks = oneTaskPer(chunks, Math.max(1, batchBytes / chunkSize));
         if (chunkTasks == null) return;
-        JavaRDD<BatchResult> copied = stage("copy chunks", chunkTasks, job.copy(), CopyEngine::copyChunks).persist(kept(runner.context().sc()));
+        JavaRDD<BatchResult> copied = stage("copy chunks", chunkTasks, job.copy(), CopyEngine::copyChunks).persist(kept());
         persisted.add(copied);
         merge(counts, copied);
         // A file with a failed chunk fails once, and is not finished: nothing half-written counts as copied.
@@ -415,13 +423,13 @@ public final class ExecutorPlanCopy {
     }
 
     /** The items, streamed, each with its number from {@code first} on (no nested class: LayeringTest keeps Tuple2 in this one). */
-    private static <T> java.util.Iterator<Tuple2<Long, T>> numbered(long first, java.util.Iterator<T> items) {
+    private static <T> Iterator<Tuple2<Long, T>> numbered(long first, Iterator<T> items) {
         long[] next = {first};
-        return java.util.stream.StreamSupport.stream(java.util.Spliterators.spliteratorUnknownSize(items, java.util.Spliterator.ORDERED), false)
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(items, Spliterator.ORDERED), false)
                 .map(item -> new Tuple2<>(next[0]++, item)).iterator();
     }
 
-    private static <T> Iterable<T> iterable(java.util.Iterator<T> it) {
+    private static <T> Iterable<T> iterable(Iterator<T> it) {
         List<T> all = new ArrayList<>();
         it.forEachRemaining(all::add);
         return all;
