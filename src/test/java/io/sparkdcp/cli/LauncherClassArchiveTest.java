@@ -117,6 +117,12 @@ class LauncherClassArchiveTest {
         assertEquals(127, run.exitCode(), run.output());
         assertTrue(run.output().contains(tmp.resolve("no-jdk/bin/java") + ": No such file or directory"), run.output());
         assertFalse(Files.exists(tmp.resolve("dst")));
+        // No archive maker was started without a java: one would write in the cache after the launcher
+        // exited (and race this test's clean-up), so watch the cache stay absent for a while.
+        for (int i = 0; i < 20; i++) {
+            assertFalse(Files.exists(tmp.resolve("cache")), "an archive maker started without a java");
+            Thread.sleep(100);
+        }
     }
 
     /** A copy whose JVM loads spark-dcp's and picocli's classes (compiled for Java 5) from the archive, not from the jar. */
