@@ -27,6 +27,8 @@ final class FileCopier {
     private static final int CREATE_READABLE = Linux.O_RDWR | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
     /** Special files are owner-only until their final owner and mode are set. */
     private static final int NEW_FILE_MODE = 0600;
+    /** Makes --atomic create its temporaries by name, as where O_TMPFILE is refused; for tests of that way only. */
+    static final String NAMED_TEMPORARIES_PROPERTY = "sparkdcp.test.namedTemporaries";
 
     private final CopyContext ctx;
     private final MetadataSync sync;
@@ -34,6 +36,8 @@ final class FileCopier {
     private final ContentComparer checksums = new ContentComparer();
     private final NativeBuffer inherited = new NativeBuffer(4096);
     private final byte[] marker;
+    /** Whether --atomic's temporaries start unnamed (O_TMPFILE); decided at the first, null before. */
+    private Boolean unnamedTemporaries;
 
     FileCopier(CopyContext ctx, MetadataSync sync, CreateOrReplace createOrReplace) {
         this.ctx = ctx;
@@ -84,7 +88,7 @@ final class FileCopier {
         }
         byte[] temporary = TemporaryNames.next(e.name());
         boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
-        Fd dst = ctx.unlockingParent(dstDir, () -> createExclusive(dstDir, temporary, createMode(e, finalMode)));
+        Fd dst = createTemporary(dstDir, e.path(), temporary, createMode(e, finalMode));
         if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
         writeNew(e, dstDir, temporary, dst, e.name(), finalMode, counts);
     }
@@ -105,7 +109,6 @@ final class FileCopier {
         boolean inPlace = finalName == null;
         Fd src = null;
         try {
-            if (!inPlace) markTemporary(dst);
             ParentState where = ctx.parentState(parent);
             ctx.writer.applyOwner(dst, e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
             src = ctx.openSource(e);
@@ -145,6 +148,65 @@ final class FileCopier {
             if (!inPlace) removeIncomplete(dstDir, name);
             else if (!dataComplete) createOrReplace.removeIncomplete(dstDir, name, dst); // before the close: under its lock
             ctx.timedClose(dst);
+        }
+    }
+
+    /**
+     * The temporary, already marked, or null when its name is taken. An unnamed file (O_TMPFILE) is
+     * marked and only then linked under the name, so a kill at any point leaves nothing, or a marked
+     * file a re-run removes. Where unnamed files are refused (decided once for the task) it is created
+     * by name and marked at once: a kill between the two leaves an unmarked file, which stays.
+     */
+    private Fd createTemporary(Fd dir, byte[] path, byte[] name, int mode) {
+        Fd unnamed = openUnnamed(dir, path, mode);
+        if (unnamed == null) return createMarked(dir, name, mode);
+        boolean named = false;
+        try {
+            markTemporary(unnamed);
+            named = ctx.steps.time(Step.OPEN_DST, () -> linkUnlessTaken(unnamed, dir, name));
+            return named ? unnamed : null;
+        } finally {
+            if (!named) ctx.timedClose(unnamed);
+        }
+    }
+
+    /** An unnamed file in dir for the entry at path, or null where this task makes its temporaries by name. */
+    private Fd openUnnamed(Fd dir, byte[] path, int mode) {
+        if (unnamedTemporaries == null)
+            unnamedTemporaries = !Boolean.getBoolean(NAMED_TEMPORARIES_PROPERTY) && Posix.procFdExists();
+        if (!unnamedTemporaries) return null;
+        int flags = ctx.layouts.createFlags(ctx.options.modes().verify() ? Linux.O_RDWR : Linux.O_WRONLY);
+        Fd unnamed = ctx.steps.time(Step.OPEN_DST,
+                () -> ctx.unlockingParent(dir, () -> Posix.openUnnamedUnlessRefused(dir, path, flags, mode)));
+        if (unnamed == null) unnamedTemporaries = false;
+        return unnamed;
+    }
+
+    /** The way without O_TMPFILE: created by name, then marked; null when the name is taken. */
+    private Fd createMarked(Fd dir, byte[] name, int mode) {
+        Fd made = ctx.unlockingParent(dir, () -> createExclusive(dir, name, mode));
+        if (made == null) return null;
+        boolean marked = false;
+        try {
+            markTemporary(made);
+            marked = true;
+            return made;
+        } finally {
+            if (!marked) {
+                removeIncomplete(dir, name);
+                ctx.timedClose(made);
+            }
+        }
+    }
+
+    /** False when the name is taken. */
+    private boolean linkUnlessTaken(Fd unnamed, Fd dir, byte[] name) {
+        try {
+            ctx.unlockingParent(dir, () -> Posix.linkUnnamed(unnamed, dir, name));
+            return true;
+        } catch (PosixException ex) {
+            if (ex.errno() != Errno.EEXIST) throw ex;
+            return false;
         }
     }
 

@@ -33,6 +33,8 @@ public final class Posix {
     private static final class Changes { static final LibC.Changes LIBC = LibCBinding.bind(LibC.Changes.class); }
 
     private static final byte[] EMPTY_C = {0};
+    private static final byte[] DOT_C = {'.', 0};
+    private static final byte[] PROC_SELF_FD_C = PathBytes.cString(PathBytes.of("/proc/self/fd"));
     private static volatile boolean openat2Missing;
 
     /** EAGAIN is retried this many times with a growing pause (about 1.3 s in all); EINTR always. */
@@ -504,6 +506,34 @@ public final class Posix {
         byte[] o = PathBytes.cString(oldName);
         byte[] n = PathBytes.cString(newName);
         call("linkat", newName, () -> Names.LIBC.linkat(oldDir.fd(), o, newDir.fd(), n, 0));
+    }
+
+    /**
+     * An unnamed regular file in dir (O_TMPFILE; flags O_WRONLY or O_RDWR, plus any others), named
+     * later by {@link #linkUnnamed}; null when dir's file system or the kernel makes none (EOPNOTSUPP,
+     * EISDIR, EINVAL). path names the file to be, in messages.
+     */
+    public static Fd openUnnamedUnlessRefused(Fd dir, byte[] path, int flags, int mode) {
+        long rc = callOrErrno(() -> LIBC.openat(dir.fd(), DOT_C, flags | O_TMPFILE | O_CLOEXEC, mode));
+        if (rc == -Errno.EOPNOTSUPP || rc == -Errno.EISDIR || rc == -Errno.EINVAL) return null;
+        if (rc < 0) throw failure("openat", (int) -rc, path);
+        return new Fd((int) rc, path);
+    }
+
+    /**
+     * Gives an unnamed file ({@link #openUnnamedUnlessRefused}) the name name in dir, through its
+     * /proc/self/fd link: unlike AT_EMPTY_PATH this needs no CAP_DAC_READ_SEARCH (man 2 open).
+     */
+    public static void linkUnnamed(Fd file, Fd dir, byte[] name) {
+        byte[] proc = PathBytes.cString(PathBytes.of("/proc/self/fd/" + file.fd()));
+        byte[] n = PathBytes.cString(name);
+        call("linkat", name, () -> Names.LIBC.linkat(AT_FDCWD, proc, dir.fd(), n, AT_SYMLINK_FOLLOW));
+    }
+
+    /** Whether /proc/self/fd is there, which {@link #linkUnnamed} names files through. */
+    public static boolean procFdExists() {
+        long rc = callOrErrno(() -> LIBC.statx(AT_FDCWD, PROC_SELF_FD_C, 0, STATX_BASIC_STATS, new byte[Statx.SIZE]));
+        return rc == 0;
     }
 
     public static void mknodat(Fd dir, byte[] name, int mode, long dev) {
