@@ -4,7 +4,6 @@ import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.SparkDcp;
 import io.sparkdcp.bench.ProcessCpu;
-import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;
@@ -19,6 +18,7 @@ import org.apache.spark.storage.RDDInfo;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -38,9 +38,10 @@ public final class PlanMemory {
 
     /**
      * @param differences entries whose type, mode, owner, size, mtime or project differ, or that one side lacks
+     * @param steps       the copy's steps: label → {calls, nanoseconds}
      */
     public record Run(String tree, String plan, long entries, double driverBytesPerEntry, double seconds, double cpuSeconds,
-                      long failed, long differences, List<StageTimes.Phase> phases, StepStats steps) {
+                      long failed, long differences, List<StageTimes.Phase> phases, Map<String, long[]> steps) {
         public double entriesPerSecond() { return entries / seconds; }
     }
 
@@ -73,7 +74,7 @@ public final class PlanMemory {
         long entries = r.report().entriesListed();
         long differences = differences(source, destination);
         Run run = new Run(tree, plan, entries, (double) atListed[0] / entries, seconds, cpuSeconds, r.report().counts().failed(),
-                differences, phases, r.report().steps());
+                differences, phases, r.report().steps().asMap());
         log.accept(String.format(Locale.ROOT, "%s plan, %s tree: %,d entries, driver %.1f B/entry, %.1f s, %.1f CPU s, %d failed, %d differences",
                 plan, tree, entries, run.driverBytesPerEntry(), seconds, cpuSeconds, run.failed(), differences));
         log.accept(stages(run));
@@ -108,7 +109,7 @@ public final class PlanMemory {
         }
         out.append(String.format(Locale.ROOT, "%-34s %5s %6s %6s %8.1f%n", "outside Spark's jobs", "", "", "", r.seconds() - inJobs / 1e3));
         out.append("steps (calls, µs each):");
-        r.steps().asMap().forEach((step, n) -> out.append(String.format(Locale.ROOT, " %s %,d %.1f", step, n[0], n[1] / 1e3 / n[0])));
+        r.steps().forEach((step, n) -> out.append(String.format(Locale.ROOT, " %s %,d %.1f", step, n[0], n[1] / 1e3 / n[0])));
         return out.append(System.lineSeparator()).toString();
     }
 
