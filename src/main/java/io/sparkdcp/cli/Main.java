@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import io.sparkdcp.api.NativeCalls;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -30,6 +31,9 @@ public final class Main implements Runnable {
     public void run() {
         throw new ParameterException(spec.commandLine(), "missing command (copy, sync, bench or scale-bench)");
     }
+
+    /** The subcommands that call libc in this JVM: they bind it while picocli parses their options. */
+    private static final List<String> COPIES = List.of("copy", "sync", "compare");
 
     /** The names of the subcommands, in the order help lists them. */
     static final List<String> SUBCOMMANDS = List.of("copy", "sync", "compare", "bench", "scale-bench", "help");
@@ -78,6 +82,7 @@ public final class Main implements Runnable {
 
     /** @throws Exception only as YARN's cluster-mode driver: a failed run's exit code, for the ApplicationMaster */
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && COPIES.contains(args[0])) NativeCalls.bindInBackground();
         OutOfMemoryExit.install();
         // picocli looks for Groovy's Closure class, a miss that makes the JVM open every jar on the class path.
         if (System.getProperty(NO_CLOSURES) == null) System.setProperty(NO_CLOSURES, "true");

@@ -9,10 +9,13 @@ import jnr.ffi.types.ssize_t;
 import jnr.ffi.types.u_int64_t;
 
 /**
- * The libc calls spark-dcp uses, bound once by {@link Posix}. Paths and names are NUL-terminated
- * byte arrays ({@link PathBytes#cString}); large buffers are direct {@link Pointer}s so nothing
- * is copied twice. Public only because jnr-ffi generates its implementation in another class
- * loader; everything outside this package calls {@link Posix}.
+ * The libc calls every copy makes: a copy of files and directories binds this alone. The nested
+ * groups hold calls only some runs make and are bound by {@link Posix} on their first use: jnr-ffi
+ * generates one class with every method of an interface when it binds it (about 2 ms of CPU time per
+ * method, a third of an empty copy's fixed cost when every call was bound at start).
+ * Paths and names are NUL-terminated byte arrays ({@link PathBytes#cString}); large buffers are
+ * direct {@link Pointer}s so nothing is copied twice. Public only because jnr-ffi generates the
+ * implementations in another class loader; everything outside this package calls {@link Posix}.
  */
 public interface LibC {
     int openat(int dirfd, @In byte[] path, int flags, int mode);
@@ -31,57 +34,21 @@ public interface LibC {
 
     int fsetxattr(int fd, @In byte[] name, @In byte[] value, @size_t long size, int flags);
 
-    int fremovexattr(int fd, @In byte[] name);
-
-    @ssize_t long llistxattr(@In byte[] path, Pointer list, @size_t long size);
-
-    @ssize_t long lgetxattr(@In byte[] path, @In byte[] name, Pointer value, @size_t long size);
-
-    int lsetxattr(@In byte[] path, @In byte[] name, @In byte[] value, @size_t long size, int flags);
-
     int fchown(int fd, int uid, int gid);
 
-    int fchownat(int dirfd, @In byte[] path, int uid, int gid, int flags);
-
     int fchmod(int fd, int mode);
-
-    int fchmodat(int dirfd, @In byte[] path, int mode, int flags);
 
     /** times: atime sec, atime nsec, mtime sec, mtime nsec (two struct timespec). */
     int futimens(int fd, @In long[] times);
 
-    int utimensat(int dirfd, @In byte[] path, @In long[] times, int flags);
-
     @ssize_t long copy_file_range(int fdIn, @In @Out long[] offIn, int fdOut, @In @Out long[] offOut,
                                   @size_t long len, int flags);
-
-    @ssize_t long pread(int fd, Pointer buf, @size_t long count, @off_t long offset);
-
-    @ssize_t long pwrite(int fd, Pointer buf, @size_t long count, @off_t long offset);
-
-    @off_t long lseek(int fd, @off_t long offset, int whence);
-
-    int ftruncate(int fd, @off_t long length);
-
-    int fsync(int fd);
 
     int flock(int fd, int operation);
 
     @ssize_t long getdents64(int fd, Pointer buf, @size_t long count);
 
     int mkdirat(int dirfd, @In byte[] path, int mode);
-
-    int symlinkat(@In byte[] target, int newdirfd, @In byte[] linkpath);
-
-    @ssize_t long readlinkat(int dirfd, @In byte[] path, @Out byte[] buf, @size_t long size);
-
-    int linkat(int olddirfd, @In byte[] oldpath, int newdirfd, @In byte[] newpath, int flags);
-
-    int mknodat(int dirfd, @In byte[] path, int mode, @u_int64_t long dev);
-
-    int renameat(int olddirfd, @In byte[] oldpath, int newdirfd, @In byte[] newpath);
-
-    int unlinkat(int dirfd, @In byte[] path, int flags);
 
     /** Only for openat2, which glibc 2.36 does not wrap. */
     long syscall(long number, int dirfd, @In byte[] path, @In byte[] openHow, @size_t long size);
@@ -91,4 +58,52 @@ public interface LibC {
     int geteuid();
 
     int getegid();
+
+    /** Entries made or changed by name in their directory: symlinks, hard links, special files. */
+    interface Names {
+        int fchownat(int dirfd, @In byte[] path, int uid, int gid, int flags);
+
+        int fchmodat(int dirfd, @In byte[] path, int mode, int flags);
+
+        int utimensat(int dirfd, @In byte[] path, @In long[] times, int flags);
+
+        int symlinkat(@In byte[] target, int newdirfd, @In byte[] linkpath);
+
+        @ssize_t long readlinkat(int dirfd, @In byte[] path, @Out byte[] buf, @size_t long size);
+
+        int linkat(int olddirfd, @In byte[] oldpath, int newdirfd, @In byte[] newpath, int flags);
+
+        int mknodat(int dirfd, @In byte[] path, int mode, @u_int64_t long dev);
+    }
+
+    /** Extended attributes by path: the path way of copying them (--xattr-access path). */
+    interface PathXattrs {
+        @ssize_t long llistxattr(@In byte[] path, Pointer list, @size_t long size);
+
+        @ssize_t long lgetxattr(@In byte[] path, @In byte[] name, Pointer value, @size_t long size);
+
+        int lsetxattr(@In byte[] path, @In byte[] name, @In byte[] value, @size_t long size, int flags);
+    }
+
+    /** Data not moved by copy_file_range: sparse files, read/write fallback, comparing, --fsync. */
+    interface Data {
+        @ssize_t long pread(int fd, Pointer buf, @size_t long count, @off_t long offset);
+
+        @ssize_t long pwrite(int fd, Pointer buf, @size_t long count, @off_t long offset);
+
+        @off_t long lseek(int fd, @off_t long offset, int whence);
+
+        int ftruncate(int fd, @off_t long length);
+
+        int fsync(int fd);
+    }
+
+    /** Removing and renaming: sync, replacing files, temporary names, clean-up after a failure. */
+    interface Changes {
+        int unlinkat(int dirfd, @In byte[] path, int flags);
+
+        int renameat(int olddirfd, @In byte[] oldpath, int newdirfd, @In byte[] newpath);
+
+        int fremovexattr(int fd, @In byte[] name);
+    }
 }

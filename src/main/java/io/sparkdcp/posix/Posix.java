@@ -1,7 +1,6 @@
 package io.sparkdcp.posix;
 
 import jnr.ffi.LastError;
-import jnr.ffi.LibraryLoader;
 import jnr.ffi.Runtime;
 
 import java.nio.ByteBuffer;
@@ -20,8 +19,19 @@ import static io.sparkdcp.posix.Linux.*;
 public final class Posix {
     private Posix() {}
 
-    private static final LibC LIBC = LibraryLoader.create(LibC.class).failImmediately().load("c");
+    private static final LibC LIBC = LibCBinding.core();
     static final Runtime RUNTIME = Runtime.getRuntime(LIBC);
+
+    // The calls only some runs make, each group bound on its first use (a class is initialised once,
+    // by the first thread that needs it).
+    private static final class Names { static final LibC.Names LIBC = LibCBinding.bind(LibC.Names.class); }
+
+    private static final class PathXattrs { static final LibC.PathXattrs LIBC = LibCBinding.bind(LibC.PathXattrs.class); }
+
+    private static final class Data { static final LibC.Data LIBC = LibCBinding.bind(LibC.Data.class); }
+
+    private static final class Changes { static final LibC.Changes LIBC = LibCBinding.bind(LibC.Changes.class); }
+
     private static final byte[] EMPTY_C = {0};
     private static volatile boolean openat2Missing;
 
@@ -293,7 +303,7 @@ public final class Posix {
 
     public static void fremovexattr(Fd fd, byte[] name) {
         byte[] c = PathBytes.cString(name);
-        long rc = callOrErrno(() -> LIBC.fremovexattr(fd.fd(), c));
+        long rc = callOrErrno(() -> Changes.LIBC.fremovexattr(fd.fd(), c));
         if (rc < 0 && rc != -Errno.ENODATA) throw xattrFailure("fremovexattr", (int) -rc, fd.path(), name);
     }
 
@@ -301,10 +311,10 @@ public final class Posix {
     public static List<byte[]> llistxattr(byte[] path, NativeBuffer buf) {
         byte[] c = PathBytes.cString(path);
         while (true) {
-            long n = callOrErrno(() -> LIBC.llistxattr(c, buf.pointer(), buf.capacity()));
+            long n = callOrErrno(() -> PathXattrs.LIBC.llistxattr(c, buf.pointer(), buf.capacity()));
             if (n >= 0) return splitNames(buf, (int) n);
             if (n != -Errno.ERANGE) throw failure("llistxattr", (int) -n, path);
-            buf.ensure(call("llistxattr", path, () -> LIBC.llistxattr(c, null, 0)) + 1);
+            buf.ensure(call("llistxattr", path, () -> PathXattrs.LIBC.llistxattr(c, null, 0)) + 1);
         }
     }
 
@@ -312,18 +322,18 @@ public final class Posix {
         byte[] c = PathBytes.cString(path);
         byte[] n = PathBytes.cString(name);
         while (true) {
-            long rc = callOrErrno(() -> LIBC.lgetxattr(c, n, buf.pointer(), buf.capacity()));
+            long rc = callOrErrno(() -> PathXattrs.LIBC.lgetxattr(c, n, buf.pointer(), buf.capacity()));
             if (rc >= 0) return buf.copyOut(0, (int) rc);
             if (rc == -Errno.ENODATA) return null;
             if (rc != -Errno.ERANGE) throw xattrFailure("lgetxattr", (int) -rc, path, name);
-            buf.ensure(call("lgetxattr", path, () -> LIBC.lgetxattr(c, n, null, 0)) + 1);
+            buf.ensure(call("lgetxattr", path, () -> PathXattrs.LIBC.lgetxattr(c, n, null, 0)) + 1);
         }
     }
 
     public static void lsetxattr(byte[] path, byte[] name, byte[] value) {
         byte[] c = PathBytes.cString(path);
         byte[] n = PathBytes.cString(name);
-        long rc = callOrErrno(() -> LIBC.lsetxattr(c, n, value, value.length, 0));
+        long rc = callOrErrno(() -> PathXattrs.LIBC.lsetxattr(c, n, value, value.length, 0));
         if (rc < 0) throw xattrFailure("lsetxattr", (int) -rc, path, name);
     }
 
@@ -355,7 +365,7 @@ public final class Posix {
     /** Owner of name in dir, the link itself when it is a symlink. */
     public static void lchownAt(Fd dir, byte[] name, int uid, int gid) {
         byte[] c = PathBytes.cString(name);
-        call("fchownat", name, () -> LIBC.fchownat(dir.fd(), c, uid, gid, AT_SYMLINK_NOFOLLOW));
+        call("fchownat", name, () -> Names.LIBC.fchownat(dir.fd(), c, uid, gid, AT_SYMLINK_NOFOLLOW));
     }
 
     public static void fchmod(Fd fd, int permissions) {
@@ -365,7 +375,7 @@ public final class Posix {
     /** chmod of name in dir (never a symlink: Linux cannot chmod one). */
     public static void chmodAt(Fd dir, byte[] name, int permissions) {
         byte[] c = PathBytes.cString(name);
-        call("fchmodat", name, () -> LIBC.fchmodat(dir.fd(), c, permissions, 0));
+        call("fchmodat", name, () -> Names.LIBC.fchmodat(dir.fd(), c, permissions, 0));
     }
 
     public static void futimens(Fd fd, long atimeSec, int atimeNsec, long mtimeSec, int mtimeNsec) {
@@ -377,7 +387,7 @@ public final class Posix {
     public static void lutimensAt(Fd dir, byte[] name, long atimeSec, int atimeNsec, long mtimeSec, int mtimeNsec) {
         long[] times = {atimeSec, atimeNsec, mtimeSec, mtimeNsec};
         byte[] c = PathBytes.cString(name);
-        call("utimensat", name, () -> LIBC.utimensat(dir.fd(), c, times, AT_SYMLINK_NOFOLLOW));
+        call("utimensat", name, () -> Names.LIBC.utimensat(dir.fd(), c, times, AT_SYMLINK_NOFOLLOW));
     }
 
     // ---- data ---------------------------------------------------------------------------------
@@ -399,33 +409,33 @@ public final class Posix {
     }
 
     public static int pread(Fd fd, NativeBuffer buf, int length, long offset) {
-        return (int) call("pread", fd.path(), () -> LIBC.pread(fd.fd(), buf.pointer(), length, offset));
+        return (int) call("pread", fd.path(), () -> Data.LIBC.pread(fd.fd(), buf.pointer(), length, offset));
     }
 
     /** pread into buf at bufOffset. */
     public static int preadInto(Fd fd, NativeBuffer buf, int bufOffset, int length, long offset) {
-        return (int) call("pread", fd.path(), () -> LIBC.pread(fd.fd(), buf.pointer().slice(bufOffset), length, offset));
+        return (int) call("pread", fd.path(), () -> Data.LIBC.pread(fd.fd(), buf.pointer().slice(bufOffset), length, offset));
     }
 
     public static int pwrite(Fd fd, NativeBuffer buf, int bufOffset, int length, long offset) {
         return (int) call("pwrite", fd.path(),
-                () -> LIBC.pwrite(fd.fd(), buf.pointer().slice(bufOffset), length, offset));
+                () -> Data.LIBC.pwrite(fd.fd(), buf.pointer().slice(bufOffset), length, offset));
     }
 
     /** lseek SEEK_DATA/SEEK_HOLE; returns -1 where no further data exists (ENXIO). */
     public static long seek(Fd fd, long offset, int whence) {
-        long rc = callOrErrno(() -> LIBC.lseek(fd.fd(), offset, whence));
+        long rc = callOrErrno(() -> Data.LIBC.lseek(fd.fd(), offset, whence));
         if (rc == -Errno.ENXIO) return -1;
         if (rc < 0) throw failure("lseek", (int) -rc, fd.path());
         return rc;
     }
 
     public static void ftruncate(Fd fd, long length) {
-        call("ftruncate", fd.path(), () -> LIBC.ftruncate(fd.fd(), length));
+        call("ftruncate", fd.path(), () -> Data.LIBC.ftruncate(fd.fd(), length));
     }
 
     public static void fsync(Fd fd) {
-        call("fsync", fd.path(), () -> LIBC.fsync(fd.fd()));
+        call("fsync", fd.path(), () -> Data.LIBC.fsync(fd.fd()));
     }
 
     // ---- directories and names ----------------------------------------------------------------
@@ -476,7 +486,7 @@ public final class Posix {
     public static void symlinkat(byte[] target, Fd dir, byte[] name) {
         byte[] t = PathBytes.cString(target);
         byte[] c = PathBytes.cString(name);
-        call("symlinkat", name, () -> LIBC.symlinkat(t, dir.fd(), c));
+        call("symlinkat", name, () -> Names.LIBC.symlinkat(t, dir.fd(), c));
     }
 
     public static byte[] readlinkat(Fd dir, byte[] name) {
@@ -484,7 +494,7 @@ public final class Posix {
         int size = 4096;
         while (true) {
             byte[] buf = new byte[size];
-            int n = (int) call("readlinkat", name, () -> LIBC.readlinkat(dir.fd(), c, buf, buf.length));
+            int n = (int) call("readlinkat", name, () -> Names.LIBC.readlinkat(dir.fd(), c, buf, buf.length));
             if (n < size) return java.util.Arrays.copyOf(buf, n);
             size *= 4;
         }
@@ -493,23 +503,23 @@ public final class Posix {
     public static void linkat(Fd oldDir, byte[] oldName, Fd newDir, byte[] newName) {
         byte[] o = PathBytes.cString(oldName);
         byte[] n = PathBytes.cString(newName);
-        call("linkat", newName, () -> LIBC.linkat(oldDir.fd(), o, newDir.fd(), n, 0));
+        call("linkat", newName, () -> Names.LIBC.linkat(oldDir.fd(), o, newDir.fd(), n, 0));
     }
 
     public static void mknodat(Fd dir, byte[] name, int mode, long dev) {
         byte[] c = PathBytes.cString(name);
-        call("mknodat", name, () -> LIBC.mknodat(dir.fd(), c, mode, dev));
+        call("mknodat", name, () -> Names.LIBC.mknodat(dir.fd(), c, mode, dev));
     }
 
     public static void renameat(Fd oldDir, byte[] oldName, Fd newDir, byte[] newName) {
         byte[] o = PathBytes.cString(oldName);
         byte[] n = PathBytes.cString(newName);
-        call("renameat", newName, () -> LIBC.renameat(oldDir.fd(), o, newDir.fd(), n));
+        call("renameat", newName, () -> Changes.LIBC.renameat(oldDir.fd(), o, newDir.fd(), n));
     }
 
     public static void unlinkat(Fd dir, byte[] name, boolean directory) {
         byte[] c = PathBytes.cString(name);
-        call("unlinkat", name, () -> LIBC.unlinkat(dir.fd(), c, directory ? AT_REMOVEDIR : 0));
+        call("unlinkat", name, () -> Changes.LIBC.unlinkat(dir.fd(), c, directory ? AT_REMOVEDIR : 0));
     }
 
     // ---- process ------------------------------------------------------------------------------
