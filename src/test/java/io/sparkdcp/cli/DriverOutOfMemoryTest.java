@@ -1,6 +1,7 @@
 package io.sparkdcp.cli;
 
 import io.sparkdcp.testing.AppJars;
+import io.sparkdcp.testing.ChildJvm;
 import io.sparkdcp.testing.StandaloneCluster;
 import io.sparkdcp.testing.TimedProcess;
 import org.junit.jupiter.api.AfterAll;
@@ -127,6 +128,7 @@ class DriverOutOfMemoryTest {
     private static TimedProcess.Finished submit(String name, List<String> driverFlags, List<String> arguments,
                                                 String... sparkConf) throws Exception {
         List<String> command = new ArrayList<>(List.of(StandaloneCluster.javaBin()));
+        command.addAll(ChildJvm.FLAGS);
         command.addAll(driverFlags);
         command.addAll(AppJars.moduleFlags());
         command.addAll(List.of("-Dlog4j.configurationFile=" + PROJECT.resolve("spark-conf/log4j2.properties"),
@@ -135,6 +137,7 @@ class DriverOutOfMemoryTest {
                 "--properties-file", PROJECT.resolve("spark-conf/spark-defaults.conf").toString(),
                 "--executor-memory", "512m", "--executor-cores", "1",
                 "--conf", "spark.executor.extraClassPath=" + jars.classpath(),
+                "--conf", "spark.executor.defaultJavaOptions=" + ChildJvm.flags(),
                 // Spark refuses a driver heap under 450 MiB unless its reserve is lifted.
                 "--conf", "spark.testing.reservedMemory=0"));
         command.addAll(List.of(sparkConf));

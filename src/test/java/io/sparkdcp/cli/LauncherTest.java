@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,12 +41,18 @@ class LauncherTest {
     }
 
     private Launch launch(String... args) throws IOException, InterruptedException {
+        return launch(Map.of(), args);
+    }
+
+    private Launch launch(Map<String, String> environment, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
         command.addAll(List.of(args));
         // Files, not pipes: nothing to drain while waiting, and a chatty build cannot block.
         Path out = Files.createTempFile(tmp, "stdout", ".txt");
         Path err = Files.createTempFile(tmp, "stderr", ".txt");
-        Process process = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(environment);
+        Process process = builder
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile())
@@ -101,6 +108,20 @@ class LauncherTest {
         Launch sync = launch("sync", "--delete", src + "/", dst.toString());
         assertEquals(0, sync.exitCode(), sync.describe());
         assertEquals("alpha, longer\n", Files.readString(dst.resolve("a.txt")));
+    }
+
+    /**
+     * A local copy's JVM sends its own warnings to stderr: stdout is the report's. A heap of 32m draws
+     * two, about the launcher's fixed young generation. No class archive is made (the cache cannot be).
+     */
+    @Test
+    void theJvmsWarningsLeaveTheReportAloneOnStdout() throws Exception {
+        Path src = smallTree();
+        Launch copy = launch(Map.of("SPARK_DCP_DRIVER_MEMORY", "32m", "SPARK_DCP_CACHE_DIR", "/dev/null/no-cache"),
+                "copy", src + "/", tmp.resolve("dst").toString());
+        assertEquals(0, copy.exitCode(), copy.describe());
+        assertTrue(copy.out().startsWith("spark-dcp copy "), copy.describe());
+        assertTrue(copy.err().contains("[warning]"), "the JVM still warns, on stderr: " + copy.describe());
     }
 
     @Test

@@ -44,7 +44,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SlurmBatchScriptTest {
     private static final Path SCRIPT = AppJars.PROJECT.resolve("submit-scripts/slurm/spark-dcp.sbatch");
-    /** Queueing included: the jobs share three nodes. */
+    /** A node for each node a job asks for: all five jobs run at once (the script asks for whole nodes), none queues. */
+    private static final int NODES = 6;
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(6);
     /** Files of the slow source; each open waits a second, and the copy opens two at a time. */
     private static final int SLOW_FILES = 400;
@@ -70,12 +71,14 @@ class SlurmBatchScriptTest {
     void startSlurmAndSubmitTheJobs() throws Exception {
         LoopMount.requireRootAndXfs();
         SlurmCluster.requireSlurm();
+        // First: slurmctld checks time limits every 30 s from its start, so the time-limit job ends
+        // 90 s after it whatever else this set-up does before that job starts.
+        slurm = SlurmCluster.start(NODES);
         AppJars jars = AppJars.fromLauncherBuild();
         sparkHome = SparkStandIn.install(tmp.resolve("spark"), jars);
         submitDir = Files.createDirectories(tmp.resolve("submit"));
         nodeLocal = Files.createDirectories(tmp.resolve("node-local"));
         xfs = LoopMount.create("slurm", 1024);
-        slurm = SlurmCluster.start(4);
 
         Path backing = Files.createDirectory(xfs.dir().resolve("slow-backing"));
         for (int i = 0; i < SLOW_FILES; i++) Files.writeString(backing.resolve("f" + i), "file " + i + "\n");

@@ -3,6 +3,7 @@ package io.sparkdcp.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkdcp.testing.AppJars;
+import io.sparkdcp.testing.ChildJvm;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.StandaloneCluster;
@@ -60,6 +61,7 @@ class StandaloneClusterSubmitTest {
     /** SparkSubmit in client mode, as spark-submit runs it, with the project's spark-defaults.conf. */
     private static List<String> submitCommand(AppJars jars, String master, String... args) {
         List<String> command = new ArrayList<>(List.of(StandaloneCluster.javaBin(), "-Xmx1g"));
+        command.addAll(ChildJvm.FLAGS);
         command.addAll(AppJars.moduleFlags());
         command.addAll(List.of("-Dlog4j.configurationFile=" + PROJECT.resolve("spark-conf/log4j2.properties"),
                 "-cp", jars.classpath(), "org.apache.spark.deploy.SparkSubmit",
@@ -68,6 +70,7 @@ class StandaloneClusterSubmitTest {
                 "--executor-memory", "512m", "--executor-cores", "1",
                 // Executors find Spark on a real cluster's SPARK_HOME/jars; here it is the build's classpath.
                 "--conf", "spark.executor.extraClassPath=" + jars.classpath(),
+                "--conf", "spark.executor.defaultJavaOptions=" + ChildJvm.flags(),
                 jars.appJar().toString()));
         command.addAll(List.of(args));
         return command;

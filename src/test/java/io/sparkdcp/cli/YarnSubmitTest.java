@@ -3,6 +3,7 @@ package io.sparkdcp.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkdcp.testing.AppJars;
+import io.sparkdcp.testing.ChildJvm;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TimedProcess;
@@ -174,7 +175,12 @@ class YarnSubmitTest {
         env.put("SPARK_DCP_EXECUTOR_CORES", "1");
         env.put("SPARK_DCP_EXECUTORS", "2");
         // The NodeManager is on this machine: containers use the jars in place instead of an upload.
-        env.put("SPARK_DCP_SUBMIT_OPTIONS", "--conf spark.yarn.jars=local:" + PROJECT.resolve("target/spark-home/jars") + "/*");
+        // The flags of short-lived JVMs for each: the driver (here or in the AM's container), the AM, the executors.
+        env.put("SPARK_DCP_SUBMIT_OPTIONS", "--conf spark.yarn.jars=local:" + PROJECT.resolve("target/spark-home/jars") + "/*"
+                + " --conf spark.driver.defaultJavaOptions=" + ChildJvm.flags() + " --conf spark.yarn.am.extraJavaOptions=" + ChildJvm.flags()
+                + " --conf spark.executor.defaultJavaOptions=" + ChildJvm.flags()
+                // The AM hears of a lost executor, and spark-submit of the application's end, within half a second.
+                + " --conf spark.yarn.scheduler.heartbeat.interval-ms=500 --conf spark.yarn.report.interval=500ms");
         return builder;
     }
 }

@@ -2,6 +2,7 @@ package io.sparkdcp.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkdcp.testing.ChildJvm;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.CopyTreeMain;
 import io.sparkdcp.testing.LoopMount;
@@ -110,8 +111,9 @@ class FaultInjectionSoakTest {
         Path report = mount.dir().resolve("report.json");
         Path output = mount.dir().resolve("output.txt");
         Files.deleteIfExists(report);
-        List<String> command = new ArrayList<>(List.of("setsid", Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), CopyTreeMain.class.getName(), src.toString(), dst.toString(), "fd"));
+        List<String> command = new ArrayList<>(List.of("setsid", Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
+        command.addAll(ChildJvm.FLAGS);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), CopyTreeMain.class.getName(), src.toString(), dst.toString(), "fd"));
         command.addAll(mode);
         command.add("report=" + report);
         Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))

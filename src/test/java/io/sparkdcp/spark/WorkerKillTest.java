@@ -3,6 +3,7 @@ package io.sparkdcp.spark;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkdcp.cli.Main;
+import io.sparkdcp.testing.ChildJvm;
 import io.sparkdcp.testing.MountedSource;
 import io.sparkdcp.testing.TreeComparator;
 import io.sparkdcp.testing.TreeFiles;
@@ -60,6 +61,7 @@ class WorkerKillTest {
         try (TwoWorkerSparkCluster cluster = TwoWorkerSparkCluster.start(logs, 2)) {
             Process driver = cluster.launch(TwoWorkerSparkCluster.javaCommand(Main.class.getName(),
                     List.of("-Dspark.executor.extraClassPath=" + System.getProperty("java.class.path"),
+                            "-Dspark.executor.defaultJavaOptions=" + ChildJvm.flags(),
                             "-Dspark.executor.memory=1g", "-Dspark.ui.enabled=false"),
                     List.of("copy", "--master", cluster.masterUrl(), "--fsync", "--batch-files", "50",
                             "--report", report.toString(), source.source() + "/", dst.toString())), "driver.log");

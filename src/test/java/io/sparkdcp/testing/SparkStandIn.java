@@ -20,10 +20,11 @@ public final class SparkStandIn {
         String java = StandaloneCluster.javaBin();
         String localIp = "export SPARK_LOCAL_IP=${SLURMD_NODENAME:-127.0.0.1}";
         executable(bin.resolve("spark-class"), String.join("\n", localIp, "export SPARK_SCALA_VERSION=2.13",
-                "exec " + java + " -Xmx512m -cp '" + jars.classpath() + "' \"$@\""));
+                "exec " + java + " -Xmx512m " + ChildJvm.flags() + " -cp '" + jars.classpath() + "' \"$@\""));
         executable(bin.resolve("spark-submit"), String.join("\n", localIp,
-                "exec " + java + " -Xmx1g " + String.join(" ", AppJars.moduleFlags()) + " -cp '" + jars.classpath()
-                        + "' org.apache.spark.deploy.SparkSubmit --conf 'spark.executor.extraClassPath=" + jars.classpath() + "' \"$@\""));
+                "exec " + java + " -Xmx1g " + ChildJvm.flags() + " " + String.join(" ", AppJars.moduleFlags()) + " -cp '" + jars.classpath()
+                        + "' org.apache.spark.deploy.SparkSubmit --conf 'spark.executor.extraClassPath=" + jars.classpath() + "'"
+                        + " --conf 'spark.executor.defaultJavaOptions=" + ChildJvm.flags() + "' \"$@\""));
         return sparkHome;
     }
 

@@ -68,7 +68,9 @@ public final class StandaloneCluster implements AutoCloseable {
     public List<Path> workerLogs() { return List.copyOf(workerLogs); }
 
     private void launch(Path sparkHome, Path log, String mainClass, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(javaBin(), "-Xmx512m", "-cp", classpath, mainClass));
+        List<String> command = new ArrayList<>(List.of(javaBin(), "-Xmx512m"));
+        command.addAll(ChildJvm.FLAGS);
+        command.addAll(List.of("-cp", classpath, mainClass));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));

@@ -30,6 +30,7 @@ import java.util.stream.Stream;
  */
 public final class YarnCluster implements AutoCloseable {
     private static final long START_SECONDS = 180; // ~7 s alone; much more on a loaded 2-core machine
+    private static final long STOP_SECONDS = 3;
 
     private final Path home;
     private final Process process;
@@ -44,9 +45,10 @@ public final class YarnCluster implements AutoCloseable {
 
     public static YarnCluster start(Path home) throws IOException, InterruptedException {
         String classpath = ReadableClasspath.entriesWithJunit().stream().map(Path::toString).collect(Collectors.joining(":"));
-        List<String> command = List.of(StandaloneCluster.javaBin(), "-Xmx768m",
-                "--add-opens=java.base/java.lang=ALL-UNNAMED", // Guice, in the RM's web app
-                "-cp", classpath, YarnClusterMain.class.getName());
+        List<String> command = new ArrayList<>(List.of(StandaloneCluster.javaBin(), "-Xmx768m"));
+        command.addAll(ChildJvm.FLAGS);
+        command.addAll(List.of("--add-opens=java.base/java.lang=ALL-UNNAMED", // Guice, in the RM's web app
+                "-cp", classpath, YarnClusterMain.class.getName()));
         ProcessBuilder builder = new ProcessBuilder(command).directory(Files.createDirectories(home).toFile())
                 .redirectErrorStream(true).redirectOutput(home.resolve("cluster.log").toFile())
                 .redirectInput(ProcessBuilder.Redirect.PIPE);
@@ -147,7 +149,9 @@ public final class YarnCluster implements AutoCloseable {
         } catch (IOException ignored) { // the process is gone already
         }
         try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            // MiniYARNCluster's own stop was seen to use up the 30 s this waited before, at a test class's end;
+            // nothing of the cluster is kept, so it gets a few seconds and is then killed.
+            if (!process.waitFor(STOP_SECONDS, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -55,6 +55,9 @@ public final class YarnClusterMain {
         conf.setInt("yarn.nodemanager.resource.cpu-vcores", 8);
         conf.setBoolean("yarn.nodemanager.pmem-check-enabled", false);
         conf.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
+        // Containers are handed out at the NodeManager's heartbeats: every 100 ms, not a site's 1 s, so
+        // each AM and executor a test asks for does not wait up to a second more.
+        conf.setLong("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 100);
         conf.set("hadoop.tmp.dir", Path.of("hadoop-tmp").toAbsolutePath().toString());
         return conf;
     }
