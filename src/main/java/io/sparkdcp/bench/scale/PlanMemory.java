@@ -18,6 +18,7 @@ import org.apache.spark.storage.RDDInfo;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -37,13 +38,15 @@ public final class PlanMemory {
 
     /**
      * @param differences entries whose type, mode, owner, size, mtime or project differ, or that one side lacks
+     * @param steps       the copy's steps: label → {calls, nanoseconds}
      */
     public record Run(String tree, String plan, long entries, double driverBytesPerEntry, double seconds, double cpuSeconds,
-                      long failed, long differences, List<StageTimes.Phase> phases) {
+                      long failed, long differences, List<StageTimes.Phase> phases, Map<String, long[]> steps) {
         public double entriesPerSecond() { return entries / seconds; }
     }
 
     public static Run measure(JavaSparkContext sc, String tree, Path source, Path destination, String plan, Consumer<String> log) {
+        settle(destination.getParent());
         long before = usedHeapAfterGc();
         long[] atListed = {-1};
         // The heap's measurement (three full GCs) is the bench's cost, not the copy's: its time and CPU are left out.
@@ -71,7 +74,7 @@ public final class PlanMemory {
         long entries = r.report().entriesListed();
         long differences = differences(source, destination);
         Run run = new Run(tree, plan, entries, (double) atListed[0] / entries, seconds, cpuSeconds, r.report().counts().failed(),
-                differences, phases);
+                differences, phases, r.report().steps().asMap());
         log.accept(String.format(Locale.ROOT, "%s plan, %s tree: %,d entries, driver %.1f B/entry, %.1f s, %.1f CPU s, %d failed, %d differences",
                 plan, tree, entries, run.driverBytesPerEntry(), seconds, cpuSeconds, run.failed(), differences));
         log.accept(stages(run));
@@ -105,7 +108,25 @@ public final class PlanMemory {
                     p.shuffleWriteBytes() / 1e6, p.shuffleReadBytes() / 1e6, p.spilledBytes() / 1e6));
         }
         out.append(String.format(Locale.ROOT, "%-34s %5s %6s %6s %8.1f%n", "outside Spark's jobs", "", "", "", r.seconds() - inJobs / 1e3));
-        return out.toString();
+        out.append("steps (calls, µs each):");
+        r.steps().forEach((step, n) -> out.append(String.format(Locale.ROOT, " %s %,d %.1f", step, n[0], n[1] / 1e3 / n[0])));
+        return out.append(System.lineSeparator()).toString();
+    }
+
+    /**
+     * Writes back what the tree's generation or the copy before left dirty (untimed), so that no copy pays
+     * for the one before it: the executors' plan, run first, paid for the generation's writeback.
+     */
+    private static void settle(Path fileSystem) {
+        try {
+            int exit = new ProcessBuilder("sync", "-f", fileSystem.toString()).inheritIO().start().waitFor();
+            if (exit != 0) throw new java.io.IOException("sync -f " + fileSystem + " exited with " + exit);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while syncing " + fileSystem, e);
+        }
     }
 
     /** Bytes of persisted RDDs in memory (the executors' share of this JVM in local mode). */

@@ -99,20 +99,26 @@ public final class ScaleBench {
      * plan and through the executors' (issue 16), each into a new directory in the scratch directory. The
      * executors' first: on a big tree it is the figure to have should a long run be cut short. With more
      * than one round, the big tree is copied that many times through each plan, taking turns (executors,
-     * driver, executors, ...), so that a machine whose load moves treats both alike.
+     * driver, driver, executors, ...: each round in the other order, so that what the first copy of a run
+     * pays, such as the JIT's compiling, and a load that rises or falls weigh on both plans alike).
      */
     public List<PlanMemory.Run> plans(JavaSparkContext sc, int rounds) throws IOException {
         List<PlanMemory.Run> runs = new ArrayList<>();
         for (String tree : List.of("small", "big")) {
             Path source = ensureTree(tree.equals("small") ? small : big, tree);
             for (int round = 0; round < (tree.equals("big") ? rounds : 1); round++) {
-                for (String plan : List.of(PlanMemory.EXECUTORS, PlanMemory.DRIVER)) {
+                for (String plan : turn(round)) {
                     Path dst = scratch.resolve("copy-of-" + source.getFileName() + "-" + plan + "-" + System.nanoTime());
                     runs.add(PlanMemory.measure(sc, tree, source, dst, plan, log));
                 }
             }
         }
         return runs;
+    }
+
+    /** The plans in the order a round copies through them: executors first in even rounds, driver first in odd ones. */
+    static List<String> turn(int round) {
+        return round % 2 == 0 ? List.of(PlanMemory.EXECUTORS, PlanMemory.DRIVER) : List.of(PlanMemory.DRIVER, PlanMemory.EXECUTORS);
     }
 
     private Path ensureTree(ScaleTree shape, String name) throws IOException {
