@@ -66,7 +66,8 @@ public final class PreparedCompare {
     private CompareResult run(PhaseRunner runner) {
         ItemLogTarget log = options.copy().itemLog();
         // The executors' comparison does not log yet: with --log the driver matches the listings and logs.
-        java.util.function.Supplier<io.sparkdcp.report.CompareReport> job = () -> log == null && ExecutorCompare.applies(options, runner)
+        // onSpark() first: ExecutorCompare links against Spark's classes, absent from a local run's class path.
+        java.util.function.Supplier<io.sparkdcp.report.CompareReport> job = () -> log == null && runner.onSpark() && ExecutorCompare.applies(options, runner)
                 ? new ExecutorCompare(options, windowNanos, (SparkPhaseRunner) runner, request.messages()).run()
                 : new CompareJob(options, windowNanos, runner, request.messages()).run();
         return new CompareResult(log == null ? job.get() : ItemLogDir.logged(log.dir(), job));

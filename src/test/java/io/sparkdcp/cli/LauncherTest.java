@@ -89,10 +89,10 @@ class LauncherTest {
 
     /**
      * Without --master the launcher runs the copy on threads in its JVM, on a class path without
-     * Spark's and Hadoop's jars: a copy or sync that still needed one of their classes fails here.
+     * Spark's and Hadoop's jars: a copy, sync or compare that still needed one of their classes fails here.
      */
     @Test
-    void copiesAndSyncsWithoutMasterOnThreadsWithoutSparksClasses() throws Exception {
+    void copiesSyncsAndComparesWithoutMasterOnThreadsWithoutSparksClasses() throws Exception {
         Path src = smallTree();
         Path dst = tmp.resolve("dst");
         Path report = tmp.resolve("report.json");
@@ -108,6 +108,13 @@ class LauncherTest {
         Launch sync = launch("sync", "--delete", src + "/", dst.toString());
         assertEquals(0, sync.exitCode(), sync.describe());
         assertEquals("alpha, longer\n", Files.readString(dst.resolve("a.txt")));
+
+        Launch compare = launch("compare", src + "/", dst.toString());
+        assertEquals(0, compare.exitCode(), compare.describe());
+        Files.writeString(dst.resolve("sub/b.txt"), "beta, changed\n");
+        Launch differs = launch("compare", src + "/", dst.toString());
+        assertEquals(1, differs.exitCode(), differs.describe());
+        assertTrue(differs.out().contains("differences in 1 entry"), differs.describe());
     }
 
     /**
