@@ -526,9 +526,9 @@ public final class ExecutorPlanCopy {
         /**
          * One partition per task: one for shared levels; a big level in runs of n taken in the order its files
          * are copied (each share of the listing in path order, the shares in turn, as the copy numbers its
-         * batches), as the driver's plan makes its directories. Dealt round robin instead, the directories'
-         * inodes lay in no order along the copy, and each file's create in them cost more (at 10^6 entries,
-         * open_dst 117 against the driver plan's 103 µs; the copy stage's CPU 62.7 against 52.9 s).
+         * batches), as the driver's plan makes its directories, so that XFS lays their inodes out along the copy.
+         * Dealt round robin, they lay in no order (measured at 10^6 entries: 52-55 % of path-consecutive
+         * directories in one allocation group in inode order, against the driver plan's 100 %; 88-95 % now).
          */
         JavaRDD<Entry> tasksOf(JavaRDD<Entry> entries) {
             JavaRDD<Entry> level = filter(entries);
