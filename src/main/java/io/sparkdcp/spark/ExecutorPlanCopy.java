@@ -329,8 +329,10 @@ public final class ExecutorPlanCopy {
                     });
             batches = batches.union(linkBatches);
         }
-        batches.persist(kept());
-        persisted.add(batches);
+        // Not persisted: cut again from the kept blocks by the copy job's first stage. Kept, the batches were a
+        // second serialised copy of the listing made just before the copy, still young when its collections came,
+        // so each one copied it between survivor spaces and into the old generation (GC seconds the driver's plan
+        // had not).
         FilesInFlight copy = new FilesInFlight(job.threadsPerTask());
         runner.context().setJobDescription("spark-dcp: plan the file batches");
         JavaRDD<FileBatch> tasks = oneTaskPer(batches, 1);
