@@ -332,6 +332,26 @@ class ExecutorPlanCopyTest {
         assertTrue(jobs.get("walk") > 1, "walk tasks of 25 entries take several rounds: " + jobs);
     }
 
+    /** Persisted RDDs each writing phase's tasks saw (local mode: the tasks share the driver's JVM and context). */
+    private static final java.util.Map<String, Integer> PERSISTED_DURING = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The copy stage holds no more cached data than the directories' stages before it: the batches are cut
+     * again from the walk's kept blocks, not kept as a second serialised copy of the listing, which, made just
+     * before the copy, was still young when its collections came and cost the executors' plan GC seconds there.
+     */
+    @Test
+    void theCopyStageKeepsNoSecondCopyOfTheListing() throws IOException {
+        Path dst = newDestination();
+        PERSISTED_DURING.clear();
+        CopyReport report = onExecutors(copy(WalkMode.DISTRIBUTED).withBatchFiles(10), dst, phase ->
+                PERSISTED_DURING.merge(phase.startsWith("make directories") ? "make directories" : phase,
+                        sc.getPersistentRDDs().size(), Math::max));
+        assertEquals(List.of(), report.counts().failures());
+        TreeComparator.assertSameTree(source, dst);
+        assertEquals(PERSISTED_DURING.get("make directories"), PERSISTED_DURING.get("copy files"), PERSISTED_DURING.toString());
+    }
+
     private static void assertSameCounts(CopyCounts expected, CopyCounts actual) {
         assertEquals(expected.copiedByType(), actual.copiedByType(), "copied");
         assertEquals(expected.links(), actual.links(), "links");
