@@ -232,8 +232,12 @@ class LauncherClassArchiveTest {
         return home;
     }
 
-    /** a.txt, sub/b.txt and a symlink to a.txt. */
     private Path smallTree() throws IOException {
+        return smallTree(tmp);
+    }
+
+    /** a.txt, sub/b.txt and a symlink to a.txt, in tmp/src. */
+    static Path smallTree(Path tmp) throws IOException {
         Path src = tmp.resolve("src");
         if (Files.exists(src)) return src;
         Files.createDirectories(src.resolve("sub"));

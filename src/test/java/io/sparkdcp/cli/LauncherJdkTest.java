@@ -3,21 +3,19 @@ package io.sparkdcp.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sparkdcp.cli.LauncherTest.Launch;
 import io.sparkdcp.testing.Jdks;
 import io.sparkdcp.testing.Jdks.Jdk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -33,20 +31,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (-Xlog through JAVA_TOOL_OPTIONS into a file: stdout stays the report's).
  */
 class LauncherJdkTest {
-    private static final Path PROJECT = Path.of("").toAbsolutePath();
-    private static final Path LAUNCHER = PROJECT.resolve("submit-scripts/spark-dcp");
-    /** Room for a build by the launcher (Surefire runs before package) and a loaded machine. */
-    private static final long TIMEOUT_SECONDS = 300;
     /** A cache directory that cannot be made: no cache is made or mapped. */
     private static final String NO_CACHE = "/dev/null/no-cache";
 
     @TempDir
     Path tmp;
 
-    private record Launch(int exitCode, String out, String err) {
-        String describe() {
-            return "exit " + exitCode + "\nstdout:\n" + out + "\nstderr:\n" + err;
-        }
+    private Launch launch(Map<String, String> environment, String... args) throws IOException, InterruptedException {
+        return LauncherTest.launch(tmp, environment, args);
+    }
+
+    private Path smallTree() throws IOException {
+        return LauncherClassArchiveTest.smallTree(tmp);
     }
 
     @Test
@@ -174,40 +170,13 @@ class LauncherJdkTest {
         return node;
     }
 
-    /** This process's environment with JAVA_HOME set to {@code javaHome}, or unset when null. */
+    /** JAVA_HOME set to {@code javaHome}, or unset when null; no JAVA_TOOL_OPTIONS; the cache directory. */
     private static Map<String, String> environment(Path javaHome, String cache) {
-        Map<String, String> environment = new HashMap<>(System.getenv());
-        if (javaHome == null) environment.remove("JAVA_HOME");
-        else environment.put("JAVA_HOME", javaHome.toString());
-        environment.remove("JAVA_TOOL_OPTIONS");
+        Map<String, String> environment = new HashMap<>();
+        environment.put("JAVA_HOME", javaHome == null ? null : javaHome.toString());
+        environment.put("JAVA_TOOL_OPTIONS", null);
         environment.put("SPARK_DCP_CACHE_DIR", cache);
         return environment;
     }
 
-    private Launch launch(Map<String, String> environment, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile(tmp, "stdout", ".txt");
-        Path err = Files.createTempFile(tmp, "stderr", ".txt");
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().clear();
-        builder.environment().putAll(environment);
-        Process process = builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        boolean finished = process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        if (!finished) process.destroyForcibly().waitFor();
-        assertTrue(finished, "the launcher ran more than " + TIMEOUT_SECONDS + " s; stderr:\n" + Files.readString(err));
-        return new Launch(process.exitValue(), Files.readString(out), Files.readString(err));
-    }
-
-    /** a.txt, sub/b.txt and a symlink to a.txt. */
-    private Path smallTree() throws IOException {
-        Path src = tmp.resolve("src");
-        if (Files.exists(src)) return src;
-        Files.createDirectories(src.resolve("sub"));
-        Files.writeString(src.resolve("a.txt"), "alpha\n");
-        Files.writeString(src.resolve("sub/b.txt"), "beta\n");
-        Files.createSymbolicLink(src.resolve("link"), Path.of("a.txt"));
-        return src;
-    }
 }

@@ -34,7 +34,7 @@ class LauncherTest {
     @TempDir
     Path tmp;
 
-    private record Launch(int exitCode, String out, String err) {
+    record Launch(int exitCode, String out, String err) {
         String describe() {
             return "exit " + exitCode + "\nstdout:\n" + out + "\nstderr:\n" + err;
         }
@@ -45,13 +45,21 @@ class LauncherTest {
     }
 
     private Launch launch(Map<String, String> environment, String... args) throws IOException, InterruptedException {
+        return launch(tmp, environment, args);
+    }
+
+    /** The launcher with this process's environment changed by {@code environment} (a null value unsets); its output in files under tmp. */
+    static Launch launch(Path tmp, Map<String, String> environment, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
         command.addAll(List.of(args));
         // Files, not pipes: nothing to drain while waiting, and a chatty build cannot block.
         Path out = Files.createTempFile(tmp, "stdout", ".txt");
         Path err = Files.createTempFile(tmp, "stderr", ".txt");
         ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().putAll(environment);
+        environment.forEach((name, value) -> {
+            if (value == null) builder.environment().remove(name);
+            else builder.environment().put(name, value);
+        });
         Process process = builder
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(out.toFile())
