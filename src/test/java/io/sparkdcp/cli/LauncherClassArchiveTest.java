@@ -66,12 +66,7 @@ class LauncherClassArchiveTest {
         Path src = smallTree();
         TimedProcess.Finished first = launch(home, cache, "copy", src + "/", tmp.resolve("dst1").toString());
         assertEquals(0, first.exitCode(), first.output());
-        // The making (a training copy in a JVM of its own, then the dump) outlasts this small copy: had the
-        // copy waited for it, the archive would be there and no work directory left.
-        try (Stream<Path> files = Files.list(cache)) {
-            assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith(".making")),
-                    "the first copy ended while its archive was still being made, in the background");
-        }
+        assertStillMaking(cache);
         List<Path> before = archivesWhenMade(cache, "jsa", 1);
         assertEquals(1, before.size(), before.toString());
 
@@ -141,10 +136,7 @@ class LauncherClassArchiveTest {
         first.environment().remove("JAVA_HOME");
         TimedProcess.Finished run = TimedProcess.run(first, Files.createTempFile(tmp, "out", ".txt"), TIMEOUT_SECONDS);
         assertEquals(0, run.exitCode(), run.output());
-        try (Stream<Path> files = Files.list(cache)) {
-            assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith(".making")),
-                    "the first copy ended while its AOT cache was still being made, in the background");
-        }
+        assertStillMaking(cache);
         List<Path> caches = archivesWhenMade(cache, "aot", 1);
         assertEquals(1, caches.size(), caches.toString());
         assertEquals(List.of(), archives(cache, "jsa"), "no static archive beside it");
@@ -159,6 +151,17 @@ class LauncherClassArchiveTest {
         assertTrue(classes.contains("[gc,init] Version: " + jdk25.version() + "+"), "not on " + jdk25 + ":\n" + classes);
         for (String name : List.of("io.sparkdcp.cli.Main", "io.sparkdcp.posix.Posix", "com.fasterxml.jackson.core.JsonFactory"))
             assertTrue(classes.contains(" " + name + " source: shared objects file"), name + " not from the AOT cache:\n" + classes);
+    }
+
+    /**
+     * The making (a training copy in a JVM of its own, then the dump) outlasts a small copy: had the
+     * copy waited for it, the archive would be there and no work directory left.
+     */
+    private static void assertStillMaking(Path cache) throws IOException {
+        try (Stream<Path> files = Files.list(cache)) {
+            assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith(".making")),
+                    "the first copy ended while its archive was still being made, in the background");
+        }
     }
 
     /** A copy whose JVM loads spark-dcp's and picocli's classes (compiled for Java 5) from the archive, not from the jar. */
