@@ -79,6 +79,8 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        String missing = FullClassPath.missingFor(spec);
+        if (missing != null) return usageError(missing);
         PreparedCompare compare;
         try {
             compare = SparkDcp.prepareCompare(source, destination, request());

@@ -136,6 +136,8 @@ class CopyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        String missing = FullClassPath.missingFor(spec);
+        if (missing != null) return usageError(missing);
         PreparedCopy copy;
         try {
             copy = SparkDcp.prepare(paths.subList(0, paths.size() - 1), paths.get(paths.size() - 1), request());

@@ -38,7 +38,7 @@ class LauncherJdkTest {
     Path tmp;
 
     private Launch launch(Map<String, String> environment, String... args) throws IOException, InterruptedException {
-        return LauncherTest.launch(tmp, environment, args);
+        return LauncherTest.launch(tmp, null, environment, args);
     }
 
     private Path smallTree() throws IOException {

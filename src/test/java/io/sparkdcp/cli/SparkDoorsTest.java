@@ -1,0 +1,58 @@
+package io.sparkdcp.cli;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The rule of {@link SparkDoors} on the classes a local run loads; ShortClassPathTest applies it to what its runs loaded. */
+class SparkDoorsTest {
+    private static JavaClasses production;
+
+    @BeforeAll
+    static void importClasses() {
+        production = SparkDoors.production();
+    }
+
+    /** What compare loaded before 407a77b: PreparedCompare asked ExecutorCompare.applies before runner.onSpark(). */
+    @Test
+    void theClassesCompareLoadedBefore407a77bBreakTheRule() {
+        List<String> found = SparkDoors.violations(production,
+                List.of("io.sparkdcp.cli.CompareCommand", "io.sparkdcp.api.PreparedCompare", "io.sparkdcp.job.CompareJob",
+                        "io.sparkdcp.spark.ExecutorCompare"));
+        assertEquals(1, found.size(), found.toString());
+        assertTrue(found.get(0).startsWith("io.sparkdcp.spark.ExecutorCompare -> "), found.toString());
+    }
+
+    @Test
+    void theEngineAndTheDoorsAloneKeepTheRule() {
+        assertEquals(List.of(), SparkDoors.violations(production,
+                List.of("io.sparkdcp.cli.CompareCommand", "io.sparkdcp.api.PreparedCompare", "io.sparkdcp.job.CompareJob",
+                        "io.sparkdcp.job.CopyJob", "io.sparkdcp.job.LocalPhaseRunner", "io.sparkdcp.copy.FileCopier")));
+    }
+
+    /**
+     * Reaching Spark's side through other spark-dcp classes counts as reaching it: ItemLogPart writes through
+     * ItemLogDir's Hadoop file system, and only the door TaskItemLog, which opens it with --log alone, may hold it.
+     */
+    @Test
+    void aClassThatReachesSparksSideThroughAnotherBreaksTheRule() {
+        assertTrue(SparkDoors.reachingSparksSide(production).contains("io.sparkdcp.job.ItemLogPart"));
+        assertEquals(List.of(), SparkDoors.violations(production, List.of("io.sparkdcp.job.TaskItemLog")));
+        List<String> found = SparkDoors.violations(production, List.of("io.sparkdcp.cli.Logging", "io.sparkdcp.job.ItemLogPart"));
+        assertEquals(2, found.size(), found.toString());
+        assertTrue(found.get(0).startsWith("io.sparkdcp.cli.Logging -> org.apache.logging."), found.toString());
+    }
+
+    /** The list of doors stays as short as the code allows: each one is there because it reaches Spark's side. */
+    @Test
+    void everyDoorIsNeeded() {
+        for (String door : SparkDoors.DOORS.keySet()) assertTrue(production.contain(door), door + " is no class any more");
+        assertEquals(List.of(), SparkDoors.needless(production), "doors that reach nothing of Spark's side: remove them from DOORS");
+    }
+}
