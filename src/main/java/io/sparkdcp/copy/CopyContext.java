@@ -135,9 +135,14 @@ final class CopyContext implements AutoCloseable {
         try {
             return call.get();
         } catch (PosixException ex) {
-            if (ex.errno() != Errno.EPERM || !options.flags() || !unlockedNow(dir)) throw ex;
+            if (!unlockedAfter(ex, dir)) throw ex;
             return call.get();
         }
+    }
+
+    /** Whether a call that failed with ex in dir runs once more ({@link #unlockingParent}), dir now unlocked. */
+    boolean unlockedAfter(PosixException ex, Fd dir) {
+        return ex.errno() == Errno.EPERM && options.flags() && unlockedNow(dir);
     }
 
     void unlockingParent(Fd dir, Runnable call) {
@@ -179,7 +184,12 @@ final class CopyContext implements AutoCloseable {
 
     /** lstat of name in an open destination directory, or null when nothing has that name (timed as stat_dst). */
     Stat statDestination(Fd dir, byte[] name) {
-        return steps.time(Step.STAT_DST, () -> Posix.statAtIfExists(dir, name));
+        long t = steps.start(Step.STAT_DST);
+        try {
+            return Posix.statAtIfExists(dir, name);
+        } finally {
+            steps.stop(Step.STAT_DST, t);
+        }
     }
 
     /** e's name in its source directory: its own, but for a source file that DST renames ({@link RootFile}). */
@@ -198,7 +208,13 @@ final class CopyContext implements AutoCloseable {
         Fd dir = source.get(e.parent());
         byte[] name = sourceName(e);
         // O_NONBLOCK: a FIFO swapped in after the walk fails below instead of blocking the open.
-        Fd src = steps.time(Step.OPEN_SRC, () -> Posix.openat(dir, name, flags | Linux.O_NONBLOCK, 0));
+        Fd src;
+        long t = steps.start(Step.OPEN_SRC);
+        try {
+            src = Posix.openat(dir, name, flags | Linux.O_NONBLOCK, 0);
+        } finally {
+            steps.stop(Step.OPEN_SRC, t);
+        }
         try {
             Posix.setStatusFlags(src, flags & Linux.O_NOATIME);
         } catch (PosixException ex) {
@@ -213,9 +229,9 @@ final class CopyContext implements AutoCloseable {
      * ctime; otherwise what was copied may be a mix of old and new and must not pass for a copy.
      */
     void requireUnchanged(Entry e, Fd src) {
-        long t = System.nanoTime();
+        long t = steps.start(Step.STAT_SRC);
         Stat now = Posix.fstat(src);
-        steps.record(Step.STAT_SRC, System.nanoTime() - t);
+        steps.stop(Step.STAT_SRC, t);
         String change = SourceChange.describe(e.stat(), now);
         if (change != null) throw SourceChange.failure(e.path(), change);
     }
@@ -234,7 +250,12 @@ final class CopyContext implements AutoCloseable {
 
     void timedClose(Fd fd) {
         if (fd == null) return;
-        steps.time(Step.CLOSE, fd::close);
+        long t = steps.start(Step.CLOSE);
+        try {
+            fd.close();
+        } finally {
+            steps.stop(Step.CLOSE, t);
+        }
     }
 
     @Override

@@ -27,6 +27,12 @@ final class CreateOrReplace {
         Decision keep(Entry e, Fd dir, Stat existing, Decision d, CopyCounts counts);
     }
 
+    /** Creates a regular file as name in dir with mode, exclusively; null when the name is taken. */
+    @FunctionalInterface
+    interface FileCreate {
+        Fd create(Fd dir, byte[] name, int mode);
+    }
+
     /** Opens what is at a file's name, to hold its lock and look at it again, without following a symlink or blocking. */
     private static final int OPEN_EXISTING = Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK;
     /** Rounds of create, look and replace before a name other attempts keep taking counts as a failure. */
@@ -45,12 +51,12 @@ final class CreateOrReplace {
      * creates is returned (a retry's holding its lock until it is closed); an existing regular file is
      * replaced only under its lock, after a second look at it through the locked descriptor.
      *
-     * @param create makes the file, or returns null when the name is taken
+     * @param create makes the file with mode (it runs once more when dir was locked: {@link CopyContext#unlockingParent})
      * @return the new file, or null when the file there was kept
      */
-    Fd runFile(Entry e, Fd dir, Supplier<Fd> create, Keeper keeper, CopyCounts counts) {
+    Fd runFile(Entry e, Fd dir, int mode, FileCreate create, Keeper keeper, CopyCounts counts) {
         for (int round = 0; round < ROUNDS; round++) {
-            Fd made = ctx.unlockingParent(dir, create);
+            Fd made = createUnlocking(dir, e.name(), mode, create);
             if (made != null) {
                 if (locks.holdCreated(made)) return made;
                 ctx.timedClose(made); // another attempt holds it already, to replace it: look again
@@ -89,6 +95,16 @@ final class CreateOrReplace {
             return false;
         } finally {
             ctx.timedClose(there);
+        }
+    }
+
+    /** {@link CopyContext#unlockingParent} without a lambda to capture the arguments: it runs for every file. */
+    private Fd createUnlocking(Fd dir, byte[] name, int mode, FileCreate create) {
+        try {
+            return create.create(dir, name, mode);
+        } catch (PosixException ex) {
+            if (!ctx.unlockedAfter(ex, dir)) throw ex;
+            return create.create(dir, name, mode);
         }
     }
 

@@ -41,7 +41,12 @@ final class DirectoryCache implements AutoCloseable {
         ByteBuffer key = ByteBuffer.wrap(relPath);
         Fd fd = open.get(key);
         if (fd != null) return fd;
-        fd = steps.time(Step.OPEN_DIR, () -> Posix.openBeneath(root, relPath, FLAGS));
+        long t = steps.start(Step.OPEN_DIR);
+        try {
+            fd = Posix.openBeneath(root, relPath, FLAGS);
+        } finally {
+            steps.stop(Step.OPEN_DIR, t);
+        }
         open.put(key, fd);
         return fd;
     }

@@ -34,14 +34,15 @@ final class FdMetadataIO implements MetadataIO {
 
     /** The struct (project ID and flags) of an open entry (timed as ioctl_get), or null where the file system has none. */
     static FsXattr projectOrNull(Fd fd, StepRecorder steps) {
-        return steps.time(Step.IOCTL_GET, () -> {
-            try {
-                return Posix.getFsXattr(fd);
-            } catch (PosixException e) {
-                if (noProjectSupport(e)) return null;
-                throw e;
-            }
-        });
+        long t = steps.start(Step.IOCTL_GET);
+        try {
+            return Posix.getFsXattr(fd);
+        } catch (PosixException e) {
+            if (noProjectSupport(e)) return null;
+            throw e;
+        } finally {
+            steps.stop(Step.IOCTL_GET, t);
+        }
     }
 
     /** The bench's always-set sets every project, once per entry; a flags-only write (a directory's finish) is still skipped when held. */
@@ -59,16 +60,36 @@ final class FdMetadataIO implements MetadataIO {
         if (wanted == null) return inherited;
         if (!always(wanted) && inherited != null && wanted.heldBy(inherited, withLocks)) return inherited;
         // The bits dst has that are not copied (PROJINHERIT, realtime...) stay as they are: known, or read first.
-        FsXattr current = inherited != null ? inherited : steps.time(Step.IOCTL_GET, () -> readDestination(dst, relPath, wanted, refusals));
+        FsXattr current = inherited;
+        if (current == null) {
+            long t = steps.start(Step.IOCTL_GET);
+            try {
+                current = readDestination(dst, relPath, wanted, refusals);
+            } finally {
+                steps.stop(Step.IOCTL_GET, t);
+            }
+        }
         if (current == null) return null;
         if (!always(wanted) && wanted.heldBy(current, withLocks)) return current;
-        return steps.time(Step.IOCTL_SET, () -> refusals.set(dst, relPath, current, wanted.applyTo(current, withLocks), alwaysSet));
+        long t = steps.start(Step.IOCTL_SET);
+        try {
+            return refusals.set(dst, relPath, current, wanted.applyTo(current, withLocks), alwaysSet);
+        } finally {
+            steps.stop(Step.IOCTL_SET, t);
+        }
     }
 
     @Override
     public List<Xattr> readXattrs(Fd src, byte[] relPath) {
         if (policy.copiesNothing()) return List.of();
-        List<byte[]> names = steps.time(Step.XATTR_LIST, () -> Posix.flistxattr(src, buffer));
+        List<byte[]> names;
+        long t = steps.start(Step.XATTR_LIST);
+        try {
+            names = Posix.flistxattr(src, buffer);
+        } finally {
+            steps.stop(Step.XATTR_LIST, t);
+        }
+        if (names.isEmpty()) return List.of(); // most files: no lambda for their values made
         return readKept(names, policy, steps, name -> Posix.fgetxattr(src, name, buffer));
     }
 
@@ -78,7 +99,13 @@ final class FdMetadataIO implements MetadataIO {
         List<Xattr> out = new ArrayList<>(names.size());
         for (byte[] name : names) {
             if (!policy.keeps(name)) continue;
-            byte[] value = steps.time(Step.XATTR_GET, () -> get.apply(name));
+            byte[] value;
+            long t = steps.start(Step.XATTR_GET);
+            try {
+                value = get.apply(name);
+            } finally {
+                steps.stop(Step.XATTR_GET, t);
+            }
             if (value != null) out.add(new Xattr(name, value));
         }
         return out;
@@ -86,7 +113,14 @@ final class FdMetadataIO implements MetadataIO {
 
     @Override
     public void writeXattrs(Fd dst, byte[] relPath, List<Xattr> xattrs) {
-        for (Xattr x : xattrs) steps.time(Step.XATTR_SET, () -> Posix.fsetxattr(dst, x.name(), x.value()));
+        for (Xattr x : xattrs) {
+            long t = steps.start(Step.XATTR_SET);
+            try {
+                Posix.fsetxattr(dst, x.name(), x.value());
+            } finally {
+                steps.stop(Step.XATTR_SET, t);
+            }
+        }
     }
 
     /**

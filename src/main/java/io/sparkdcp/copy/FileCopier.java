@@ -36,6 +36,9 @@ final class FileCopier {
     private final ContentComparer checksums = new ContentComparer();
     private final NativeBuffer inherited = new NativeBuffer(4096);
     private final byte[] marker;
+    /** Held once: a method reference made per file would cost an allocation each (see {@link StepRecorder}). */
+    private final CreateOrReplace.Keeper keepFile;
+    private final CreateOrReplace.FileCreate createExclusive = this::createExclusive;
     /** Whether --atomic's temporaries start unnamed (O_TMPFILE); decided at the first, null before. */
     private Boolean unnamedTemporaries;
 
@@ -44,6 +47,7 @@ final class FileCopier {
         this.sync = sync;
         this.createOrReplace = createOrReplace;
         this.marker = TemporaryNames.marker(ctx.privileged());
+        this.keepFile = sync::keepFile;
     }
 
     void copy(Entry e, CopyCounts counts) {
@@ -69,7 +73,7 @@ final class FileCopier {
         Fd dstDir = ctx.destination.get(e.parent());
         boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
         int mode = createMode(e, finalMode);
-        Fd dst = createOrReplace.runFile(e, dstDir, () -> createExclusive(dstDir, e.name(), mode), sync::keepFile, counts);
+        Fd dst = createOrReplace.runFile(e, dstDir, mode, createExclusive, keepFile, counts);
         if (dst != null) writeNew(e, dstDir, e.name(), dst, null, finalMode, counts);
     }
 
@@ -82,7 +86,7 @@ final class FileCopier {
         Stat existing = ctx.statDestination(dstDir, e.name());
         // Anything else there is replaced by the rename.
         if (existing != null) {
-            Decision d = createOrReplace.settle(e, dstDir, existing, ctx.decide(e, existing), sync::keepFile, counts);
+            Decision d = createOrReplace.settle(e, dstDir, existing, ctx.decide(e, existing), keepFile, counts);
             if (d.keeps()) return;
             createOrReplace.unlockToReplace(dstDir, e.name(), existing, d); // the rename replaces it
         }
@@ -215,31 +219,31 @@ final class FileCopier {
      * Where the file system holds no such xattr the temporary goes unmarked: a killed run's then stays.
      */
     private void markTemporary(Fd dst) {
-        long t = System.nanoTime();
+        long t = ctx.steps.start(Step.XATTR_SET);
         try {
             Posix.fsetxattr(dst, marker, TemporaryNames.MARKER_VALUE);
         } catch (PosixException ex) {
             if (ex.errno() != Errno.EOPNOTSUPP) throw ex;
         } finally {
-            ctx.steps.record(Step.XATTR_SET, System.nanoTime() - t);
+            ctx.steps.stop(Step.XATTR_SET, t);
         }
     }
 
     /** Just before the rename: the final name never carries the marker. */
     private void unmarkTemporary(Fd dst) {
-        long t = System.nanoTime();
+        long t = ctx.steps.start(Step.XATTR_SET);
         try {
             Posix.fremovexattr(dst, marker);
         } catch (PosixException ex) {
             if (ex.errno() != Errno.EOPNOTSUPP) throw ex;
         } finally {
-            ctx.steps.record(Step.XATTR_SET, System.nanoTime() - t);
+            ctx.steps.stop(Step.XATTR_SET, t);
         }
     }
 
     /** The whole file's data; a read that fails because the source changed says so. */
     private long copyData(Entry e, Fd src, Fd dst) {
-        long t = System.nanoTime();
+        long t = ctx.steps.start(Step.DATA);
         try {
             long bytes = ctx.data.copyRange(src, dst, 0, e.stat().size(), e.stat().maybeSparse());
             if (e.stat().maybeSparse()) Posix.ftruncate(dst, e.stat().size());
@@ -248,7 +252,7 @@ final class FileCopier {
             ctx.requireUnchanged(e, src);
             throw ex;
         } finally {
-            ctx.steps.record(Step.DATA, System.nanoTime() - t);
+            ctx.steps.stop(Step.DATA, t);
         }
     }
 
@@ -278,7 +282,12 @@ final class FileCopier {
     /** The new file, or null when the name is taken. */
     private Fd createExclusive(Fd dir, byte[] name, int mode) {
         int flags = ctx.layouts.createFlags(ctx.options.modes().verify() ? CREATE_READABLE : CREATE);
-        return ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, dir, name, flags, mode));
+        long t = ctx.steps.start(Step.OPEN_DST);
+        try {
+            return Posix.openatUnless(Errno.EEXIST, dir, name, flags, mode);
+        } finally {
+            ctx.steps.stop(Step.OPEN_DST, t);
+        }
     }
 
     /** A file this task created but could not fill must not look like a copy. */

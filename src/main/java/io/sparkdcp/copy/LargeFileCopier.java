@@ -41,8 +41,8 @@ final class LargeFileCopier {
     LargeFile prepare(Entry e, CopyCounts counts) {
         try {
             Fd dir = ctx.destination.get(e.parent());
-            Fd dst = createOrReplace.runFile(e, dir,
-                    () -> ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, dir, e.name(), ctx.layouts.createFlags(CREATE), 0600)),
+            Fd dst = createOrReplace.runFile(e, dir, 0600,
+                    (in, name, mode) -> ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, in, name, ctx.layouts.createFlags(CREATE), mode)),
                     sync::keepFile, counts);
             if (dst == null) return null;
             try {

@@ -43,9 +43,21 @@ final class MetadataWriter {
     FsXattr applyAfterOwner(Fd dst, byte[] relPath, Stat src, List<Xattr> xattrs, WantedFsXattr wanted, FsXattr held,
                             boolean modeIsFinal) {
         ctx.metadata.writeXattrs(dst, relPath, xattrs);
-        if (!modeIsFinal) ctx.steps.time(Step.MODE, () -> Posix.fchmod(dst, src.permissions()));
+        if (!modeIsFinal) {
+            long t = ctx.steps.start(Step.MODE);
+            try {
+                Posix.fchmod(dst, src.permissions());
+            } finally {
+                ctx.steps.stop(Step.MODE, t);
+            }
+        }
         FsXattr now = ctx.metadata.writeFsXattr(dst, relPath, wanted, held, false);
-        ctx.steps.time(Step.TIMES, () -> Posix.futimens(dst, src.atimeSec(), src.atimeNsec(), src.mtimeSec(), src.mtimeNsec()));
+        long t = ctx.steps.start(Step.TIMES);
+        try {
+            Posix.futimens(dst, src.atimeSec(), src.atimeNsec(), src.mtimeSec(), src.mtimeNsec());
+        } finally {
+            ctx.steps.stop(Step.TIMES, t);
+        }
         return now;
     }
 
@@ -61,14 +73,15 @@ final class MetadataWriter {
 
     void applyOwner(Fd dst, Stat src, int currentUid, int currentGid) {
         if (!ownerDiffers(src, currentUid, currentGid)) return;
-        ctx.steps.time(Step.OWNER, () -> {
-            try {
-                if (ctx.privileged()) Posix.fchown(dst, src.uid(), src.gid());
-                else Posix.fchown(dst, -1, src.gid());
-            } catch (PosixException e) {
-                if (ctx.privileged() || e.errno() != Errno.EPERM) throw e; // a user not in that group: as cp -a
-            }
-        });
+        long t = ctx.steps.start(Step.OWNER);
+        try {
+            if (ctx.privileged()) Posix.fchown(dst, src.uid(), src.gid());
+            else Posix.fchown(dst, -1, src.gid());
+        } catch (PosixException e) {
+            if (ctx.privileged() || e.errno() != Errno.EPERM) throw e; // a user not in that group: as cp -a
+        } finally {
+            ctx.steps.stop(Step.OWNER, t);
+        }
     }
 
     /** Owner of an entry that cannot be opened (symlink, FIFO, device), by name in its parent. */

@@ -1,11 +1,10 @@
 package io.sparkdcp.copy;
 
-import java.util.function.Supplier;
-
 /**
  * Where {@code --max-ops} holds the engine back: every metadata call is timed as a {@link Step}, so
- * each one takes a slot of the ops bucket here, before the call when it is timed by {@link #time},
- * after it when its caller timed it and records it. Data and verification move bytes: not counted.
+ * each one takes a slot of the ops bucket here, before the call when it is timed by {@link #start}
+ * (or {@link #time}), after it when its caller timed it and records it. Data and verification move
+ * bytes: not counted.
  */
 final class ThrottledSteps implements StepRecorder {
     private final StepRecorder steps;
@@ -23,14 +22,13 @@ final class ThrottledSteps implements StepRecorder {
     }
 
     @Override
-    public <T> T time(Step step, Supplier<T> call) {
+    public long start(Step step) {
         if (step.metadata()) ops.acquire(1);
-        return steps.time(step, call);
+        return steps.start(step);
     }
 
     @Override
-    public void time(Step step, Runnable call) {
-        if (step.metadata()) ops.acquire(1);
-        steps.time(step, call);
+    public void stop(Step step, long start) {
+        steps.stop(step, start); // its slot was taken at the start
     }
 }

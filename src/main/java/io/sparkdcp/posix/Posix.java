@@ -40,6 +40,13 @@ public final class Posix {
     /** EAGAIN is retried this many times with a growing pause (about 1.3 s in all); EINTR always. */
     private static final int EAGAIN_RETRIES = 10;
 
+    /*
+     * The calls every file makes loop in place on retry (retryOrThrow to fail at once):
+     *     while ((rc = LIBC.call(...)) == -1 && (again = retry(again)) >= 0) {}
+     * The others pass a lambda to call or callOrErrno: under C1, which is all a local copy's JVM
+     * runs, each capturing lambda costs an allocation through a slow VM call.
+     */
+
     /** Runs a call until it is not interrupted; -1 becomes an exception. */
     private static long call(String name, byte[] path, LongSupplier syscall) {
         long rc = callOrErrno(syscall);
@@ -49,15 +56,39 @@ public final class Posix {
 
     /** Like {@link #call} but returns -errno instead of throwing, for outcomes the caller expects. */
     private static long callOrErrno(LongSupplier syscall) {
+        long rc;
         int again = 0;
-        while (true) {
-            long rc = syscall.getAsLong();
-            if (rc != -1) return rc;
-            int errno = LastError.getLastError(RUNTIME);
-            if (errno == Errno.EINTR) continue;
-            if (errno != Errno.EAGAIN || again == EAGAIN_RETRIES) return -errno;
-            pause(again++);
-        }
+        while ((rc = syscall.getAsLong()) == -1 && (again = retry(again)) >= 0) {}
+        return orErrno(rc);
+    }
+
+    /**
+     * After a call returned -1: whether to make it again, as the number of EAGAINs it has had then
+     * (EINTR always; EAGAIN after a growing pause, EAGAIN_RETRIES times at most), or -1 when not.
+     */
+    private static int retry(int again) {
+        int errno = errno();
+        if (errno == Errno.EINTR) return again;
+        if (errno != Errno.EAGAIN || again == EAGAIN_RETRIES) return -1;
+        pause(again);
+        return again + 1;
+    }
+
+    /** As {@link #retry}, but a call not to be made again fails here, named with its path. */
+    private static int retryOrThrow(int again, String name, byte[] path) {
+        int next = retry(again);
+        if (next < 0) throw failure(name, errno(), path);
+        return next;
+    }
+
+    /** A call's result, or -errno for its -1. */
+    private static long orErrno(long rc) {
+        return rc == -1 ? -errno() : rc;
+    }
+
+    /** The errno of this thread's last call, as jnr-ffi saved it. */
+    private static int errno() {
+        return LastError.getLastError(RUNTIME);
     }
 
     private static void pause(int attempt) {
@@ -76,14 +107,19 @@ public final class Posix {
 
     public static Fd openat(Fd dir, byte[] name, int flags, int mode) {
         byte[] c = PathBytes.cString(name);
-        int fd = (int) call("openat", name, () -> LIBC.openat(dir.fd(), c, flags | O_CLOEXEC, mode));
+        int fd;
+        int again = 0;
+        while ((fd = LIBC.openat(dir.fd(), c, flags | O_CLOEXEC, mode)) == -1) again = retryOrThrow(again, "openat", name);
         return new Fd(fd, name);
     }
 
     /** openat, or null when it fails with the given errno (EEXIST for an exclusive create, say). */
     public static Fd openatUnless(int expectedErrno, Fd dir, byte[] name, int flags, int mode) {
         byte[] c = PathBytes.cString(name);
-        long rc = callOrErrno(() -> LIBC.openat(dir.fd(), c, flags | O_CLOEXEC, mode));
+        long rc;
+        int again = 0;
+        while ((rc = LIBC.openat(dir.fd(), c, flags | O_CLOEXEC, mode)) == -1 && (again = retry(again)) >= 0) {}
+        rc = orErrno(rc);
         if (rc == -expectedErrno) return null;
         if (rc < 0) throw failure("openat", (int) -rc, name);
         return new Fd((int) rc, name);
@@ -109,7 +145,10 @@ public final class Posix {
             byte[] how = ByteBuffer.allocate(24).order(ByteOrder.nativeOrder())
                     .putLong(flags | O_CLOEXEC | O_NOFOLLOW).putLong(0)
                     .putLong(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS).array();
-            long rc = callOrErrno(() -> LIBC.syscall(SYS_OPENAT2, root.fd(), c, how, how.length));
+            long rc;
+            int again = 0;
+            while ((rc = LIBC.syscall(SYS_OPENAT2, root.fd(), c, how, how.length)) == -1 && (again = retry(again)) >= 0) {}
+            rc = orErrno(rc);
             if (rc >= 0) return new Fd((int) rc, relPath);
             if (rc != -Errno.ENOSYS) throw failure("openat2", (int) -rc, relPath);
             openat2Missing = true;
@@ -195,7 +234,7 @@ public final class Posix {
     private static boolean tryLock(Fd fd, int kind) {
         while (true) {
             if (LIBC.flock(fd.fd(), kind | LOCK_NB) == 0) return true;
-            int errno = LastError.getLastError(RUNTIME);
+            int errno = errno();
             if (errno == Errno.EINTR) continue;
             if (errno == Errno.EAGAIN) return false;
             throw failure("flock", errno, fd.path());
@@ -204,13 +243,14 @@ public final class Posix {
 
     /** fcntl(F_SETFL): the status flags an open descriptor keeps (O_NONBLOCK, O_NOATIME, O_APPEND, O_DIRECT). */
     public static void setStatusFlags(Fd fd, int flags) {
-        call("fcntl", fd.path(), () -> LIBC.fcntl(fd.fd(), F_SETFL, flags));
+        int again = 0;
+        while (LIBC.fcntl(fd.fd(), F_SETFL, flags) == -1) again = retryOrThrow(again, "fcntl", fd.path());
     }
 
     static void close(int fd, byte[] path) {
         // close is never retried: on Linux the descriptor is gone even when close reports EINTR.
         if (LIBC.close(fd) == -1) {
-            int errno = LastError.getLastError(RUNTIME);
+            int errno = errno();
             if (errno != Errno.EINTR) throw failure("close", errno, path);
         }
     }
@@ -219,7 +259,9 @@ public final class Posix {
 
     public static Stat fstat(Fd fd) {
         byte[] buf = new byte[Statx.SIZE];
-        call("fstat", fd.path(), () -> LIBC.statx(fd.fd(), EMPTY_C, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf));
+        int again = 0;
+        while (LIBC.statx(fd.fd(), EMPTY_C, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf) == -1)
+            again = retryOrThrow(again, "fstat", fd.path());
         return Statx.decode(buf);
     }
 
@@ -238,7 +280,8 @@ public final class Posix {
     public static Stat statAt(Fd dir, byte[] name) {
         byte[] buf = new byte[Statx.SIZE];
         byte[] c = PathBytes.cString(name);
-        call("statx", name, () -> LIBC.statx(dir.fd(), c, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf));
+        int again = 0;
+        while (LIBC.statx(dir.fd(), c, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf) == -1) again = retryOrThrow(again, "statx", name);
         return Statx.decode(buf);
     }
 
@@ -246,7 +289,10 @@ public final class Posix {
     public static Stat statAtIfExists(Fd dir, byte[] name) {
         byte[] buf = new byte[Statx.SIZE];
         byte[] c = PathBytes.cString(name);
-        long rc = callOrErrno(() -> LIBC.statx(dir.fd(), c, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf));
+        long rc;
+        int again = 0;
+        while ((rc = LIBC.statx(dir.fd(), c, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf)) == -1 && (again = retry(again)) >= 0) {}
+        rc = orErrno(rc);
         if (rc == -Errno.ENOENT) return null;
         if (rc < 0) throw failure("statx", (int) -rc, name);
         return Statx.decode(buf);
@@ -264,13 +310,15 @@ public final class Posix {
 
     public static FsXattr getFsXattr(Fd fd) {
         byte[] raw = new byte[FsXattr.SIZE];
-        call("ioctl(FS_IOC_FSGETXATTR)", fd.path(), () -> LIBC.ioctl(fd.fd(), FS_IOC_FSGETXATTR, raw));
+        int again = 0;
+        while (LIBC.ioctl(fd.fd(), FS_IOC_FSGETXATTR, raw) == -1) again = retryOrThrow(again, "ioctl(FS_IOC_FSGETXATTR)", fd.path());
         return FsXattr.decode(raw);
     }
 
     public static void setFsXattr(Fd fd, FsXattr value) {
         byte[] raw = value.encode();
-        call("ioctl(FS_IOC_FSSETXATTR)", fd.path(), () -> LIBC.ioctl(fd.fd(), FS_IOC_FSSETXATTR, raw));
+        int again = 0;
+        while (LIBC.ioctl(fd.fd(), FS_IOC_FSSETXATTR, raw) == -1) again = retryOrThrow(again, "ioctl(FS_IOC_FSSETXATTR)", fd.path());
     }
 
     // ---- extended attributes ------------------------------------------------------------------
@@ -278,7 +326,10 @@ public final class Posix {
     /** Names of the xattrs on an open file. */
     public static List<byte[]> flistxattr(Fd fd, NativeBuffer buf) {
         while (true) {
-            long n = callOrErrno(() -> LIBC.flistxattr(fd.fd(), buf.pointer(), buf.capacity()));
+            long n;
+            int again = 0;
+            while ((n = LIBC.flistxattr(fd.fd(), buf.pointer(), buf.capacity())) == -1 && (again = retry(again)) >= 0) {}
+            n = orErrno(n);
             if (n >= 0) return splitNames(buf, (int) n);
             if (n != -Errno.ERANGE) throw failure("flistxattr", (int) -n, fd.path());
             buf.ensure(call("flistxattr", fd.path(), () -> LIBC.flistxattr(fd.fd(), null, 0)) + 1);
@@ -289,7 +340,10 @@ public final class Posix {
     public static byte[] fgetxattr(Fd fd, byte[] name, NativeBuffer buf) {
         byte[] c = PathBytes.cString(name);
         while (true) {
-            long n = callOrErrno(() -> LIBC.fgetxattr(fd.fd(), c, buf.pointer(), buf.capacity()));
+            long n;
+            int again = 0;
+            while ((n = LIBC.fgetxattr(fd.fd(), c, buf.pointer(), buf.capacity())) == -1 && (again = retry(again)) >= 0) {}
+            n = orErrno(n);
             if (n >= 0) return buf.copyOut(0, (int) n);
             if (n == -Errno.ENODATA) return null;
             if (n != -Errno.ERANGE) throw xattrFailure("fgetxattr", (int) -n, fd.path(), name);
@@ -299,8 +353,10 @@ public final class Posix {
 
     public static void fsetxattr(Fd fd, byte[] name, byte[] value) {
         byte[] c = PathBytes.cString(name);
-        long rc = callOrErrno(() -> LIBC.fsetxattr(fd.fd(), c, value, value.length, 0));
-        if (rc < 0) throw xattrFailure("fsetxattr", (int) -rc, fd.path(), name);
+        long rc;
+        int again = 0;
+        while ((rc = LIBC.fsetxattr(fd.fd(), c, value, value.length, 0)) == -1 && (again = retry(again)) >= 0) {}
+        if (rc == -1) throw xattrFailure("fsetxattr", errno(), fd.path(), name);
     }
 
     public static void fremovexattr(Fd fd, byte[] name) {
@@ -361,7 +417,8 @@ public final class Posix {
     // ---- owner, mode, times -------------------------------------------------------------------
 
     public static void fchown(Fd fd, int uid, int gid) {
-        call("fchown", fd.path(), () -> LIBC.fchown(fd.fd(), uid, gid));
+        int again = 0;
+        while (LIBC.fchown(fd.fd(), uid, gid) == -1) again = retryOrThrow(again, "fchown", fd.path());
     }
 
     /** Owner of name in dir, the link itself when it is a symlink. */
@@ -371,7 +428,8 @@ public final class Posix {
     }
 
     public static void fchmod(Fd fd, int permissions) {
-        call("fchmod", fd.path(), () -> LIBC.fchmod(fd.fd(), permissions));
+        int again = 0;
+        while (LIBC.fchmod(fd.fd(), permissions) == -1) again = retryOrThrow(again, "fchmod", fd.path());
     }
 
     /** chmod of name in dir (never a symlink: Linux cannot chmod one). */
@@ -382,7 +440,8 @@ public final class Posix {
 
     public static void futimens(Fd fd, long atimeSec, int atimeNsec, long mtimeSec, int mtimeNsec) {
         long[] times = {atimeSec, atimeNsec, mtimeSec, mtimeNsec};
-        call("futimens", fd.path(), () -> LIBC.futimens(fd.fd(), times));
+        int again = 0;
+        while (LIBC.futimens(fd.fd(), times) == -1) again = retryOrThrow(again, "futimens", fd.path());
     }
 
     /** Times of name in dir, the link itself when it is a symlink. */
@@ -402,7 +461,10 @@ public final class Posix {
     public static long copyFileRange(Fd in, Fd out, long offset, long length) {
         long[] offIn = {offset};
         long[] offOut = {offset};
-        long rc = callOrErrno(() -> LIBC.copy_file_range(in.fd(), offIn, out.fd(), offOut, length, 0));
+        long rc;
+        int again = 0;
+        while ((rc = LIBC.copy_file_range(in.fd(), offIn, out.fd(), offOut, length, 0)) == -1 && (again = retry(again)) >= 0) {}
+        rc = orErrno(rc);
         if (rc >= 0) return rc;
         int errno = (int) -rc;
         if (errno == Errno.EXDEV || errno == Errno.EINVAL || errno == Errno.ENOSYS || errno == Errno.EOPNOTSUPP)
@@ -479,7 +541,10 @@ public final class Posix {
     /** mkdirat; false when something already has that name. */
     public static boolean mkdirat(Fd dir, byte[] name, int mode) {
         byte[] c = PathBytes.cString(name);
-        long rc = callOrErrno(() -> LIBC.mkdirat(dir.fd(), c, mode));
+        long rc;
+        int again = 0;
+        while ((rc = LIBC.mkdirat(dir.fd(), c, mode)) == -1 && (again = retry(again)) >= 0) {}
+        rc = orErrno(rc);
         if (rc == -Errno.EEXIST) return false;
         if (rc < 0) throw failure("mkdirat", (int) -rc, name);
         return true;

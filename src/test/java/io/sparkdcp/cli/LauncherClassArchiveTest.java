@@ -1,6 +1,7 @@
 package io.sparkdcp.cli;
 
 import io.sparkdcp.testing.Commands;
+import io.sparkdcp.testing.Jdks;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.TimedProcess;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The launcher's class data sharing archive for copies on threads, with real launcher processes: made
  * on first use in the cache directory, in the background while that copy runs, mapped by later copies, made anew when the jar changes, and
- * never in the way of a copy (two first runs at once, a read-only cache).
+ * never in the way of a copy (two first runs at once, a read-only cache). JDK 17's static archive
+ * (JAVA_HOME set to it), and the AOT cache of the JDK 25 a copy runs on without JAVA_HOME.
  */
 class LauncherClassArchiveTest {
     private static final Path PROJECT = Path.of("").toAbsolutePath();
@@ -45,7 +47,7 @@ class LauncherClassArchiveTest {
             assertEquals(0, p.waitFor(), new String(p.getInputStream().readAllBytes()));
             assertEquals("beta\n", Files.readString(tmp.resolve("dst" + i + "/sub/b.txt")));
         }
-        List<Path> archives = archivesWhenMade(cache, 1);
+        List<Path> archives = archivesWhenMade(cache, "jsa", 1);
         assertEquals(1, archives.size(), "one archive: " + archives);
         try (Stream<Path> left = Files.list(cache)) {
             assertEquals(List.of(), left.filter(p -> p.getFileName().toString().startsWith(".making")).toList(),
@@ -64,13 +66,8 @@ class LauncherClassArchiveTest {
         Path src = smallTree();
         TimedProcess.Finished first = launch(home, cache, "copy", src + "/", tmp.resolve("dst1").toString());
         assertEquals(0, first.exitCode(), first.output());
-        // The making (a training copy in a JVM of its own, then the dump) outlasts this small copy: had the
-        // copy waited for it, the archive would be there and no work directory left.
-        try (Stream<Path> files = Files.list(cache)) {
-            assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith(".making")),
-                    "the first copy ended while its archive was still being made, in the background");
-        }
-        List<Path> before = archivesWhenMade(cache, 1);
+        assertStillMaking(cache);
+        List<Path> before = archivesWhenMade(cache, "jsa", 1);
         assertEquals(1, before.size(), before.toString());
 
         // A rebuilt jar: one more entry, so other bytes, size and time.
@@ -79,7 +76,7 @@ class LauncherClassArchiveTest {
         }
         TimedProcess.Finished second = launch(home, cache, "copy", src + "/", tmp.resolve("dst2").toString());
         assertEquals(0, second.exitCode(), second.output());
-        List<Path> after = archivesWhenMade(cache, 2);
+        List<Path> after = archivesWhenMade(cache, "jsa", 2);
         assertEquals(2, after.size(), after.toString());
         assertTrue(after.containsAll(before), "the older archive is kept for a while (another checkout may use it)");
         assertMapsTheArchive(home, cache, src);
@@ -103,7 +100,7 @@ class LauncherClassArchiveTest {
 
             Commands.run("mount", "-o", "remount,rw", mount.dir().toString());
             assertEquals(0, launch(PROJECT, cache, "copy", src + "/", tmp.resolve("dst2").toString()).exitCode());
-            assertEquals(1, archivesWhenMade(cache, 1).size());
+            assertEquals(1, archivesWhenMade(cache, "jsa", 1).size());
             Commands.run("mount", "-o", "remount,ro", mount.dir().toString());
             assertMapsTheArchive(PROJECT, cache, src);
         }
@@ -122,6 +119,48 @@ class LauncherClassArchiveTest {
         for (int i = 0; i < 20; i++) {
             assertFalse(Files.exists(tmp.resolve("cache")), "an archive maker started without a java");
             Thread.sleep(100);
+        }
+    }
+
+    /**
+     * Without JAVA_HOME the copy runs on JDK 25 and its first run makes an AOT cache in the background
+     * (a training copy that writes it as its JVM exits); the next copy's JVM, a JDK 25 one, loads
+     * spark-dcp's classes from it. picocli's, compiled for Java 5, cannot be linked ahead of time: from the jar.
+     */
+    @Test
+    void onJdk25TheFirstCopyMakesAnAotCacheInTheBackgroundThatTheNextCopyMaps() throws Exception {
+        Jdks.Jdk jdk25 = Jdks.newest25();
+        Path cache = tmp.resolve("cache");
+        Path src = smallTree();
+        ProcessBuilder first = builder(PROJECT, cache, null, "copy", src + "/", tmp.resolve("dst1").toString());
+        first.environment().remove("JAVA_HOME");
+        TimedProcess.Finished run = TimedProcess.run(first, Files.createTempFile(tmp, "out", ".txt"), TIMEOUT_SECONDS);
+        assertEquals(0, run.exitCode(), run.output());
+        assertStillMaking(cache);
+        List<Path> caches = archivesWhenMade(cache, "aot", 1);
+        assertEquals(1, caches.size(), caches.toString());
+        assertEquals(List.of(), archives(cache, "jsa"), "no static archive beside it");
+
+        Path log = tmp.resolve("classes.txt");
+        ProcessBuilder second = builder(PROJECT, cache, "-Xlog:class+load=info,gc+init=info:file=" + log,
+                "copy", src + "/", tmp.resolve("dst2").toString());
+        second.environment().remove("JAVA_HOME");
+        TimedProcess.Finished mapped = TimedProcess.run(second, Files.createTempFile(tmp, "out", ".txt"), TIMEOUT_SECONDS);
+        assertEquals(0, mapped.exitCode(), mapped.output());
+        String classes = Files.readString(log);
+        assertTrue(classes.contains("[gc,init] Version: " + jdk25.version() + "+"), "not on " + jdk25 + ":\n" + classes);
+        for (String name : List.of("io.sparkdcp.cli.Main", "io.sparkdcp.posix.Posix", "com.fasterxml.jackson.core.JsonFactory"))
+            assertTrue(classes.contains(" " + name + " source: shared objects file"), name + " not from the AOT cache:\n" + classes);
+    }
+
+    /**
+     * The making (a training copy in a JVM of its own, then the dump) outlasts a small copy: had the
+     * copy waited for it, the archive would be there and no work directory left.
+     */
+    private static void assertStillMaking(Path cache) throws IOException {
+        try (Stream<Path> files = Files.list(cache)) {
+            assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith(".making")),
+                    "the first copy ended while its archive was still being made, in the background");
         }
     }
 
@@ -151,30 +190,31 @@ class LauncherClassArchiveTest {
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("SPARK_DCP_CACHE_DIR", cache.toString());
+        builder.environment().put("JAVA_HOME", Jdks.current().home().toString());
         if (javaOptions != null) builder.environment().put("JAVA_TOOL_OPTIONS", javaOptions);
         return builder;
     }
 
     /**
-     * The archives once the making that the last copy started in the background has ended: at least
-     * {@code expected} archives and no maker's work directory left (or the timeout).
+     * The archives ({@code kind} jsa or aot) once the making that the last copy started in the
+     * background has ended: at least {@code expected} archives and no maker's work directory left (or the timeout).
      */
-    private static List<Path> archivesWhenMade(Path cache, int expected) throws IOException, InterruptedException {
+    static List<Path> archivesWhenMade(Path cache, String kind, int expected) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TIMEOUT_SECONDS * 1_000_000_000L;
         while (System.nanoTime() < deadline) {
             boolean making;
             try (Stream<Path> files = Files.list(cache)) {
                 making = files.anyMatch(p -> p.getFileName().toString().startsWith(".making"));
             }
-            if (!making && archives(cache).size() >= expected) break;
+            if (!making && archives(cache, kind).size() >= expected) break;
             Thread.sleep(200);
         }
-        return archives(cache);
+        return archives(cache, kind);
     }
 
-    private static List<Path> archives(Path cache) throws IOException {
+    private static List<Path> archives(Path cache, String kind) throws IOException {
         try (Stream<Path> files = Files.list(cache)) {
-            return files.filter(p -> p.getFileName().toString().matches("local-[0-9a-f]+\\.jsa")).sorted().toList();
+            return files.filter(p -> p.getFileName().toString().matches("local-[0-9a-f]+\\." + kind)).sorted().toList();
         }
     }
 
@@ -195,8 +235,12 @@ class LauncherClassArchiveTest {
         return home;
     }
 
-    /** a.txt, sub/b.txt and a symlink to a.txt. */
     private Path smallTree() throws IOException {
+        return smallTree(tmp);
+    }
+
+    /** a.txt, sub/b.txt and a symlink to a.txt, in tmp/src. */
+    static Path smallTree(Path tmp) throws IOException {
         Path src = tmp.resolve("src");
         if (Files.exists(src)) return src;
         Files.createDirectories(src.resolve("sub"));

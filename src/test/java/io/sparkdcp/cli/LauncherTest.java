@@ -34,7 +34,7 @@ class LauncherTest {
     @TempDir
     Path tmp;
 
-    private record Launch(int exitCode, String out, String err) {
+    record Launch(int exitCode, String out, String err) {
         String describe() {
             return "exit " + exitCode + "\nstdout:\n" + out + "\nstderr:\n" + err;
         }
@@ -50,13 +50,24 @@ class LauncherTest {
 
     /** @param directory the launcher's working directory; null for this process's */
     private Launch launchIn(Path directory, Map<String, String> environment, String... args) throws IOException, InterruptedException {
+        return launch(tmp, directory, environment, args);
+    }
+
+    /**
+     * The launcher in {@code directory} (null: this process's), with this process's environment changed
+     * by {@code environment} (a null value unsets); its output in files under tmp.
+     */
+    static Launch launch(Path tmp, Path directory, Map<String, String> environment, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
         command.addAll(List.of(args));
         // Files, not pipes: nothing to drain while waiting, and a chatty build cannot block.
         Path out = Files.createTempFile(tmp, "stdout", ".txt");
         Path err = Files.createTempFile(tmp, "stderr", ".txt");
         ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().putAll(environment);
+        environment.forEach((name, value) -> {
+            if (value == null) builder.environment().remove(name);
+            else builder.environment().put(name, value);
+        });
         if (directory != null) builder.directory(directory.toFile());
         Process process = builder
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))

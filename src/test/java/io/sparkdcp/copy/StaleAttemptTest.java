@@ -26,7 +26,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -263,19 +262,8 @@ class StaleAttemptTest {
         public void record(Step step, long nanos) {}
 
         @Override
-        public <T> T time(Step step, Supplier<T> call) {
-            before(step);
-            return call.get();
-        }
-
-        @Override
-        public void time(Step step, Runnable call) {
-            before(step);
-            call.run();
-        }
-
-        private void before(Step step) {
-            if (next >= pauses.size() || pauses.get(next).step() != step || ++seen < pauses.get(next).nth()) return;
+        public long start(Step step) {
+            if (next >= pauses.size() || pauses.get(next).step() != step || ++seen < pauses.get(next).nth()) return 0;
             Pause p = pauses.get(next++);
             seen = 0;
             if (next == 1) {
@@ -283,6 +271,7 @@ class StaleAttemptTest {
                 going.acquireUninterruptibly();
             }
             if (p.then() == Then.DIE) throw new AttemptDied();
+            return 0;
         }
 
         void awaitPause() throws InterruptedException {

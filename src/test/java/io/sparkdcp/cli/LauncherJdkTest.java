@@ -1,0 +1,182 @@
+package io.sparkdcp.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sparkdcp.cli.LauncherTest.Launch;
+import io.sparkdcp.testing.Jdks;
+import io.sparkdcp.testing.Jdks.Jdk;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Which JDK the launcher runs a copy on threads on, with real launcher processes: the newest JDK 25 or
+ * later under /usr/lib/jvm when JAVA_HOME is unset, JAVA_HOME's when set; Spark's paths keep java on
+ * PATH; the same report on both; not one JVM warning on 25. Which JVM ran is read from its own log
+ * (-Xlog through JAVA_TOOL_OPTIONS into a file: stdout stays the report's).
+ */
+class LauncherJdkTest {
+    /** A cache directory that cannot be made: no cache is made or mapped. */
+    private static final String NO_CACHE = "/dev/null/no-cache";
+
+    @TempDir
+    Path tmp;
+
+    private Launch launch(Map<String, String> environment, String... args) throws IOException, InterruptedException {
+        return LauncherTest.launch(tmp, null, environment, args);
+    }
+
+    private Path smallTree() throws IOException {
+        return LauncherClassArchiveTest.smallTree(tmp);
+    }
+
+    @Test
+    void withoutJavaHomeACopyRunsOnTheNewestJdk25AndSparksPathsOnJavaOnPath() throws Exception {
+        Jdk jdk25 = Jdks.newest25();
+        Jdk jdk17 = Jdks.current();
+        Path log = tmp.resolve("jvm.log");
+        Map<String, String> environment = environment(null, NO_CACHE);
+        environment.put("JAVA_TOOL_OPTIONS", "-Xlog:gc+init=info:file=" + log);
+        // java on PATH is JDK 17's, as on this project's machines.
+        environment.put("PATH", jdk17.home().resolve("bin") + ":" + System.getenv("PATH"));
+
+        Launch copy = launch(environment, "copy", smallTree() + "/", tmp.resolve("dst").toString());
+        assertEquals(0, copy.exitCode(), copy.describe());
+        assertEquals(jdk25.version().version(), versionIn(log).version(), "a copy on threads without JAVA_HOME");
+
+        Launch version = launch(environment, "--version");
+        assertEquals(0, version.exitCode(), version.describe());
+        assertTrue(version.out().contains("Java " + jdk17.version()), "the Spark class path's run on PATH's java: " + version.describe());
+    }
+
+    @Test
+    void javaHomeWinsWhateverItsVersion() throws Exception {
+        Jdks.newest25();
+        Jdk jdk17 = Jdks.current();
+        Path log = tmp.resolve("jvm.log");
+        Map<String, String> environment = environment(jdk17.home(), NO_CACHE);
+        environment.put("JAVA_TOOL_OPTIONS", "-Xlog:gc+init=info:file=" + log);
+
+        Launch copy = launch(environment, "copy", smallTree() + "/", tmp.resolve("dst").toString());
+
+        assertEquals(0, copy.exitCode(), copy.describe());
+        assertEquals(jdk17.version().version(), versionIn(log).version());
+    }
+
+    /** What a user or Airflow reads, stdout and the JSON report, does not depend on the JDK (times aside). */
+    @Test
+    void theReportIsTheSameOnJdk17AndJdk25() throws Exception {
+        Jdks.newest25();
+        Path src = smallTree();
+        Path dst = tmp.resolve("dst");
+        Path report = tmp.resolve("report.json");
+        Map<Boolean, String> stdout = new HashMap<>();
+        Map<Boolean, JsonNode> json = new HashMap<>();
+        for (boolean on25 : List.of(false, true)) {
+            Launch copy = launch(environment(on25 ? null : Jdks.current().home(), NO_CACHE),
+                    "copy", "--report", report.toString(), src + "/", dst.toString());
+            assertEquals(0, copy.exitCode(), copy.describe());
+            stdout.put(on25, withoutTimes(copy.out()));
+            json.put(on25, withoutTimes(new ObjectMapper().readTree(report.toFile())));
+            Files.delete(report);
+            try (Stream<Path> walk = Files.walk(dst)) {
+                for (Path p : walk.sorted((a, b) -> b.compareTo(a)).toList()) Files.delete(p);
+            }
+        }
+        assertTrue(stdout.get(true).contains("total                   5"), stdout.get(true));
+        assertEquals(stdout.get(false), stdout.get(true));
+        assertEquals(json.get(false), json.get(true));
+    }
+
+    /**
+     * JDK 25 warns on stderr about jffi's System.load unless native access is granted, and names an AOT
+     * cache it cannot use: neither may reach a user's terminal, before the cache is made or after.
+     */
+    @Test
+    void noJvmWarningOnJdk25BeforeOrAfterItsAotCacheIsMade() throws Exception {
+        Jdks.newest25();
+        Path src = smallTree();
+        Path cache = tmp.resolve("cache");
+        Map<String, String> environment = environment(null, cache.toString());
+        Launch first = launch(environment, "copy", src + "/", tmp.resolve("dst").toString());
+        assertOnlyTheCommandsOwnOutput(first, "spark-dcp copy ");
+        Launch sync = launch(environment, "sync", "--delete", src + "/", tmp.resolve("dst").toString());
+        assertOnlyTheCommandsOwnOutput(sync, "spark-dcp sync ");
+        Launch compare = launch(environment, "compare", src + "/", tmp.resolve("dst").toString());
+        assertOnlyTheCommandsOwnOutput(compare, "compared ");
+
+        LauncherClassArchiveTest.archivesWhenMade(cache, "aot", 1);
+        Files.writeString(cache.resolve(onlyAotCache(cache)), "not an AOT cache\n");
+        Launch unusable = launch(environment, "copy", src + "/", tmp.resolve("dst2").toString());
+        assertOnlyTheCommandsOwnOutput(unusable, "spark-dcp copy ");
+    }
+
+    private static void assertOnlyTheCommandsOwnOutput(Launch run, String reportStart) {
+        assertEquals(0, run.exitCode(), run.describe());
+        assertTrue(run.out().startsWith(reportStart), run.describe());
+        for (String line : run.err().split("\n", -1))
+            assertTrue(line.isEmpty() || line.startsWith("spark-dcp: "), "not the command's own line on stderr: " + run.describe());
+    }
+
+    private static String onlyAotCache(Path cache) throws IOException {
+        try (Stream<Path> files = Files.list(cache)) {
+            List<String> names = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".aot")).toList();
+            assertEquals(1, names.size(), names.toString());
+            return names.get(0);
+        }
+    }
+
+    /** The version in a JVM's gc+init log ("Version: 25.0.3+9-LTS (release)"). */
+    private static Runtime.Version versionIn(Path log) throws IOException {
+        Matcher m = Pattern.compile("\\[gc,init\\] Version: (\\S+)").matcher(Files.readString(log));
+        assertTrue(m.find(), "no version in " + Files.readString(log));
+        return Runtime.Version.parse(m.group(1));
+    }
+
+    /** The step table's rows without their times, and the wall time line's numbers masked. */
+    private static String withoutTimes(String report) {
+        Pattern stepRow = Pattern.compile("^(\\S+ +[\\d,]+) +[\\d.,]+ +[\\d.,]+ +[\\d.]+%$");
+        return report.lines().map(line -> {
+            Matcher row = stepRow.matcher(line);
+            if (row.matches()) return row.group(1);
+            return line.startsWith("wall time:") ? line.replaceAll("[\\d.,]+", "#") : line;
+        }).collect(Collectors.joining("\n"));
+    }
+
+    /** The JSON report without the fields that are times or rates. */
+    private static JsonNode withoutTimes(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            for (Iterator<String> names = object.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (name.endsWith("nanos") || name.endsWith("per_second")) names.remove();
+                else withoutTimes(object.get(name));
+            }
+        }
+        return node;
+    }
+
+    /** JAVA_HOME set to {@code javaHome}, or unset when null; no JAVA_TOOL_OPTIONS; the cache directory. */
+    private static Map<String, String> environment(Path javaHome, String cache) {
+        Map<String, String> environment = new HashMap<>();
+        environment.put("JAVA_HOME", javaHome == null ? null : javaHome.toString());
+        environment.put("JAVA_TOOL_OPTIONS", null);
+        environment.put("SPARK_DCP_CACHE_DIR", cache);
+        return environment;
+    }
+
+}
