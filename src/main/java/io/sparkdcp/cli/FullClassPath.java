@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The launcher runs copy, sync and compare on a short class path (the app jar and Jackson) unless its command line
- * holds one of {@link #OPTIONS} (or an @FILE, which picocli reads and the launcher does not): Spark's master, a saved
+ * holds one of {@link #OPTIONS}: Spark's master, a saved
  * listing or an item log (Hadoop), --verbose (log4j). A run that needs those jars all the same (spark.master set
  * through JAVA_TOOL_OPTIONS, a JVM started by hand) is refused in one line before anything is written, instead of
  * stopping half-way on a NoClassDefFoundError.
@@ -27,7 +27,7 @@ final class FullClassPath {
                 .orElse(System.getProperty("spark.master") != null ? "the system property spark.master" : null);
         if (wanted == null || present()) return null;
         return wanted + " needs Spark's, Hadoop's and log4j's jars, which this JVM's class path lacks (submit-scripts/spark-dcp "
-                + "adds them when its command line holds one of " + String.join(", ", OPTIONS) + " or an @FILE)";
+                + "adds them when its command line holds one of " + String.join(", ", OPTIONS) + ")";
     }
 
     private static boolean present() {

@@ -40,7 +40,7 @@ public final class Main implements Runnable {
 
     /** The command line with one-line error messages and every subcommand. */
     public static CommandLine commandLine() {
-        return withShortErrors(withEverySubcommand());
+        return configured(withEverySubcommand());
     }
 
     /** The command line with every subcommand and picocli's own error handling. */
@@ -59,7 +59,7 @@ public final class Main implements Runnable {
         if (args.length == 0 || args[0].equals("help") || !SUBCOMMANDS.contains(args[0])) return commandLine();
         CommandLine cl = new CommandLine(new Main());
         cl.addSubcommand(subcommand(args[0]));
-        return withShortErrors(cl);
+        return configured(cl);
     }
 
     private static Object subcommand(String name) {
@@ -74,7 +74,10 @@ public final class Main implements Runnable {
         };
     }
 
-    private static CommandLine withShortErrors(CommandLine cl) {
+    private static CommandLine configured(CommandLine cl) {
+        // An argument that begins with @ is a path, as for cp and rsync: picocli would otherwise replace it by the
+        // arguments in the file named after the @ (SRC "@data/" read the file "data/", a file's lines became options).
+        cl.setExpandAtFiles(false);
         cl.setParameterExceptionHandler(ShortErrors::invalidInput);
         cl.setExecutionExceptionHandler(ShortErrors::unexpected);
         return cl;

@@ -52,7 +52,8 @@ final class ScaleBenchCommand implements Callable<Integer> {
     Path json;
 
     @Option(names = "--plans", description = "Instead: the driver's heap per entry, entries/s and exactness of a copy of each "
-            + "tree through the driver's plan and through the executors' (--walk distributed).")
+            + "tree through the driver's plan and through the executors' (--walk distributed), after an untimed warm-up copy "
+            + "of the big tree through each.")
     boolean plans;
 
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "1", description = "With --plans: copy the big tree N times "

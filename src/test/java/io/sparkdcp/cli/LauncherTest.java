@@ -45,6 +45,11 @@ class LauncherTest {
     }
 
     private Launch launch(Map<String, String> environment, String... args) throws IOException, InterruptedException {
+        return launchIn(null, environment, args);
+    }
+
+    /** @param directory the launcher's working directory; null for this process's */
+    private Launch launchIn(Path directory, Map<String, String> environment, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
         command.addAll(List.of(args));
         // Files, not pipes: nothing to drain while waiting, and a chatty build cannot block.
@@ -52,6 +57,7 @@ class LauncherTest {
         Path err = Files.createTempFile(tmp, "stderr", ".txt");
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(environment);
+        if (directory != null) builder.directory(directory.toFile());
         Process process = builder
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(out.toFile())
@@ -115,6 +121,20 @@ class LauncherTest {
         Launch differs = launch("compare", src + "/", dst.toString());
         assertEquals(1, differs.exitCode(), differs.describe());
         assertTrue(differs.out().contains("differences in 1 entry"), differs.describe());
+    }
+
+    /**
+     * An argument that begins with @ is a path, as for cp and rsync. picocli read the arguments of the file named after
+     * the @ in its place: SRC "@data/" became the lines of a file "data/" (a stack trace when data/ is a directory),
+     * and here "--dry-run" from the file "data".
+     */
+    @Test
+    void anArgumentThatBeginsWithAtIsAPathNotAFileOfArguments() throws Exception {
+        Files.writeString(Files.createDirectories(tmp.resolve("@data")).resolve("f"), "copied\n");
+        Files.writeString(tmp.resolve("data"), "--dry-run\n");
+        Launch copy = launchIn(tmp, Map.of(), "copy", "@data/", "out");
+        assertEquals(0, copy.exitCode(), copy.describe());
+        assertEquals("copied\n", Files.readString(tmp.resolve("out/f")));
     }
 
     /**

@@ -46,6 +46,11 @@ class ScaleBenchCommandTest {
             assertEquals(0, run.exitCode(), run.err());
             JsonNode runs = new ObjectMapper().readTree(json.toFile());
             assertEquals(4, runs.size(), runs.toString());
+            // Two more copies, untimed and not among the runs: the big tree through each plan before any timed copy.
+            try (java.util.stream.Stream<Path> copies = java.nio.file.Files.list(mount.dir())) {
+                assertEquals(6, copies.filter(p -> p.getFileName().toString().startsWith("copy-of-")).count());
+            }
+            assertTrue(run.err().contains("warm-up copy of the big tree through the driver plan"), run.err());
             long big = new ScaleTree(2000, 20, 10).actualEntries();
             assertEquals("executors", runs.at("/2/plan").asText());
             assertEquals("driver", runs.at("/3/plan").asText());

@@ -149,7 +149,6 @@ class ShortClassPathTest {
         Path wanted = Files.writeString(out.resolve("wanted"), "sub\na.txt\n");
         Path wantedMissing = Files.writeString(out.resolve("wanted-missing"), "a.txt\nmissing\n");
         Path rules = Files.writeString(out.resolve("rules"), "# deep stays behind\ndeep/\n");
-        Path logArgs = Files.writeString(out.resolve("log.args"), "--log\n" + out.resolve("compare-log") + "\n");
         String s = src + "/";
         return List.of(
                 ok("copy", "copy", s, dst("plain")).then(l -> {
@@ -225,9 +224,7 @@ class ShortClassPathTest {
                 fails("compare, DST missing", 2, "compare", s, dst("absent")),
                 fails("compare --max-ops", 2, "compare", "--max-ops", "3", s, ref.toString()),
                 // Options the launcher must see to give the full class path: written as picocli also reads them.
-                new Case("--verbose=true", 0, false, List.of("copy", "--verbose=true", s, dst("verbose").toString()), l -> {}),
-                new Case("--log in an @file", 0, false, List.of("compare", "@" + logArgs, s, ref.toString()),
-                        l -> assertTrue(Files.isDirectory(out.resolve("compare-log")))));
+                new Case("--verbose=true", 0, false, List.of("copy", "--verbose=true", s, dst("verbose").toString()), l -> {}));
     }
 
     /**
@@ -250,7 +247,7 @@ class ShortClassPathTest {
         assertTrue(master.stderr().startsWith("spark-dcp: the system property spark.master needs "), master.stderr());
     }
 
-    /** The launcher gives the full class path for each of FullClassPath.OPTIONS, as OPT VALUE and as OPT=VALUE, and for an @FILE. */
+    /** The launcher gives the full class path for each of FullClassPath.OPTIONS, as OPT VALUE and as OPT=VALUE. */
     @Test
     void theLauncherGivesTheFullClassPathForEveryOptionThatNeedsIt() throws IOException {
         Set<String> patterns = new java.util.HashSet<>();
@@ -262,7 +259,6 @@ class ShortClassPathTest {
             assertTrue(patterns.contains(option), option + " in " + patterns);
             assertTrue(patterns.contains(option + "=*"), option + "=* in " + patterns);
         }
-        assertTrue(patterns.contains("@*"), patterns.toString());
     }
 
     /** The app jar and Jackson's jars from target/classpath.txt, as the launcher reads them. */

@@ -96,24 +96,39 @@ public final class ScaleBench {
 
     /**
      * The driver's memory per entry, entries/s and exactness of a copy of each tree through the driver's
-     * plan and through the executors' (issue 16), each into a new directory in the scratch directory. The
-     * executors' first: on a big tree it is the figure to have should a long run be cut short. With more
-     * than one round, the big tree is copied that many times through each plan, taking turns (executors,
-     * driver, driver, executors, ...: each round in the other order, so that what the first copy of a run
-     * pays, such as the JIT's compiling, and a load that rises or falls weigh on both plans alike).
+     * plan and through the executors' (issue 16), each into a new directory in the scratch directory. First
+     * an untimed warm-up copy of the big tree through each plan, not in the result: the JVM's first copy
+     * pays its compiling, the heap's growth and Spark's first jobs (session 7: 78.6 CPU s against 54.5-61.9
+     * in the same plan's later copies, with a small tree copied through both plans before it). Then the
+     * small tree, then the big one: with more than one round, that many times through each plan, taking
+     * turns (executors, driver, driver, executors, ...), so that a load that rises or falls weighs on both.
      */
     public List<PlanMemory.Run> plans(JavaSparkContext sc, int rounds) throws IOException {
+        Path smallRoot = ensureTree(small, "small");
+        Path bigRoot = ensureTree(big, "big");
         List<PlanMemory.Run> runs = new ArrayList<>();
-        for (String tree : List.of("small", "big")) {
-            Path source = ensureTree(tree.equals("small") ? small : big, tree);
-            for (int round = 0; round < (tree.equals("big") ? rounds : 1); round++) {
-                for (String plan : turn(round)) {
-                    Path dst = scratch.resolve("copy-of-" + source.getFileName() + "-" + plan + "-" + System.nanoTime());
-                    runs.add(PlanMemory.measure(sc, tree, source, dst, plan, log));
-                }
-            }
+        for (Copy copy : schedule(rounds)) {
+            Path source = copy.tree().equals("small") ? smallRoot : bigRoot;
+            Path dst = scratch.resolve("copy-of-" + source.getFileName() + "-" + copy.plan() + "-" + System.nanoTime());
+            if (copy.warmUp()) log.accept("warm-up copy of the " + copy.tree() + " tree through the " + copy.plan() + " plan (not in the result)");
+            PlanMemory.Run run = PlanMemory.measure(sc, copy.tree(), source, dst, copy.plan(), log);
+            if (!copy.warmUp()) runs.add(run);
+            else if (run.failed() > 0 || run.differences() > 0) throw new IOException(String.format(
+                    "the warm-up copy through the %s plan into %s had %d failed and %d differences", copy.plan(), dst, run.failed(), run.differences()));
         }
         return runs;
+    }
+
+    /** One copy of {@link #plans}: of which tree, through which plan, and whether it only warms the JVM up. */
+    record Copy(String tree, String plan, boolean warmUp) {}
+
+    /** The copies of {@link #plans} in order: the warm-ups, the small tree, then the big tree's rounds. */
+    static List<Copy> schedule(int rounds) {
+        List<Copy> copies = new ArrayList<>();
+        for (String plan : turn(0)) copies.add(new Copy("big", plan, true));
+        for (String plan : turn(0)) copies.add(new Copy("small", plan, false));
+        for (int round = 0; round < rounds; round++) for (String plan : turn(round)) copies.add(new Copy("big", plan, false));
+        return copies;
     }
 
     /** The plans in the order a round copies through them: executors first in even rounds, driver first in odd ones. */
