@@ -57,9 +57,9 @@ public final class PreparedCompare {
         return DriverMemoryGuard.run(sc, this::run);
     }
 
-    /** Compares on threads in this JVM (one task per CPU), without Spark. */
+    /** Compares on threads in this JVM (one task per CPU), without Spark; out of memory, as {@link #run(JavaSparkContext)}. */
     public CompareResult runInProcess() {
-        return run(new LocalPhaseRunner(Runtime.getRuntime().availableProcessors()));
+        return InProcessMemoryGuard.run(() -> run(new LocalPhaseRunner(Runtime.getRuntime().availableProcessors())));
     }
 
     /** On Spark with --walk distributed (or auto on a cluster) both listings stay on the executors. */

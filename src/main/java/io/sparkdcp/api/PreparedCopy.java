@@ -105,7 +105,8 @@ public final class PreparedCopy {
 
     /**
      * Runs the copy on threads in this JVM, without Spark: the same phases, steps and report as
-     * {@link #run(JavaSparkContext)} on {@code local[*]}, without Spark's start-up.
+     * {@link #run(JavaSparkContext)} on {@code local[*]}, without Spark's start-up. Running out of memory
+     * on any thread throws {@link DriverOutOfMemoryException}, as on Spark.
      */
     public CopyResult runInProcess() {
         return runOn(inProcessRunner());
@@ -113,7 +114,7 @@ public final class PreparedCopy {
 
     /** Runs the copy on the given runner (the bench times the engine on threads of its own count). */
     public CopyResult runOn(PhaseRunner runner) {
-        return run(runner, this::copyJob);
+        return InProcessMemoryGuard.run(() -> run(runner, this::copyJob));
     }
 
     /**
@@ -128,7 +129,7 @@ public final class PreparedCopy {
     /** {@link #runSync(JavaSparkContext, boolean)} on threads in this JVM, as {@link #runInProcess()}. */
     public CopyResult runSyncInProcess(boolean delete) {
         checkSyncDelete(delete);
-        return run(inProcessRunner(), syncJob(delete));
+        return InProcessMemoryGuard.run(() -> run(inProcessRunner(), syncJob(delete)));
     }
 
     /**
@@ -137,12 +138,12 @@ public final class PreparedCopy {
      */
     public DryRun dryRun(boolean delete) {
         checkSyncDelete(delete);
-        return logged(() -> {
+        return InProcessMemoryGuard.run(() -> logged(() -> {
             List<SyncPreview> previews = new ArrayList<>();
             for (int i = 0; i < pairs.size(); i++)
                 previews.add(SyncPreview.of(pairs.get(i), delete, sources.pairs().get(i).destinationExists()));
             return new DryRun(previews, prefixes());
-        });
+        }));
     }
 
     /**

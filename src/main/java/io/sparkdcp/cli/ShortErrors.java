@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import io.sparkdcp.api.DriverOutOfMemoryException;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
@@ -31,9 +32,12 @@ final class ShortErrors {
     /**
      * The run itself stopped (Spark gave up, a root vanished, a bug): one line with the innermost
      * cause, which is what the user can act on; the stack trace only with {@code --verbose}, for a bug report.
+     * The driver out of memory is the exception: its documented line and exit 3, from whichever run.
      */
     static int unexpected(Exception e, CommandLine cmd, ParseResult parsed) {
         PrintWriter err = cmd.getErr();
+        // A run the commands do not catch it from (a dry run): exit 3 all the same.
+        if (e instanceof DriverOutOfMemoryException d) return CopyCommand.outOfMemory(err, verbose(parsed), d);
         err.println("spark-dcp: the run stopped: " + describe(e));
         if (verbose(parsed)) e.printStackTrace(err);
         err.flush();

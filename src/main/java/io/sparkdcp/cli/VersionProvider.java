@@ -4,26 +4,37 @@ import picocli.CommandLine.IVersionProvider;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.Properties;
 
-/** Versions from the jars' Maven descriptors, so the pom stays their only source. */
+/**
+ * spark-dcp's version and the Spark it was built against, from the pom (a filtered resource), and the
+ * Spark on the class path, from its jar's Maven descriptor: a local copy on the launcher's short class
+ * path has no Spark at all, and a spark-submit may run another Spark than the build's.
+ */
 final class VersionProvider implements IVersionProvider {
     @Override
     public String[] getVersion() {
-        return new String[]{
-                "spark-dcp " + mavenVersion("io.sparkdcp", "spark-dcp", "(development build, not from the jar)"),
-                "Spark " + mavenVersion("org.apache.spark", "spark-core_2.13", "unknown") + ", Java " + Runtime.version()};
+        Properties built = read("/io/sparkdcp/cli/version.properties");
+        if (built == null) throw new IllegalStateException("version.properties is missing from spark-dcp's classes: a broken build");
+        String builtSpark = built.getProperty("spark");
+        Properties sparkCore = read("/META-INF/maven/org.apache.spark/spark-core_2.13/pom.properties");
+        String running = sparkCore == null ? null : sparkCore.getProperty("version");
+        String spark = running == null ? builtSpark + " (built against; not on this class path)"
+                : running.equals(builtSpark) ? running
+                : running + " (built against " + builtSpark + ")";
+        return new String[]{"spark-dcp " + built.getProperty("spark-dcp"), "Spark " + spark + ", Java " + Runtime.version()};
     }
 
-    private static String mavenVersion(String group, String artifact, String otherwise) {
-        String resource = "/META-INF/maven/" + group + "/" + artifact + "/pom.properties";
+    /** A properties resource, or null when the class path has none. */
+    private static Properties read(String resource) {
         try (InputStream in = VersionProvider.class.getResourceAsStream(resource)) {
-            if (in == null) return otherwise;
+            if (in == null) return null;
             Properties p = new Properties();
             p.load(in);
-            return p.getProperty("version", otherwise);
+            return p;
         } catch (IOException e) {
-            return otherwise;
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -16,6 +16,7 @@ import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.report.CompareReport;
+import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.Entry;
 import io.sparkdcp.walk.Listing;
 import io.sparkdcp.walk.TreeWalker;
@@ -74,7 +75,7 @@ public final class CompareJob {
                 : walk(copy.sourceRoot(), listedBy);
         Listing destination = file != null ? TreeWalker.walkOne(copy.destinationRoot(), file.destinationName(), file.destinationName(), false)
                 : walk(copy.destinationRoot(), listedBy);
-        log.accept(String.format(Locale.ROOT, "listed %,d entries in SRC and %,d in DST", source.entryCount(), destination.entryCount()));
+        log.accept(String.format(Locale.ROOT, "listed %s in SRC and %,d in DST", Counted.of(source.entryCount(), "entry"), destination.entryCount()));
 
         List<Failure> failures = new ArrayList<>();
         for (Failure f : source.errors()) failures.add(side(f, "SRC"));

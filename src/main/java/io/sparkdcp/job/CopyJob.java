@@ -14,6 +14,7 @@ import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
 import io.sparkdcp.walk.Listing;
@@ -198,9 +199,9 @@ public final class CopyJob {
 
     /** The listing is complete: said in the log, its totals told for progress, its errors counted first. */
     private void listed(Listing listing, Plan plan, int batchesHandedOut, CopyCounts counts) {
-        log.accept(String.format("listed %,d entries (%,d bytes in files): %d file batches, %d directory levels, %d large files",
-                plan.totalEntries(), plan.totalBytes(), batchesHandedOut + plan.fileBatches().size(),
-                plan.directoryLevels().size(), plan.largeFiles().size()));
+        log.accept(String.format("listed %s (%s in files): %s, %s, %s", Counted.of(plan.totalEntries(), "entry"),
+                Counted.of(plan.totalBytes(), "byte"), Counted.of(batchesHandedOut + plan.fileBatches().size(), "file batch"),
+                Counted.of(plan.directoryLevels().size(), "directory level"), Counted.of(plan.largeFiles().size(), "large file")));
         planned.accept(new Work(plan.totalEntries(), plan.totalBytes()));
         for (Failure f : listing.errors()) counts.addFailure(f);
     }

@@ -4,6 +4,7 @@ import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
+import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Filter;
 import io.sparkdcp.walk.Listing;
@@ -16,7 +17,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Lists the source on the executors in rounds: each round's tasks list their directories' subtrees
+ * Lists the source on the runner's tasks (the executors, or threads in this JVM) in rounds: each round's tasks list their directories' subtrees
  * up to a budget of entries and hand back the directories they did not reach, which the next round
  * deals out again. The tree is walked at the metadata rate of all executors together; the driver
  * holds only the packed blocks and the frontier of directories.
@@ -79,7 +80,7 @@ public final class DistributedWalk {
                 frontier.addAll(r.frontier());
             }
         }
-        log.accept(String.format("walked on the executors in %d rounds", round));
+        log.accept("walked " + runner.where() + " in " + Counted.of(round, "round"));
         return Listing.sorted(blocks, errors);
     }
 

@@ -6,6 +6,7 @@ import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.ProgressRecorder;
 import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.progress.Work;
+import io.sparkdcp.report.Counted;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -105,6 +106,9 @@ public final class LocalPhaseRunner implements PhaseRunner {
 
     @Override
     public int parallelism() { return threads; }
+
+    @Override
+    public String where() { return "in parallel tasks on " + Counted.of(threads, "thread"); }
 
     @Override
     public boolean spansNodes() { return false; }

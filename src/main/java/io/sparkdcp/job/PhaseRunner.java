@@ -21,6 +21,9 @@ public interface PhaseRunner {
     /** Tasks that run at once. */
     int parallelism();
 
+    /** Where the tasks run, as a log line says it: "on the executors", "in parallel tasks on 4 threads". */
+    String where();
+
     /** True when tasks may run on other nodes than the driver (a cluster, not local mode). */
     boolean spansNodes();
 

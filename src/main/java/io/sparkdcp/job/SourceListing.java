@@ -4,6 +4,7 @@ import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Listing;
 import io.sparkdcp.walk.SavedListing;
@@ -92,7 +93,7 @@ public final class SourceListing {
         CopyOptions copy = options.copy();
         if (how.listing() != null) {
             Listing saved = SavedListing.read(how.listing());
-            log.accept(String.format("read the listing saved in %s: %,d entries", how.listing(), saved.entryCount()));
+            log.accept(String.format("read the listing saved in %s: %s", how.listing(), Counted.of(saved.entryCount(), "entry")));
             return saved;
         }
         RootFile file = copy.rootFile();
@@ -108,7 +109,7 @@ public final class SourceListing {
         Listing listing = missing.isEmpty() ? walked : new Listing(walked.blocks(), concat(walked.errors(), missing));
         if (how.saveListing() != null) {
             SavedListing.write(how.saveListing(), copy.sourceRoot(), copy.readsFsXattr(), listing);
-            log.accept(String.format("saved the listing (%,d entries) to %s", listing.entryCount(), how.saveListing()));
+            log.accept(String.format("saved the listing (%s) to %s", Counted.of(listing.entryCount(), "entry"), how.saveListing()));
         }
         return listing;
     }

@@ -8,6 +8,7 @@ import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.Entry;
 import io.sparkdcp.walk.Listing;
 import io.sparkdcp.walk.TreeWalker;
@@ -85,7 +86,7 @@ public final class SyncJob {
         List<List<Entry>> levels = DeletionScope.withoutMounts(DeletionPlanner.deepestFirst(source, destination),
                 copy.destinationRoot(), counts::addNotice);
         int total = levels.stream().mapToInt(List::size).sum();
-        log.accept(String.format("deleting %,d destination entries the source does not have", total));
+        log.accept("deleting " + Counted.of(total, "destination entry") + " the source does not have");
         for (List<Entry> level : levels) {
             for (var r : runner.run("delete, depth " + io.sparkdcp.posix.PathBytes.depth(level.get(0).path()),
                     Planner.partition(level, options.batchFiles()), copy, CopyEngine::deleteEntries)) {

@@ -9,10 +9,6 @@ import java.util.Map;
 public final class CompareText {
     private CompareText() {}
 
-    private static String count(long n, String noun) {
-        return String.format(Locale.ROOT, "%,d %s", n, n == 1 ? noun : noun.endsWith("y") ? noun.substring(0, noun.length() - 1) + "ies" : noun + "s");
-    }
-
     public static String render(CompareReport r) {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "compared %s and %s%n", r.source(), r.destination()));
@@ -26,16 +22,16 @@ public final class CompareText {
                         : "; file contents not read (--contents reads them)"));
         if (r.differences().isEmpty()) {
             out.append(r.failures().isEmpty() ? "identical\n"
-                    : String.format(Locale.ROOT, "no differences found, but %,d entries could not be compared%n", r.failures().size()));
+                    : "no differences found, but " + Counted.of(r.failures().size(), "entry") + " could not be compared\n");
             return out.toString();
         }
-        out.append(String.format(Locale.ROOT, "%s in %s%s:%n", count(r.differences().size(), "difference"),
-                count(r.entriesDiffering(), "entry"),
-                r.onlyBelow() == 0 ? "" : String.format(Locale.ROOT, " (and %,d entries below directories only one side has)", r.onlyBelow())));
+        out.append(String.format(Locale.ROOT, "%s in %s%s:%n", Counted.of(r.differences().size(), "difference"),
+                Counted.of(r.entriesDiffering(), "entry"),
+                r.onlyBelow() == 0 ? "" : " (and " + Counted.of(r.onlyBelow(), "entry") + " below directories only one side has)"));
         for (Map.Entry<Difference.Kind, Long> k : r.byKind().entrySet())
             out.append(String.format(Locale.ROOT, "  %-20s %,d%n", k.getKey().word(), k.getValue()));
         if (!r.failures().isEmpty())
-            out.append(String.format(Locale.ROOT, "%,d entries could not be compared%n", r.failures().size()));
+            out.append(Counted.of(r.failures().size(), "entry") + " could not be compared\n");
         return out.toString();
     }
 }

@@ -24,8 +24,8 @@ public final class ReportText {
         CopyCounts c = report.counts();
         byType(out, "metadata fixed", c.metadataFixed(), c.metadataFixedByType());
         byType(out, "deleted", c.deleted(), c.deletedByType());
-        if (c.keptNewer() > 0) line(out, "kept, newer at DST (--update): %,d files", c.keptNewer());
-        if (c.verified() > 0) line(out, "verified (CRC32C of source and copy equal): %,d files", c.verified());
+        if (c.keptNewer() > 0) line(out, "kept, newer at DST (--update): %s", Counted.of(c.keptNewer(), "file"));
+        if (c.verified() > 0) line(out, "verified (CRC32C of source and copy equal): %s", Counted.of(c.verified(), "file"));
         line(out, "failed: %,d%s", c.failed(), report.walkComplete() ? "" : " (part of the source could not be listed)");
         storageTrouble(out, c);
         line(out, "bytes copied: %,d (%.1f MB)", c.bytesCopied(), c.bytesCopied() / 1e6);
@@ -62,9 +62,9 @@ public final class ReportText {
         long full = c.failures().stream().filter(f -> f.errno().equals("ENOSPC") || f.errno().equals("EDQUOT")).count();
         // "read" and "verify" EIOs are a source that changed, or a copy that did not match: not the devices.
         long io = c.failures().stream().filter(f -> f.errno().equals("EIO") && !f.op().equals("read") && !f.op().equals("verify")).count();
-        if (full > 0) line(out, "%,d entries failed because the destination is full (ENOSPC/EDQUOT): none of them was left "
-                + "looking complete; make room and run again, complete files are skipped", full);
-        if (io > 0) line(out, "%,d entries failed with I/O errors (EIO): check the devices, then run again", io);
+        if (full > 0) line(out, "%s failed because the destination is full (ENOSPC/EDQUOT): none of them was left "
+                + "looking complete; make room and run again, complete files are skipped", Counted.of(full, "entry"));
+        if (io > 0) line(out, "%s failed with I/O errors (EIO): check the devices, then run again", Counted.of(io, "entry"));
     }
 
     /** "metadata fixed: 3 (file 2, directory 1)", only when there were any. */

@@ -14,6 +14,7 @@ import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.CompareReport;
+import io.sparkdcp.report.Counted;
 import io.sparkdcp.spark.ExecutorPlanCopy.PathKey;
 import io.sparkdcp.spark.ParentGroups.Side;
 import io.sparkdcp.walk.Entry;
@@ -73,8 +74,8 @@ public final class ExecutorCompare {
         try {
             ExecutorWalk.Walked source = sourceWalk.walk(copy.sourceRoot(), false, Filter.NONE);
             ExecutorWalk.Walked destination = destinationWalk.walk(copy.destinationRoot(), false, Filter.NONE);
-            log.accept(String.format(Locale.ROOT, "listed %,d entries in SRC and %,d in DST on the executors",
-                    source.summary().entries(), destination.summary().entries()));
+            log.accept(String.format(Locale.ROOT, "listed %s in SRC and %,d in DST on the executors",
+                    Counted.of(source.summary().entries(), "entry"), destination.summary().entries()));
             List<Failure> failures = new ArrayList<>();
             for (Failure f : source.summary().errors()) failures.add(CompareJob.side(f, "SRC"));
             for (Failure f : destination.summary().errors()) failures.add(CompareJob.side(f, "DST"));

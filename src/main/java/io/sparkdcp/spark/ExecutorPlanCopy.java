@@ -27,6 +27,7 @@ import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
 import org.apache.spark.HashPartitioner;
@@ -154,9 +155,9 @@ public final class ExecutorPlanCopy {
             ListingOptions how = job.listing();
             ExecutorWalk.Walked walked = walk.source(job);
             ExecutorWalk.ListingSummary listing = walked.summary();
-            log.accept(String.format("listed %,d entries (%,d bytes in files) on the executors: %,d directories in %d levels",
-                    listing.entries(), listing.fileBytes(), java.util.Arrays.stream(listing.directoriesByDepth()).sum(),
-                    listing.directoriesByDepth().length));
+            log.accept(String.format("listed %s (%s in files) on the executors: %s in %s", Counted.of(listing.entries(), "entry"),
+                    Counted.of(listing.fileBytes(), "byte"), Counted.of(java.util.Arrays.stream(listing.directoriesByDepth()).sum(), "directory"),
+                    Counted.of(listing.directoriesByDepth().length, "level")));
             planned.accept(new Work(listing.entries(), listing.fileBytes()));
             if (delete) deleteExtraneous(walked, destinationWalk, job, counts);
             listing.addErrorsTo(counts, f -> f);
@@ -209,7 +210,7 @@ public final class ExecutorPlanCopy {
         JavaRDD<Entry> toDelete = extraneous.filter(t -> t._2() == null).map(Tuple2::_1);
         long[] byDepth = toDelete.map(e -> PathBytes.depth(e.path())).aggregate(new long[0], ExecutorPlanCopy::countDepth,
                 ExecutorPlanCopy::addDepths);
-        log.accept(String.format("deleting %,d destination entries the source does not have", java.util.Arrays.stream(byDepth).sum()));
+        log.accept("deleting " + Counted.of(java.util.Arrays.stream(byDepth).sum(), "destination entry") + " the source does not have");
         List<DepthWave> waves = new ArrayList<>(DepthWave.of(byDepth, job.batchFiles()));
         java.util.Collections.reverse(waves);
         for (DepthWave wave : waves) {

@@ -5,6 +5,7 @@ import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
+import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.SavedListing;
 import io.sparkdcp.walk.Subdirectory;
@@ -95,7 +96,7 @@ final class ExecutorWalk {
             blocks = blocks == null ? listed : blocks.union(listed);
         }
         sc.setJobDescription(null);
-        log.accept(String.format("walked on the executors in %d rounds; the listing stays there", round));
+        log.accept("walked on the executors in " + Counted.of(round, "round") + "; the listing stays there");
         return new Walked(blocks, summary);
     }
 
@@ -120,7 +121,7 @@ final class ExecutorWalk {
         }
         sc.setJobDescription(null);
         SavedListing.finish(dir);
-        log.accept(String.format("the executors saved the listing to %s in %d parts", dir, offset));
+        log.accept(String.format("the executors saved the listing to %s in %s", dir, Counted.of(offset, "part")));
     }
 
     /** A saved listing read back by the executors, one task per part, kept there as a walk's blocks are. */
@@ -134,7 +135,8 @@ final class ExecutorWalk {
         ListingSummary summary = ListingSummary.EMPTY;
         for (ListingSummary s : results.map(ListingSummary::of).collect()) summary = summary.plus(s);
         sc.setJobDescription(null);
-        log.accept(String.format("the executors read the listing saved in %s (%d parts): %,d entries", dir, parts.size(), summary.entries()));
+        log.accept(String.format("the executors read the listing saved in %s (%s): %s", dir, Counted.of(parts.size(), "part"),
+                Counted.of(summary.entries(), "entry")));
         return new Walked(results.flatMap(r -> r.blocks().iterator()), summary);
     }
 

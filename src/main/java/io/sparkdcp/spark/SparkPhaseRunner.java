@@ -181,6 +181,9 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     public boolean spansNodes() { return !sc.isLocal(); }
 
     @Override
+    public String where() { return "on the executors"; }
+
+    @Override
     public boolean onSpark() { return true; }
 
     @Override

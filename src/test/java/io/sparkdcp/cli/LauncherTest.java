@@ -218,7 +218,25 @@ class LauncherTest {
     void versionComesFromTheBuiltJar() throws Exception {
         Launch run = launch("--version");
         assertEquals(0, run.exitCode(), run.describe());
-        assertTrue(run.out().matches("(?s)spark-dcp \\d+\\.\\d+\\.\\d+\\S*\nSpark 4\\..*"), run.describe());
+        // On the full class path the Spark that runs is the build's.
+        assertTrue(run.out().startsWith("spark-dcp " + pom("<artifactId>spark-dcp</artifactId>\\s*<version>([^<]+)</version>")
+                + "\nSpark " + pom("<spark\\.version>([^<]+)</spark\\.version>") + ", Java "), run.describe());
+    }
+
+    /** A subcommand's --version runs on the launcher's short class path, without Spark's jars: it names the Spark built against. */
+    @Test
+    void versionOnTheShortClassPathNamesTheSparkBuiltAgainst() throws Exception {
+        Launch run = launch("copy", "--version");
+        assertEquals(0, run.exitCode(), run.describe());
+        assertTrue(run.out().startsWith("spark-dcp " + pom("<artifactId>spark-dcp</artifactId>\\s*<version>([^<]+)</version>")
+                + "\nSpark " + pom("<spark\\.version>([^<]+)</spark\\.version>") + " (built against; not on this class path), Java "),
+                run.describe());
+    }
+
+    private static String pom(String regex) throws IOException {
+        Matcher m = Pattern.compile(regex).matcher(Files.readString(PROJECT.resolve("pom.xml")));
+        assertTrue(m.find(), "pom.xml has no " + regex);
+        return m.group(1);
     }
 
     @Test

@@ -108,7 +108,7 @@ class MigrateOptionsTest {
         JsonNode json = new ObjectMapper().readTree(report.toFile());
         assertEquals(1, json.get("kept_newer").asLong(), json.toString());
         assertTrue(json.at("/settings/update").asBoolean(), json.toString());
-        assertTrue(run.out().contains("kept, newer at DST (--update): 1 files"), run.out());
+        assertTrue(run.out().contains("kept, newer at DST (--update): 1 file\n"), run.out());
 
         CommandLineRun without = CommandLineRun.asLaunched("copy", src + "/", dst.toString());
         assertEquals(0, without.exitCode(), without.err());

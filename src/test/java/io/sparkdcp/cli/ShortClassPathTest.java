@@ -178,7 +178,12 @@ class ShortClassPathTest {
                         .then(l -> assertFalse(Commands.run("getfattr", "-d", dst("bare/a.txt").toString()).contains("user.kept"))),
                 ok("libattr, strict, Lustre layout", "copy", "--xattrs", "libattr", "--strict", "--lustre-layout", "keep", s, dst("strict")),
                 ok("distributed walk on threads", "copy", "--walk", "distributed", "--report", out.resolve("walk.json").toString(), s,
-                        dst("walk-distributed")).then(l -> assertEquals("executors", report("walk.json").at("/settings/listed_by").asText())),
+                        dst("walk-distributed")).then(l -> {
+                    assertEquals("executors", report("walk.json").at("/settings/listed_by").asText());
+                    // The rounds ran on the launcher's threads, not on executors; one round is "1 round".
+                    assertTrue(l.output().matches("(?s).*spark-dcp: walked in parallel tasks on \\d+ threads? in (1 round|\\d+ rounds)\n.*"),
+                            l.output());
+                }),
                 ok("driver walk, small tasks, chunks, progress", "copy", "--walk", "driver", "--progress", "1", "--threads-per-task", "4",
                         "--batch-files", "2", "--batch-bytes", "1M", "--chunk-size", "1M", "--walk-threads", "2", s, dst("chunks")),
                 ok("throttled", "copy", "--walk", "auto", "--max-ops", "100000", "--bwlimit", "100M", s, dst("throttled")),

@@ -47,6 +47,17 @@ class ListingSourcesTest {
         assertTrue(rounds >= 3, log.toString());
     }
 
+    /** Without Spark the rounds run as tasks on this JVM's threads: the log says so, and counts one round as one. */
+    @Test
+    void aDistributedWalkOnThreadsSaysWhereItRanAndCountsItsRounds() throws Exception {
+        Files.createDirectories(tmp.resolve("small/sub"));
+        Files.writeString(tmp.resolve("small/sub/a.txt"), "alpha");
+        List<String> log = new ArrayList<>();
+        Listing listing = new DistributedWalk(new LocalPhaseRunner(3), 2, log::add).walk(PathBytes.of(tmp.resolve("small").toString()), false);
+        assertEquals(3, listing.entryCount());
+        assertEquals(List.of("walked in parallel tasks on 3 threads in 1 round"), log);
+    }
+
     @Test
     void aWalkWhoseBudgetIsSpentStillListsItsFirstDirectory() {
         try (io.sparkdcp.posix.Fd root = TreeWalker.openRoot(root())) {

@@ -23,6 +23,9 @@ public interface ForwardingPhaseRunner extends PhaseRunner {
     default boolean spansNodes() { return delegate().spansNodes(); }
 
     @Override
+    default String where() { return delegate().where(); }
+
+    @Override
     default StepStats steps() { return delegate().steps(); }
 
     @Override
