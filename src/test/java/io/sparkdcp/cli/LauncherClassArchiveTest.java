@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The launcher's class data sharing archive for copies on threads, with real launcher processes: made
  * on first use in the cache directory, in the background while that copy runs, mapped by later copies, made anew when the jar changes, and
  * never in the way of a copy (two first runs at once, a read-only cache). JDK 17's static archive
- * (JAVA_HOME set to it), and the AOT cache of the JDK 25 a copy runs on without JAVA_HOME.
+ * (JAVA_HOME set to it), and a JDK 25's AOT cache (JAVA_HOME set to that).
  */
 class LauncherClassArchiveTest {
     private static final Path PROJECT = Path.of("").toAbsolutePath();
@@ -123,7 +123,7 @@ class LauncherClassArchiveTest {
     }
 
     /**
-     * Without JAVA_HOME the copy runs on JDK 25 and its first run makes an AOT cache in the background
+     * With JAVA_HOME set to a JDK 25 the first copy makes an AOT cache in the background
      * (a training copy that writes it as its JVM exits); the next copy's JVM, a JDK 25 one, loads
      * spark-dcp's classes from it. picocli's, compiled for Java 5, cannot be linked ahead of time: from the jar.
      */
@@ -133,7 +133,7 @@ class LauncherClassArchiveTest {
         Path cache = tmp.resolve("cache");
         Path src = smallTree();
         ProcessBuilder first = builder(PROJECT, cache, null, "copy", src + "/", tmp.resolve("dst1").toString());
-        first.environment().remove("JAVA_HOME");
+        first.environment().put("JAVA_HOME", jdk25.home().toString());
         TimedProcess.Finished run = TimedProcess.run(first, Files.createTempFile(tmp, "out", ".txt"), TIMEOUT_SECONDS);
         assertEquals(0, run.exitCode(), run.output());
         assertStillMaking(cache);
@@ -144,7 +144,7 @@ class LauncherClassArchiveTest {
         Path log = tmp.resolve("classes.txt");
         ProcessBuilder second = builder(PROJECT, cache, "-Xlog:class+load=info,gc+init=info:file=" + log,
                 "copy", src + "/", tmp.resolve("dst2").toString());
-        second.environment().remove("JAVA_HOME");
+        second.environment().put("JAVA_HOME", jdk25.home().toString());
         TimedProcess.Finished mapped = TimedProcess.run(second, Files.createTempFile(tmp, "out", ".txt"), TIMEOUT_SECONDS);
         assertEquals(0, mapped.exitCode(), mapped.output());
         String classes = Files.readString(log);

@@ -41,7 +41,7 @@ public final class Jdks {
     }
 
     /**
-     * The JDK a local copy runs on when JAVA_HOME is unset. CI's machines have one (temurin-25): under
+     * The newest JDK 25 or later: a local copy on it (JAVA_HOME, or java on PATH) makes an AOT cache. CI's machines have one (temurin-25): under
      * CI=true its absence fails; elsewhere the test is skipped, saying why.
      */
     public static Jdk newest25() {
