@@ -143,7 +143,7 @@ class FileSourcesTest {
         Path b = Files.createDirectories(mount.dir().resolve("large/B"));
         CommandLineRun run = CommandLineRun.of("copy", "--chunk-size", "1M", "--batch-bytes", "1M", big.toString(), b.toString());
         assertEquals(0, run.exitCode(), run.err());
-        assertTrue(run.err().contains("1 large files"), run.err());
+        assertTrue(run.err().contains("1 large file"), run.err());
         TreeComparator.assertSameEntry(big, b.resolve("big.bin"));
         twice("sync", "--chunk-size", "1M", big.toString(), mount.dir().resolve("large/as-file").toString());
         TreeComparator.assertSameEntry(big, mount.dir().resolve("large/as-file"));
