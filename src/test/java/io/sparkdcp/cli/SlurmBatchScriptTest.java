@@ -175,8 +175,14 @@ class SlurmBatchScriptTest {
         assertNothingLeft(job);
     }
 
-    /** The job's own processes gone (Slurm ends a job once they are), and its scratch removed on every node. */
-    private void assertNothingLeft(Job job) {
+    /**
+     * The job's own processes gone, and its scratch removed on every node. Slurm may report a job ended (TIMEOUT)
+     * while its processes are still going down: they get SIGTERM, then SIGKILL KillWait (10 s) later. So they have
+     * that long and a little more; one left after it is an orphan.
+     */
+    private void assertNothingLeft(Job job) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (!slurm.processesOf(job.id()).isEmpty() && System.nanoTime() < deadline) Thread.sleep(200);
         assertEquals(List.of(), slurm.processesOf(job.id()), "processes of job " + job.id() + " alive");
         assertTrue(Files.notExists(nodeLocal.resolve("spark-dcp-" + job.id())), "node-local scratch of job " + job.id() + " left behind");
     }
