@@ -64,7 +64,10 @@ public final class DriverOutOfMemoryException extends RuntimeException {
 
     public Memory memory() { return memory; }
 
-    /** Which memory an error says ran out: the JDK's and Netty's direct-memory errors, else the heap. Allocates nothing. */
+    /**
+     * Which memory an error says ran out: the JDK's and Netty's direct-memory errors, else the heap. Allocates
+     * nothing once its string constants are made: the JVM makes each on the heap at its first use.
+     */
     public static Memory memoryOf(OutOfMemoryError e) {
         String message = e.getMessage();
         boolean direct = e.getClass().getName().equals("io.netty.util.internal.OutOfDirectMemoryError")

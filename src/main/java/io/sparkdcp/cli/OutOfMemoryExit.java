@@ -20,6 +20,7 @@ final class OutOfMemoryExit {
     private static final byte[] HEAP_LINE = line(Memory.HEAP);
     private static final byte[] DIRECT_LINE = line(Memory.DIRECT);
     private static final FileOutputStream STDERR = new FileOutputStream(FileDescriptor.err);
+    private static final Runtime RUNTIME = Runtime.getRuntime();
     private static volatile boolean showTrace;
     private static boolean installed;
 
@@ -29,8 +30,23 @@ final class OutOfMemoryExit {
     static synchronized void install() {
         if (installed) return;
         installed = true;
-        DriverOutOfMemoryException.memoryOf(new OutOfMemoryError()); // caches the class name it reads
+        prepare();
         OutOfMemoryWatch.watch(OutOfMemoryExit::exit);
+    }
+
+    /**
+     * Readies now, with memory to spare, what the exit runs: the JVM makes a string constant, a class's
+     * name or a class's static state on the heap at its first use, which throws when the heap is full.
+     * A first use inside the exit lost its line that way (exit 3 and no output, in about one run in six
+     * of DriverOutOfMemoryTest's heap case: a constant of memoryOf), or its halt (the JVM ran on).
+     */
+    private static void prepare() {
+        lineFor(new OutOfMemoryError("Java heap space")); // through every comparison of memoryOf
+        try {
+            Class.forName("java.lang.Shutdown"); // Runtime.halt's own class, initialised
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("cannot prepare the out-of-memory exit", e);
+        }
     }
 
     /** {@code --verbose}: the error's stack trace before the line. */
@@ -46,11 +62,21 @@ final class OutOfMemoryExit {
                 } catch (Throwable noMemoryForIt) { // the line still follows
                 }
             }
+            byte[] line = lineFor(e);
             try {
-                STDERR.write(DriverOutOfMemoryException.memoryOf(e) == Memory.DIRECT ? DIRECT_LINE : HEAP_LINE);
+                STDERR.write(line);
             } catch (Throwable cannotTell) { // exit all the same
             }
-            Runtime.getRuntime().halt(Main.EXIT_OUT_OF_MEMORY);
+            RUNTIME.halt(Main.EXIT_OUT_OF_MEMORY);
+        }
+    }
+
+    /** The line for the memory the error names; the heap's when even telling which fails (then the heap is full). */
+    private static byte[] lineFor(OutOfMemoryError e) {
+        try {
+            return DriverOutOfMemoryException.memoryOf(e) == Memory.DIRECT ? DIRECT_LINE : HEAP_LINE;
+        } catch (Throwable noMemoryToTell) {
+            return HEAP_LINE;
         }
     }
 
