@@ -83,14 +83,12 @@ public final class Planner {
      */
     public final class Stream {
         private final BatchBuilder batches = new BatchBuilder(null);
-        private long totalBytes;
         private int handedOut;
 
         private Stream() {}
 
         /** The batches that this directory's files completed. */
         public List<FileBatch> add(DirectoryBlock block) {
-            for (Entry e : block.files()) if (e.type() == FileType.FILE) totalBytes += e.stat().size();
             batches.add(block);
             return handOut();
         }
@@ -105,7 +103,7 @@ public final class Planner {
             for (List<Entry> group : names) group.sort(LISTING_ORDER); // the walk's threads listed them in any order
             names.sort((a, b) -> LISTING_ORDER.compare(a.get(0), b.get(0)));
             rest.addAll(linkBatches(names));
-            return new Plan(directoryLevels(listing), rest, batches.large, listing.entryCount(), totalBytes);
+            return new Plan(directoryLevels(listing), rest, batches.large, listing.entryCount(), batches.fileBytes);
         }
 
         private List<FileBatch> handOut() {
@@ -185,6 +183,8 @@ public final class Planner {
         private List<HardLink> links = new ArrayList<>();
         private int files;
         private long bytes;
+        /** Of every regular file shown, batched or set aside: a stream's total, counted in the one decoding pass. */
+        private long fileBytes;
         private DirectoryBlock block;
         private int runStart, runEnd, runCount;
 
@@ -199,6 +199,7 @@ public final class Planner {
         }
 
         private void file(Entry e, int start, int end) {
+            if (e.type() == FileType.FILE) fileBytes += e.stat().size();
             if (linkGroups == null && e.type() == FileType.FILE && e.stat().nlink() > 1) {
                 closeRun();
                 linked.add(e);

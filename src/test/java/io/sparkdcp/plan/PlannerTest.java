@@ -3,9 +3,11 @@ package io.sparkdcp.plan;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;
+import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -138,6 +140,33 @@ class PlannerTest {
         assertEquals(List.of(List.of(List.of(".")), List.of(List.of("w0", "w1"), List.of("w2", "w3"), List.of("w4")),
                         List.of(List.of("w0/x", "w0/x/y"))),
                 make.stream().map(w -> w.stream().map(PlannerTest::paths).toList()).toList());
+    }
+
+    /**
+     * The driver plans a copy on threads as the walk lists it, one directory at a time: each file is
+     * decoded from the block's bytes once (the total bytes are counted in the same pass). Measured as
+     * bytes allocated against decoding the block once ({@code files()}), which holds its entries so
+     * that none can be optimised away: a second pass doubled it.
+     */
+    @Test
+    void aStreamedPlanDecodesEachFileOnce() {
+        List<Entry> files = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) files.add(file("d/f" + i, 100));
+        DirectoryBlock block = DirectoryBlock.of(PathBytes.of("d"), dir("d"), files);
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long decodedOnce = Long.MAX_VALUE, streamed = Long.MAX_VALUE;
+        for (int round = 0; round < 50; round++) { // the fewest of many: after the JIT has settled
+            long before = threads.getCurrentThreadAllocatedBytes();
+            List<Entry> decoded = block.files();
+            decodedOnce = Math.min(decodedOnce, threads.getCurrentThreadAllocatedBytes() - before);
+            assertEquals(1000, decoded.size());
+            Planner.Stream stream = new Planner(250, 1L << 30, 1L << 20).stream();
+            before = threads.getCurrentThreadAllocatedBytes();
+            List<FileBatch> batches = stream.add(block);
+            streamed = Math.min(streamed, threads.getCurrentThreadAllocatedBytes() - before);
+            assertEquals(4, batches.size());
+        }
+        assertTrue(streamed < 1.5 * decodedOnce, streamed + " bytes allocated to plan a block whose one decoding allocates " + decodedOnce);
     }
 
     @Test
