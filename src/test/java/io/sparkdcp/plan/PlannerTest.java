@@ -124,10 +124,10 @@ class PlannerTest {
     @Test
     void smallConsecutiveLevelsShareOneTaskInTreeOrder() {
         List<List<Entry>> levels = List.of(List.of(dir("")), List.of(dir("a"), dir("b")), List.of(dir("a/c")));
-        List<List<List<Entry>>> make = Planner.directoryWaves(levels, 10, false);
+        List<List<List<Entry>>> make = Planner.directoryWaves(levels, 10, 2, false);
         assertEquals(1, make.size(), "one job");
         assertEquals(List.of(".", "a", "b", "a/c"), paths(make.get(0).get(0)), "parents before children");
-        List<List<List<Entry>>> finish = Planner.directoryWaves(levels, 10, true);
+        List<List<List<Entry>>> finish = Planner.directoryWaves(levels, 10, 2, true);
         assertEquals(List.of("a/c", "a", "b", "."), paths(finish.get(0).get(0)), "deepest first");
     }
 
@@ -136,10 +136,28 @@ class PlannerTest {
         List<Entry> wide = new ArrayList<>();
         for (int i = 0; i < 5; i++) wide.add(dir("w" + i));
         List<List<Entry>> levels = List.of(List.of(dir("")), wide, List.of(dir("w0/x")), List.of(dir("w0/x/y")));
-        List<List<List<Entry>>> make = Planner.directoryWaves(levels, 2, false);
+        List<List<List<Entry>>> make = Planner.directoryWaves(levels, 2, 2, false);
         assertEquals(List.of(List.of(List.of(".")), List.of(List.of("w0", "w1"), List.of("w2", "w3"), List.of("w4")),
                         List.of(List.of("w0/x", "w0/x/y"))),
                 make.stream().map(w -> w.stream().map(PlannerTest::paths).toList()).toList());
+    }
+
+    @Test
+    void aLevelThatFillsEveryTaskSlotIsSplitAcrossThemBelowABatch() {
+        List<Entry> wide = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) wide.add(dir(String.format("w%04d", i)));
+        List<List<Entry>> levels = List.of(List.of(dir("")), wide);
+        List<List<List<Entry>>> finish = Planner.directoryWaves(levels, 2000, 2, true);
+        assertEquals(2, finish.size(), "the wide level, then the root");
+        assertEquals(List.of(500, 500), finish.get(0).stream().map(List::size).toList(), "one task per thread");
+        assertEquals(List.of("w0000", "w0500"), finish.get(0).stream().map(t -> t.get(0).display()).toList());
+        assertEquals(List.of(List.of(".")), finish.get(1).stream().map(PlannerTest::paths).toList());
+
+        List<Entry> narrow = wide.subList(0, 150); // a share of 75 each: not worth a task
+        assertEquals(1, Planner.directoryWaves(List.of(List.of(dir("")), narrow), 2000, 2, false).size(), "one shared task");
+        assertEquals(List.of(100, 100, 100, 100, 100, 100, 100, 100, 100, 100),
+                Planner.directoryWaves(List.of(wide), 2000, 64, false).get(0).stream().map(List::size).toList(),
+                "as many tasks as slots it fills with 100 each");
     }
 
     /**
