@@ -15,9 +15,9 @@ import io.sparkdcp.posix.Stat;
  * <p>Files below {@link #FROM_BYTES} are not marked: their data is a call or two, and one call more
  * per small file costs a tenth of its copy. A run killed while such a file was open leaves it unmarked.
  */
-final class IncompleteMark {
+public final class IncompleteMark {
     private static final long ATIME_SEC = 1;
-    static final long FROM_BYTES = 1 << 20;
+    public static final long FROM_BYTES = 1 << 20;
 
     private IncompleteMark() {}
 
