@@ -55,6 +55,17 @@ public record CommandContender(String name, BiFunction<Path, Path, List<String>>
         return new CommandContender(name, (src, dst) -> List.of(launcher.toString(), "copy", emptyDirectory + "/", dst.toString()));
     }
 
+    /**
+     * A JVM that starts and exits ({@code java -version}, C1 and the parallel collector as the launcher runs a local
+     * copy, the JDK's own class archive): the floor under any command written in Java, beside cp -a's whole copy.
+     * The java a local copy runs on: JAVA_HOME's, else PATH's.
+     */
+    public static CommandContender jvmStart(Map<String, String> env) {
+        String java = env.get("JAVA_HOME") == null || env.get("JAVA_HOME").isEmpty() ? "java" : env.get("JAVA_HOME") + "/bin/java";
+        return new CommandContender("java -version (JVM floor)",
+                (src, dst) -> List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC", "-Xshare:auto", "-version"));
+    }
+
     /** submit-scripts/spark-dcp of the checkout these classes came from (target/classes or target/*.jar). */
     public static Path launcher() {
         try {

@@ -58,9 +58,10 @@ final class BenchCommand implements Callable<Integer> {
     static final String COMMAND = "command";
     static final String COMMAND_SPARK = "command-spark";
     static final String COMMAND_EMPTY = "command-empty";
+    static final String JVM = "jvm";
     private static final List<String> KNOWN_CONTENDERS = List.of(NONE, FD, FD_ALWAYS, PATH, CP, RSYNC, DCP, COMMAND,
-            COMMAND_SPARK, COMMAND_EMPTY);
-    private static final String KNOWN_WORDS = "none, fd, fd-always, path, cp, rsync, dcp, command, command-spark or command-empty";
+            COMMAND_SPARK, COMMAND_EMPTY, JVM);
+    private static final String KNOWN_WORDS = "none, fd, fd-always, path, cp, rsync, dcp, command, command-spark, command-empty or jvm";
 
     /** The bench's own defaults for two engine options: every xattr, and batches small enough that a small tree spreads over the tasks. */
     static final class Defaults implements IDefaultValueProvider {
@@ -96,11 +97,12 @@ final class BenchCommand implements Callable<Integer> {
     List<String> contenders;
 
     @Option(names = "--contenders", paramLabel = "LIST", split = ",", defaultValue = "none,fd,fd-always,path,cp,rsync",
-            description = "Which of none, fd, fd-always, path, cp, rsync, dcp, command, command-spark, command-empty to run, "
+            description = "Which of none, fd, fd-always, path, cp, rsync, dcp, command, command-spark, command-empty, jvm to run, "
                     + "in this order; the first is the ratio's baseline (cp, rsync and dcp only when installed). fd-always is "
                     + "the single fd setting every project ID, even one the entry already inherited. command is the whole "
                     + "spark-dcp copy command as a process (launcher, JVM, walk, copy, report), command-spark the same "
-                    + "with --master local[*], command-empty the command copying an empty directory: the fixed cost. "
+                    + "with --master local[*], command-empty the command copying an empty directory: the fixed cost, jvm a JVM that "
+                    + "starts and exits (java -version, the java a local copy runs on): the floor under any Java command. "
                     + "dcp is mpifileutils' dcp -p on 2 MPI ranks: the programs SPARK_DCP_DCP and MPIRUN name, else dcp and "
                     + "mpirun on PATH. Default: ${DEFAULT-VALUE}.")
     void contenders(List<String> names) {
@@ -294,6 +296,7 @@ final class BenchCommand implements Callable<Integer> {
             case COMMAND_SPARK -> CommandContender.sparkDcp("spark-dcp copy local[*]", CommandContender.launcher(),
                     List.of("--master", "local[*]"));
             case COMMAND_EMPTY -> CommandContender.sparkDcpEmpty("spark-dcp, empty dir", CommandContender.launcher(), empty);
+            case JVM -> CommandContender.jvmStart(System.getenv());
             default -> throw new IllegalStateException("contender names are checked first: " + name);
         };
     }

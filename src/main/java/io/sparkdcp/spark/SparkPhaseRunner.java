@@ -12,6 +12,7 @@ import io.sparkdcp.job.TaskItemLog;
 import io.sparkdcp.job.TaskWork;
 import io.sparkdcp.job.UsageException;
 import io.sparkdcp.progress.Work;
+import io.sparkdcp.report.Counted;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -207,8 +208,8 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
         String oom = s.outOfMemory() == 0 ? ""
                 : String.format(", %,d of them out of memory on an executor (give executors more with spark.executor.memory)",
                 s.outOfMemory());
-        return Optional.of(String.format("%,d task attempt%s failed and %s retried by Spark%s; the first: %s",
-                s.failed(), s.failed() == 1 ? "" : "s", s.failed() == 1 ? "was" : "were", oom, s.example()));
+        return Optional.of(String.format("%s failed and %s retried by Spark%s; the first: %s",
+                Counted.of(s.failed(), "task attempt"), s.failed() == 1 ? "was" : "were", oom, s.example()));
     }
 
     /** Stops listening; the context is the caller's and stays up. */

@@ -34,7 +34,7 @@ class BenchStartupScriptTest {
                 Path mpirun = executable(mpi.resolve("mpirun"), "echo \"$@\" >> \"$0.args\"\nshift 2\nexec \"$@\"\n");
                 Path dcp = executable(mpi.resolve("dcp"), "[ \"$1\" = -p ] || exit 2\nexec cp -a \"$2\" \"$3\"\n");
                 ProcessBuilder script = new ProcessBuilder(List.of(SCRIPT.toString(), "--rounds", "1", "--warmup", "0",
-                        "--contenders", "cp,command,command-empty,dcp,fd", "--dirs", "3", "--files-per-dir", "4",
+                        "--contenders", "cp,command,command-empty,jvm,dcp,fd", "--dirs", "3", "--files-per-dir", "4",
                         mount.dir().toString()));
                 script.environment().put("SPARK_DCP_DCP", dcp.toString());
                 script.environment().put("MPIRUN", mpirun.toString());
@@ -44,7 +44,7 @@ class BenchStartupScriptTest {
                 assertTrue(out.contains("bench-startup: " + Runtime.getRuntime().availableProcessors() + " cores, load average "), out);
                 assertTrue(out.contains("(12 files, 4 directories"), out);
                 assertEquals(1.0, ratio(out, "cp -a"), out);
-                for (String row : List.of("spark-dcp copy", "spark-dcp, empty dir", "dcp -p, 2 ranks", "project IDs, single fd"))
+                for (String row : List.of("spark-dcp copy", "spark-dcp, empty dir", "java -version (JVM floor)", "dcp -p, 2 ranks", "project IDs, single fd"))
                     assertTrue(ratio(out, row) > 0, row + ":\n" + out);
                 assertTrue(Files.readString(mpi.resolve("mpirun.args")).startsWith("-np 2 " + dcp + " -p " + mount.dir() + "/"), out);
                 // A JVM costs CPU time: the command's, counted as the bench's child, is in its row.
