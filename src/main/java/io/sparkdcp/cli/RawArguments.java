@@ -1,7 +1,5 @@
 package io.sparkdcp.cli;
 
-import io.sparkdcp.posix.PathBytes;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -31,7 +29,7 @@ final class RawArguments {
             if (raw == null) raw = tail(args.length);
             byte[] bytes = raw == null ? null : raw.get(i);
             if (bytes == null || !isUtf8(bytes) || !new String(bytes, StandardCharsets.UTF_8).equals(args[i]))
-                return "argument " + (bytes == null ? args[i] : PathBytes.display(bytes)) + " is not UTF-8, which the JVM cannot"
+                return "argument " + (bytes == null ? args[i] : shown(bytes)) + " is not UTF-8, which the JVM cannot"
                         + " take unchanged from a command line; --files-from and --exclude-from files take any bytes";
         }
         return null;
@@ -52,6 +50,17 @@ final class RawArguments {
         } catch (IOException e) {
             return null;
         }
+    }
+
+    /** Printable ASCII as it is, other bytes as \xNN (the cli reaches no further than the api, so not PathBytes.display). */
+    private static String shown(byte[] bytes) {
+        StringBuilder sb = new StringBuilder(bytes.length + 16);
+        for (byte b : bytes) {
+            int c = b & 0xff;
+            if (c >= 0x20 && c < 0x7f && c != '\\') sb.append((char) c);
+            else sb.append(String.format("\\x%02x", c));
+        }
+        return sb.toString();
     }
 
     private static boolean isUtf8(byte[] bytes) {

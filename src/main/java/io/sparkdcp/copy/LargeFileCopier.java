@@ -48,7 +48,7 @@ final class LargeFileCopier {
             try {
                 beforeFirstExtent(e, dst);
                 Posix.ftruncate(dst, e.stat().size());
-                ctx.steps.time(Step.TIMES, () -> IncompleteMark.mark(dst));
+                IncompleteMark.mark(dst);
                 return new LargeFile(e, statDestination(dst).ino());
             } finally {
                 ctx.timedClose(dst);
