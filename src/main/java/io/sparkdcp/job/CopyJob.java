@@ -106,7 +106,7 @@ public final class CopyJob {
         Plan plan = planner().plan(listing);
         listed(listing, plan, 0, counts);
         Set<ByteBuffer> created = rootCreated();
-        for (List<List<Entry>> wave : Planner.directoryWaves(plan.directoryLevels(), options.batchFiles(), false))
+        for (List<List<Entry>> wave : Planner.directoryWaves(plan.directoryLevels(), options.batchFiles(), runner.parallelism(), false))
             mergeMade(counts, created, runner.run("make directories" + depths(wave), wave, options.copy(), makeDirectories()));
         merge(counts, runner.run("copy files", plan.fileBatches(), options.copy(), new FilesInFlight(options.threadsPerTask())));
         return finish(listing, plan, counts, created, start);
@@ -223,7 +223,7 @@ public final class CopyJob {
     private CopyReport finish(Listing listing, Plan plan, CopyCounts counts, Set<ByteBuffer> created, long start) {
         CopyOptions copy = options.copy();
         copyLargeFiles(plan.largeFiles(), copy, counts);
-        for (List<List<Entry>> wave : Planner.directoryWaves(plan.directoryLevels(), options.batchFiles(), true)) {
+        for (List<List<Entry>> wave : Planner.directoryWaves(plan.directoryLevels(), options.batchFiles(), runner.parallelism(), true)) {
             String phase = "finish directories" + depths(wave);
             if (copy.modes().sync()) merge(counts, runner.run(phase, markCreated(wave, created), copy, CopyEngine::finishDirectories));
             else merge(counts, runner.run(phase, wave, copy, new DirectoriesInFlight(options.threadsPerTask(), true)));

@@ -83,14 +83,12 @@ public final class Planner {
      */
     public final class Stream {
         private final BatchBuilder batches = new BatchBuilder(null);
-        private long totalBytes;
         private int handedOut;
 
         private Stream() {}
 
         /** The batches that this directory's files completed. */
         public List<FileBatch> add(DirectoryBlock block) {
-            for (Entry e : block.files()) if (e.type() == FileType.FILE) totalBytes += e.stat().size();
             batches.add(block);
             return handOut();
         }
@@ -105,7 +103,7 @@ public final class Planner {
             for (List<Entry> group : names) group.sort(LISTING_ORDER); // the walk's threads listed them in any order
             names.sort((a, b) -> LISTING_ORDER.compare(a.get(0), b.get(0)));
             rest.addAll(linkBatches(names));
-            return new Plan(directoryLevels(listing), rest, batches.large, listing.entryCount(), totalBytes);
+            return new Plan(directoryLevels(listing), rest, batches.large, listing.entryCount(), batches.fileBytes);
         }
 
         private List<FileBatch> handOut() {
@@ -185,6 +183,8 @@ public final class Planner {
         private List<HardLink> links = new ArrayList<>();
         private int files;
         private long bytes;
+        /** Of every regular file shown, batched or set aside: a stream's total, counted in the one decoding pass. */
+        private long fileBytes;
         private DirectoryBlock block;
         private int runStart, runEnd, runCount;
 
@@ -199,6 +199,7 @@ public final class Planner {
         }
 
         private void file(Entry e, int start, int end) {
+            if (e.type() == FileType.FILE) fileBytes += e.stat().size();
             if (linkGroups == null && e.type() == FileType.FILE && e.stat().nlink() > 1) {
                 closeRun();
                 linked.add(e);
@@ -251,21 +252,31 @@ public final class Planner {
     }
 
     /**
-     * The Spark jobs that make (or, deepest first, finish) directories: a level larger than n is a job
-     * of its own, split into tasks of at most n; consecutive smaller levels share one single-task job,
-     * in which one engine goes through them level after level. A deep tree of few directories then
-     * costs a couple of jobs, not two per level.
+     * Fewest directories of one level per task when a level is split only so that every task slot has
+     * a share (about 5 ms of directory calls here): fewer are not worth a task of their own.
      */
-    public static List<List<List<Entry>>> directoryWaves(List<List<Entry>> levels, int n, boolean deepestFirst) {
+    static final int MIN_DIRECTORIES_PER_SHARE = 100;
+
+    /**
+     * The jobs that make (or, deepest first, finish) directories: a level larger than n, or large enough
+     * to give each of the runner's {@code parallelism} task slots {@link #MIN_DIRECTORIES_PER_SHARE}, is
+     * a job of its own, split into tasks of at most n, and into at least as many tasks as slots it can
+     * fill (1,000 directories in one task kept one of two cores busy and the other idle while a copy on
+     * threads finished them); consecutive smaller levels share one single-task job, in which one engine
+     * goes through them level after level. A deep tree of few directories then costs a couple of jobs,
+     * not two per level.
+     */
+    public static List<List<List<Entry>>> directoryWaves(List<List<Entry>> levels, int n, int parallelism, boolean deepestFirst) {
         List<List<Entry>> ordered = new ArrayList<>(levels);
         if (deepestFirst) java.util.Collections.reverse(ordered);
         List<List<List<Entry>>> waves = new ArrayList<>();
         List<Entry> shared = new ArrayList<>();
         for (List<Entry> level : ordered) {
-            if (level.size() > n) {
+            int shares = Math.min(parallelism, level.size() / MIN_DIRECTORIES_PER_SHARE);
+            if (level.size() > n || shares > 1) {
                 if (!shared.isEmpty()) waves.add(List.of(shared));
                 shared = new ArrayList<>();
-                waves.add(partition(level, n));
+                waves.add(partition(level, Math.min(n, (level.size() + shares - 1) / Math.max(1, shares))));
             } else {
                 if (shared.size() + level.size() > n) {
                     waves.add(List.of(shared));

@@ -56,11 +56,42 @@ class LauncherClassArchiveTest {
 
         FileTime made = Files.getLastModifiedTime(archives.get(0));
         assertMapsTheArchive(PROJECT, cache, src);
+        assertStartsNoProcessButItsJvm(cache, src);
         assertEquals(made, Files.getLastModifiedTime(archives.get(0)), "a later copy uses the archive as it is");
     }
 
+    /**
+     * Every process the launcher starts costs 10-60 ms of a copy's fixed cost: a copy on threads whose
+     * class archive is made starts none but the JVM it execs, with JAVA_HOME set or java found on PATH
+     * (the launcher's own path, the build check, the JDK's version and the archive's name are bash's).
+     */
+    private void assertStartsNoProcessButItsJvm(Path cache, Path src) throws Exception {
+        for (boolean javaHome : new boolean[]{true, false}) {
+            Path trace = tmp.resolve("processes-" + javaHome + ".txt");
+            Path dst = tmp.resolve("dst-traced-" + javaHome);
+            ProcessBuilder builder = builder(PROJECT, cache, null, "copy", src + "/", dst.toString());
+            builder.command().addAll(0, List.of("strace", "-f", "-qq", "-e", "trace=execve,fork,vfork,clone,clone3", "-o", trace.toString()));
+            if (!javaHome) builder.environment().remove("JAVA_HOME");
+            TimedProcess.Finished run = TimedProcess.run(builder, Files.createTempFile(tmp, "out", ".txt"), TIMEOUT_SECONDS);
+            assertEquals(0, run.exitCode(), run.output());
+            assertEquals("beta\n", Files.readString(dst.resolve("sub/b.txt")));
+            List<String> lines = Files.readAllLines(trace);
+            List<String> programs = lines.stream().filter(l -> l.contains("execve(") && l.endsWith("= 0"))
+                    .map(l -> l.replaceAll(".*execve\\(\"([^\"]*)\".*", "$1")).toList();
+            List<String> processes = lines.stream()
+                    .filter(l -> l.matches(".*\\b(v?fork|clone3?)\\(.*") && !l.contains("CLONE_THREAD") && !l.contains("resumed>")).toList();
+            assertEquals(3, programs.size(), "the launcher, the bash that #!/usr/bin/env runs, the JVM: " + programs);
+            assertTrue(programs.get(2).endsWith("/java"), programs.toString());
+            assertEquals(List.of(), processes, "processes started beside the JVM's threads");
+        }
+    }
+
+    /**
+     * A rebuilt jar: the JVM would refuse the old archive (its record of the jar's size and mtime) and
+     * then share no class at all, silently; the launcher gives it no stale archive and makes it anew.
+     */
     @Test
-    void aChangedJarGetsAnArchiveOfItsOwn() throws Exception {
+    void aRebuiltJarHasItsArchiveMadeAnewAndTheStaleOneIsNotGiven() throws Exception {
         Path home = copyOfTheBuiltLauncher();
         Path cache = tmp.resolve("cache");
         Path src = smallTree();
@@ -69,17 +100,47 @@ class LauncherClassArchiveTest {
         assertStillMaking(cache);
         List<Path> before = archivesWhenMade(cache, "jsa", 1);
         assertEquals(1, before.size(), before.toString());
+        assertMapsTheArchive(home, cache, src);
 
         // A rebuilt jar: one more entry, so other bytes, size and time.
-        try (FileSystem jar = FileSystems.newFileSystem(URI.create("jar:" + home.resolve("target/spark-dcp-app.jar").toUri()), Map.of())) {
-            Files.writeString(jar.getPath("rebuilt.txt"), "a change\n");
+        Path jar = home.resolve("target/spark-dcp-app.jar");
+        try (FileSystem zip = FileSystems.newFileSystem(URI.create("jar:" + jar.toUri()), Map.of())) {
+            Files.writeString(zip.getPath("rebuilt.txt"), "a change\n");
         }
-        TimedProcess.Finished second = launch(home, cache, "copy", src + "/", tmp.resolve("dst2").toString());
-        assertEquals(0, second.exitCode(), second.output());
-        List<Path> after = archivesWhenMade(cache, "jsa", 2);
-        assertEquals(2, after.size(), after.toString());
-        assertTrue(after.containsAll(before), "the older archive is kept for a while (another checkout may use it)");
+        String stale = classLoadLog(home, cache, src);
+        assertTrue(stale.contains(" io.sparkdcp.cli.Main source: file:"), "the archive of the old jar is not given to the JVM:\n" + stale);
+        long deadline = System.nanoTime() + TIMEOUT_SECONDS * 1_000_000_000L;
+        while (Files.getLastModifiedTime(before.get(0)).compareTo(Files.getLastModifiedTime(jar)) <= 0 && System.nanoTime() < deadline)
+            Thread.sleep(200);
+        assertEquals(before, archivesWhenMade(cache, "jsa", 1), "made anew under the same name");
+        assertTrue(Files.getLastModifiedTime(before.get(0)).compareTo(Files.getLastModifiedTime(jar)) > 0, "made after the jar");
         assertMapsTheArchive(home, cache, src);
+    }
+
+    /** The launcher builds when a source under src/main, however deep, is newer than the jar, and only then. */
+    @Test
+    void aChangedSourceBuildsAnUnchangedOneDoesNot() throws Exception {
+        Path home = copyOfTheBuiltLauncher();
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path mvn = bin.resolve("mvn");
+        Files.writeString(mvn, "#!/bin/sh\necho fake maven ran >&2\nexit 1\n");
+        Files.setPosixFilePermissions(mvn, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        ProcessBuilder unchanged = builder(home, tmp.resolve("cache"), null, "copy", "--version");
+        unchanged.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        TimedProcess.Finished noBuild = TimedProcess.run(unchanged, Files.createTempFile(tmp, "out", ".txt"), TIMEOUT_SECONDS);
+        assertEquals(0, noBuild.exitCode(), noBuild.output());
+        assertFalse(noBuild.output().contains("fake maven"), noBuild.output());
+
+        Path edited = Files.createDirectories(home.resolve("src/main/java/io/sparkdcp/copy")).resolve("Edited.java");
+        Files.writeString(edited, "class Edited {}\n");
+        FileTime old = FileTime.fromMillis(System.currentTimeMillis() - 3_600_000);
+        for (Path directory = edited.getParent(); directory.startsWith(home.resolve("src")); directory = directory.getParent())
+            Files.setLastModifiedTime(directory, old); // only the file is new: an edit, not a new directory
+        ProcessBuilder changed = builder(home, tmp.resolve("cache"), null, "copy", "--version");
+        changed.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        TimedProcess.Finished build = TimedProcess.run(changed, Files.createTempFile(tmp, "out", ".txt"), TIMEOUT_SECONDS);
+        assertEquals(2, build.exitCode(), build.output());
+        assertTrue(build.output().contains("fake maven ran") && build.output().contains("spark-dcp: the build failed"), build.output());
     }
 
     @Test
@@ -166,14 +227,21 @@ class LauncherClassArchiveTest {
 
     /** A copy whose JVM loads spark-dcp's and picocli's classes (compiled for Java 5) from the archive, not from the jar. */
     private void assertMapsTheArchive(Path home, Path cache, Path src) throws Exception {
-        Path classes = tmp.resolve("classes-" + System.nanoTime() + ".txt");
-        Process run = start(home, cache, "-Xlog:class+load=info:file=" + classes, "copy", src + "/",
+        String log = classLoadLog(home, cache, src);
+        for (String name : List.of("io.sparkdcp.cli.Main", "io.sparkdcp.posix.Posix", "picocli.CommandLine"))
+            assertTrue(log.contains(" " + name + " source: shared objects file"), name + " not from the archive:\n" + log);
+    }
+
+    /**
+     * The JVM's class+load log of a copy of src that exits 0: the log of the launcher's own process (it
+     * execs the JVM), not of an archive maker it starts, which inherits the option.
+     */
+    private String classLoadLog(Path home, Path cache, Path src) throws Exception {
+        Process run = start(home, cache, "-Xlog:class+load=info:file=" + tmp.resolve("classes-%p.txt"), "copy", src + "/",
                 tmp.resolve("dst-mapped-" + System.nanoTime()).toString());
         String output = new String(run.getInputStream().readAllBytes());
         assertEquals(0, run.waitFor(), output);
-        String log = Files.readString(classes);
-        for (String name : List.of("io.sparkdcp.cli.Main", "io.sparkdcp.posix.Posix", "picocli.CommandLine"))
-            assertTrue(log.contains(" " + name + " source: shared objects file"), name + " not from the archive:\n" + log);
+        return Files.readString(tmp.resolve("classes-" + run.pid() + ".txt"));
     }
 
     private TimedProcess.Finished launch(Path home, Path cache, String... args) throws IOException, InterruptedException {

@@ -3,9 +3,11 @@ package io.sparkdcp.plan;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;
+import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -122,10 +124,10 @@ class PlannerTest {
     @Test
     void smallConsecutiveLevelsShareOneTaskInTreeOrder() {
         List<List<Entry>> levels = List.of(List.of(dir("")), List.of(dir("a"), dir("b")), List.of(dir("a/c")));
-        List<List<List<Entry>>> make = Planner.directoryWaves(levels, 10, false);
+        List<List<List<Entry>>> make = Planner.directoryWaves(levels, 10, 2, false);
         assertEquals(1, make.size(), "one job");
         assertEquals(List.of(".", "a", "b", "a/c"), paths(make.get(0).get(0)), "parents before children");
-        List<List<List<Entry>>> finish = Planner.directoryWaves(levels, 10, true);
+        List<List<List<Entry>>> finish = Planner.directoryWaves(levels, 10, 2, true);
         assertEquals(List.of("a/c", "a", "b", "."), paths(finish.get(0).get(0)), "deepest first");
     }
 
@@ -134,10 +136,55 @@ class PlannerTest {
         List<Entry> wide = new ArrayList<>();
         for (int i = 0; i < 5; i++) wide.add(dir("w" + i));
         List<List<Entry>> levels = List.of(List.of(dir("")), wide, List.of(dir("w0/x")), List.of(dir("w0/x/y")));
-        List<List<List<Entry>>> make = Planner.directoryWaves(levels, 2, false);
+        List<List<List<Entry>>> make = Planner.directoryWaves(levels, 2, 2, false);
         assertEquals(List.of(List.of(List.of(".")), List.of(List.of("w0", "w1"), List.of("w2", "w3"), List.of("w4")),
                         List.of(List.of("w0/x", "w0/x/y"))),
                 make.stream().map(w -> w.stream().map(PlannerTest::paths).toList()).toList());
+    }
+
+    @Test
+    void aLevelThatFillsEveryTaskSlotIsSplitAcrossThemBelowABatch() {
+        List<Entry> wide = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) wide.add(dir(String.format("w%04d", i)));
+        List<List<Entry>> levels = List.of(List.of(dir("")), wide);
+        List<List<List<Entry>>> finish = Planner.directoryWaves(levels, 2000, 2, true);
+        assertEquals(2, finish.size(), "the wide level, then the root");
+        assertEquals(List.of(500, 500), finish.get(0).stream().map(List::size).toList(), "one task per thread");
+        assertEquals(List.of("w0000", "w0500"), finish.get(0).stream().map(t -> t.get(0).display()).toList());
+        assertEquals(List.of(List.of(".")), finish.get(1).stream().map(PlannerTest::paths).toList());
+
+        List<Entry> narrow = wide.subList(0, 150); // a share of 75 each: not worth a task
+        assertEquals(1, Planner.directoryWaves(List.of(List.of(dir("")), narrow), 2000, 2, false).size(), "one shared task");
+        assertEquals(List.of(100, 100, 100, 100, 100, 100, 100, 100, 100, 100),
+                Planner.directoryWaves(List.of(wide), 2000, 64, false).get(0).stream().map(List::size).toList(),
+                "as many tasks as slots it fills with 100 each");
+    }
+
+    /**
+     * The driver plans a copy on threads as the walk lists it, one directory at a time: each file is
+     * decoded from the block's bytes once (the total bytes are counted in the same pass). Measured as
+     * bytes allocated against decoding the block once ({@code files()}), which holds its entries so
+     * that none can be optimised away: a second pass doubled it.
+     */
+    @Test
+    void aStreamedPlanDecodesEachFileOnce() {
+        List<Entry> files = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) files.add(file("d/f" + i, 100));
+        DirectoryBlock block = DirectoryBlock.of(PathBytes.of("d"), dir("d"), files);
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long decodedOnce = Long.MAX_VALUE, streamed = Long.MAX_VALUE;
+        for (int round = 0; round < 50; round++) { // the fewest of many: after the JIT has settled
+            long before = threads.getCurrentThreadAllocatedBytes();
+            List<Entry> decoded = block.files();
+            decodedOnce = Math.min(decodedOnce, threads.getCurrentThreadAllocatedBytes() - before);
+            assertEquals(1000, decoded.size());
+            Planner.Stream stream = new Planner(250, 1L << 30, 1L << 20).stream();
+            before = threads.getCurrentThreadAllocatedBytes();
+            List<FileBatch> batches = stream.add(block);
+            streamed = Math.min(streamed, threads.getCurrentThreadAllocatedBytes() - before);
+            assertEquals(4, batches.size());
+        }
+        assertTrue(streamed < 1.5 * decodedOnce, streamed + " bytes allocated to plan a block whose one decoding allocates " + decodedOnce);
     }
 
     @Test
