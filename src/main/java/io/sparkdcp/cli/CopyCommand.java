@@ -46,7 +46,8 @@ class CopyCommand implements Callable<Integer> {
     CommandSpec spec;
 
     /** The sources, then DST (picocli cannot put a list before a last single value). */
-    @Parameters(arity = "2..*", paramLabel = "SRC... DST",
+    // 1..*, counted in call(): picocli takes a 2..* list two at a time, and refused the "--" of "SRC -- DST".
+    @Parameters(arity = "1..*", paramLabel = "SRC... DST",
             description = "Sources (SRC/: the directory's contents; SRC: the directory, file or symlink itself, to DST/name; "
                     + "one file with DST not a directory: DST becomes the file), then the destination (created if "
                     + "missing; its parent must exist unless --mkpath).")
@@ -136,6 +137,7 @@ class CopyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (paths.size() < 2) return usageError("missing DST: give SRC... DST; see '" + spec.qualifiedName() + " --help'");
         String missing = FullClassPath.missingFor(spec);
         if (missing != null) return usageError(missing);
         PreparedCopy copy;

@@ -71,8 +71,10 @@ public record Decision(Kind kind, String reason) implements java.io.Serializable
                     + destination.type().name().toLowerCase().replace('_', ' ') + " where the source has a directory; left as it is");
             return sameMetadata(source, destination, euid, windowNanos, flags) ? SKIP : FIX_METADATA;
         }
-        // rsync --update: files only, and only a file at DST; a different type is always replaced.
-        if (modes.update() && type == FileType.FILE && destination.type() == FileType.FILE && newer(destination, source, windowNanos))
+        // rsync --update: files only, and only a file at DST; a different type is always replaced. A file
+        // a run left half-written in chunks is newer too, and is not kept.
+        if (modes.update() && type == FileType.FILE && destination.type() == FileType.FILE && newer(destination, source, windowNanos)
+                && !IncompleteMark.on(destination))
             return KEEP_NEWER;
         boolean sameData = sameDataByStat(source, destination, modes, windowNanos);
         // Sync keeps data that is right and fixes the rest; a copy keeps only what is identical.

@@ -16,9 +16,9 @@ import java.util.List;
 
 /**
  * A file above the chunk size is copied by several tasks: {@link #prepare} creates it owner-only at
- * its final size (or finds it already identical), {@link #copyChunk} copies one byte range, and
- * {@link #finish} gives it its metadata once every chunk is in — times last, so a file whose chunks
- * did not all arrive never looks complete. Chunk tasks hold the file's lock shared and the finish holds
+ * its final size (or finds it already identical) and {@link IncompleteMark marks} it, {@link #copyChunk}
+ * copies one byte range, and {@link #finish} gives it its metadata once every chunk is in — times last,
+ * so a file whose chunks did not all arrive never looks complete, not even newer than its source. Chunk tasks hold the file's lock shared and the finish holds
  * it alone ({@link AttemptLocks}), so a stale chunk task never writes after the times.
  */
 final class LargeFileCopier {
@@ -48,6 +48,7 @@ final class LargeFileCopier {
             try {
                 beforeFirstExtent(e, dst);
                 Posix.ftruncate(dst, e.stat().size());
+                IncompleteMark.mark(dst);
                 return new LargeFile(e, statDestination(dst).ino());
             } finally {
                 ctx.timedClose(dst);

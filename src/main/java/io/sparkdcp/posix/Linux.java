@@ -24,6 +24,8 @@ public final class Linux {
     public static final int O_NONBLOCK = 04000;
     public static final int O_DIRECTORY = AARCH64 ? 040000 : 0200000;
     public static final int O_NOFOLLOW = AARCH64 ? 0100000 : 0400000;
+    /** futimens: leave this time as it is. */
+    public static final int UTIME_OMIT = (1 << 30) - 2;
     public static final int O_NOATIME = 01000000;
     public static final int O_CLOEXEC = 02000000;
     /** An unnamed file in the given directory (__O_TMPFILE | O_DIRECTORY). */

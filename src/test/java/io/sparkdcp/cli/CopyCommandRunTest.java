@@ -21,6 +21,19 @@ class CopyCommandRunTest {
     @TempDir
     Path tmp;
 
+    /** As for cp and rsync: "--" between SRC and DST ends the options (picocli refused it there). */
+    @Test
+    void aDoubleDashBetweenTheOperandsEndsTheOptions() throws IOException {
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        Files.writeString(src.resolve("a.txt"), "alpha");
+        Path dst = Files.createDirectories(tmp.resolve("dst"));
+
+        CommandLineRun run = CommandLineRun.of("copy", src + "/", "--", dst.resolve("copy").toString());
+
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("alpha", Files.readString(dst.resolve("copy/a.txt")));
+    }
+
     @Test
     void copiesThenSkipsOnTheSecondRunAndReportsBoth() throws IOException {
         Path src = Files.createDirectories(tmp.resolve("src/sub"));

@@ -43,6 +43,10 @@ class LauncherErrorsTest {
     private Launch launch(Map<String, String> env, LineWatcher onLine, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(LAUNCHER.toString()));
         command.addAll(List.of(args));
+        return run(command, env, onLine);
+    }
+
+    private Launch run(List<String> command, Map<String, String> env, LineWatcher onLine) throws Exception {
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(tmp.resolve("stdout.txt").toFile());
@@ -79,6 +83,25 @@ class LauncherErrorsTest {
         assertEquals(1, run.err().size(), run.describe());
         assertTrue(run.err().get(0).startsWith("spark-dcp: ") && run.err().get(0).contains(expected), run.describe());
         assertFalse(Files.exists(dst), "DST was created");
+    }
+
+    /**
+     * Bytes that are not UTF-8 reach the JVM as U+FFFD: SRC named another path, DST became a directory of
+     * another name, a pattern matched other names. Bash passes the real bytes, which Java cannot.
+     */
+    @Test
+    void anArgumentThatIsNotUtf8IsRefusedInOneLineNotTakenForAnotherName() throws Exception {
+        Path src = source(1, 1);
+        String script = "mkdir \"$2/n$(printf '\\351')w\" && exec \"$1\" copy \"$2/n$(printf '\\351')w\" \"$3$(printf '\\377')\"";
+        Launch run = run(List.of("bash", "-c", script, "-", LAUNCHER.toString(), src.toString(), tmp.resolve("dst").toString()),
+                Map.of(), (line, p) -> {});
+        assertEquals(2, run.exitCode(), run.describe());
+        assertEquals(List.of("spark-dcp: argument " + src + "/n\\xe9w is not UTF-8, which the JVM cannot take unchanged from a"
+                + " command line; --files-from and --exclude-from files take any bytes"),
+                run.err().stream().filter(line -> !line.startsWith("spark-dcp: building ")).toList(), run.describe());
+        try (var names = Files.list(tmp)) {
+            assertEquals(List.of("src", "stdout.txt"), names.map(p -> p.getFileName().toString()).sorted().toList(), "no DST of any name");
+        }
     }
 
     @Test

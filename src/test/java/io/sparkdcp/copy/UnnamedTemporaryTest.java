@@ -19,10 +19,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -140,13 +138,8 @@ class UnnamedTemporaryTest {
 
         /** Runs {@link HaltAfterCreateMain}, by name where named; its exit status. */
         int copyInChild(int haltAfter, boolean named) throws Exception {
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path")));
-            if (named) command.add("-D" + FileCopier.NAMED_TEMPORARIES_PROPERTY + "=true");
-            command.addAll(List.of(HaltAfterCreateMain.class.getName(), src.toString(), dst.toString(), Integer.toString(haltAfter)));
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
-            assertTrue(p.waitFor(2, TimeUnit.MINUTES), "the copy ends");
-            return p.exitValue();
+            List<String> options = named ? List.of("-D" + FileCopier.NAMED_TEMPORARIES_PROPERTY + "=true") : List.of();
+            return HaltAfterCreateMain.runInChild(options, src.toString(), dst.toString(), Integer.toString(haltAfter));
         }
 
         List<String> names() throws IOException {

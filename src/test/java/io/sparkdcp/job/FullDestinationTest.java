@@ -1,5 +1,6 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.report.CopyReport;
@@ -16,10 +17,12 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -89,5 +92,40 @@ class FullDestinationTest {
         TreeComparator.assertSameTree(src, dst);
         assertEquals(present.size(), rerun.counts().skipped(FileType.FILE), "complete files were skipped");
         assertEquals(FILES + 1 - present.size(), rerun.counts().copied(FileType.FILE));
+    }
+
+    /**
+     * A file copied in chunks that did not fit stays at its final size with its mtime "now": newer than
+     * its source. A re-run with --update copies it again (it is marked incomplete) and still keeps a file
+     * a user changed at DST since.
+     */
+    @Test
+    void aChunkedFileThatDidNotFitIsCopiedAgainByAnUpdateRerun() throws IOException {
+        Path chunkedSrc = Files.createDirectories(sourceMount.dir().resolve("chunked"));
+        byte[] data = new byte[24 << 20];
+        new Random(5).nextBytes(data);
+        Files.write(chunkedSrc.resolve("large.bin"), data);
+        Files.writeString(chunkedSrc.resolve("edited.txt"), "source");
+        Files.setLastModifiedTime(chunkedSrc.resolve("edited.txt"), FileTime.fromMillis(1_000_000_000_000L));
+        Path dst = Files.createDirectory(small.dir().resolve("dst-chunked"));
+        Files.writeString(dst.resolve("edited.txt"), "changed at DST since, newer than SRC");
+        Path filler = small.dir().resolve("filler-chunked");
+        long free = Files.getFileStore(small.dir()).getUsableSpace();
+        Commands.run("fallocate", "-l", String.valueOf(free - ROOM_LEFT), filler.toString());
+        LocalCopy update = LocalCopy.defaults().withChunkSize(1 << 20).withModes(CopyModes.COPY.withUpdate(true));
+
+        CopyReport full = update.run(chunkedSrc, dst);
+
+        assertEquals(1, full.exitCode());
+        assertEquals("ENOSPC", full.counts().failures().get(0).errno(), full.counts().failures().toString());
+        assertEquals(data.length, Files.size(dst.resolve("large.bin")), "left at its final size, newer than its source");
+
+        Files.delete(filler);
+        CopyReport rerun = update.run(chunkedSrc, dst);
+
+        assertEquals(List.of(), rerun.counts().failures());
+        assertArrayEquals(data, Files.readAllBytes(dst.resolve("large.bin")), "the half-written file was copied again");
+        assertEquals("changed at DST since, newer than SRC", Files.readString(dst.resolve("edited.txt")));
+        assertEquals(1, rerun.counts().keptNewer(), "the user's newer file is kept");
     }
 }
