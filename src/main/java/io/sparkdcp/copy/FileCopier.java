@@ -115,7 +115,7 @@ final class FileCopier {
         try {
             ParentState where = ctx.parentState(parent);
             ctx.writer.applyOwner(dst, e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
-            if (inPlace && IncompleteMark.worthIt(e.stat().size())) IncompleteMark.mark(dst);
+            if (inPlace && IncompleteMark.worthIt(e.stat().size(), ctx.options.modes())) IncompleteMark.mark(dst);
             src = ctx.openSource(e);
             // The layout on the descriptor that created the file, before its first byte.
             ctx.layouts.copy(src, dst, e.path(), ctx.steps);

@@ -12,8 +12,10 @@ import io.sparkdcp.posix.Stat;
  * DST since: --update keeps the latter, and without this mark would keep the former too, newer than its
  * source. Whole seconds, so a destination that keeps coarse times holds the mark as well.
  *
- * <p>Files below {@link #FROM_BYTES} are not marked: their data is a call or two, and one call more
- * per small file costs a tenth of its copy. A run killed while such a file was open leaves it unmarked.
+ * <p>Files below {@link #FROM_BYTES} are marked only in a run with --update: their data is a call or two, and
+ * one call more per small file costs a tenth of its copy, while a run that keeps newer files is the one
+ * whose retry must not keep a half-written one. A run without --update killed while a small file was open
+ * leaves it unmarked: its own retry copies it again (its times differ from SRC's), a later --update keeps it.
  * The mark is no step of its own: next to a MiB of data its call is noise, and the times step counts
  * one call per entry copied.
  */
@@ -27,9 +29,9 @@ final class IncompleteMark {
         Posix.futimens(file, ATIME_SEC, 0, 0, Linux.UTIME_OMIT);
     }
 
-    /** Whether a file of this size is marked while it is written in place. */
-    static boolean worthIt(long size) {
-        return size >= FROM_BYTES;
+    /** Whether a file of this size is marked while it is written in place in a run with these modes. */
+    static boolean worthIt(long size, CopyModes modes) {
+        return size >= FROM_BYTES || modes.update();
     }
 
     static boolean on(Stat file) {

@@ -59,4 +59,24 @@ class IncompleteMarkTest {
         assertEquals(1, rerun.counts().copied(FileType.FILE));
         assertEquals(List.of(), TreeComparator.differences(src, dst));
     }
+
+    @Test
+    void aSmallFileAKilledUpdateRunLeftIsCopiedAgainByItsRetry() throws Exception {
+        Path src = Files.createDirectory(mount.dir().resolve("src-small"));
+        Path dst = Files.createDirectory(mount.dir().resolve("dst-small"));
+        Path f = Files.writeString(src.resolve("f"), "a small file, one write");
+        Files.setLastModifiedTime(f, FileTime.from(Instant.parse("2024-03-01T10:00:00Z")));
+
+        assertEquals(HaltAfterCreateMain.HALTED,
+                HaltAfterCreateMain.runInChild(List.of(), src.toString(), dst.toString(), "1", "DATA", "update"));
+        assertTrue(Files.getLastModifiedTime(dst.resolve("f")).compareTo(Files.getLastModifiedTime(f)) > 0, "newer than SRC");
+        // What a half-written file can hold: the data of a write cut short.
+        Files.writeString(dst.resolve("f"), "a small");
+
+        CopyReport retry = LocalCopy.defaults().withModes(CopyModes.COPY.withUpdate(true)).run(src, dst);
+
+        assertEquals(0, retry.counts().keptNewer());
+        assertEquals(1, retry.counts().copied(FileType.FILE));
+        assertEquals(List.of(), TreeComparator.differences(src, dst));
+    }
 }
