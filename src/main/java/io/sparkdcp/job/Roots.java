@@ -97,6 +97,11 @@ public record Roots(Path source, Path destination, boolean destinationExists, Di
                 Stat there = Posix.statAtIfExists(d, file.destinationName());
                 if (there != null && there.dev() == stat.dev() && there.ino() == stat.ino())
                     throw new UsageException("destination " + target + " is the source " + source + " itself");
+                // /dev/null as a careless sink: rsync would replace the machine's device by a file, cp write into it.
+                if (there != null && (there.type() == FileType.CHAR_DEVICE || there.type() == FileType.BLOCK_DEVICE))
+                    throw new UsageException("destination " + target + " is a " + (there.type() == FileType.CHAR_DEVICE ? "character" : "block")
+                            + " device: a copy does not replace a device named as its destination (nothing was written; "
+                            + "remove it first to replace it)");
                 return new Roots(realParent, realDst, true, srcId, Posix.identity(d), file);
             }
         }

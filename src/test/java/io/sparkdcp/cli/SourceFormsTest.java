@@ -90,6 +90,20 @@ class SourceFormsTest {
     }
 
     @Test
+    void aDeviceNamedAsTheDestinationOfAFileIsRefusedNotReplaced() throws IOException {
+        Path dir = Files.createDirectories(mount.dir().resolve("device"));
+        Path file = Files.writeString(dir.resolve("f"), "data");
+        Path device = dir.resolve("null");
+        Commands.run("mknod", "-m", "666", device.toString(), "c", "1", "3"); // /dev/null's numbers
+        for (String command : List.of("copy", "sync")) {
+            CommandLineRun refused = CommandLineRun.of(command, file.toString(), device.toString());
+            assertEquals(2, refused.exitCode(), refused.err());
+            assertTrue(refused.err().contains("destination " + device + " is a character device"), refused.err());
+            assertEquals("c", Commands.run("stat", "-c", "%F", device.toString()).substring(0, 1), "still the device");
+        }
+    }
+
+    @Test
     void aMissingDestinationParentIsRefusedUnlessMkpath() throws IOException {
         Path a = tree("mkpath/A");
         Path x = mount.dir().resolve("mkpath/X");
