@@ -98,7 +98,9 @@ public record Roots(Path source, Path destination, boolean destinationExists, Di
                 if (there != null && there.dev() == stat.dev() && there.ino() == stat.ino())
                     throw new UsageException("destination " + target + " is the source " + source + " itself");
                 // /dev/null as a careless sink: rsync would replace the machine's device by a file, cp write into it.
-                if (there != null && (there.type() == FileType.CHAR_DEVICE || there.type() == FileType.BLOCK_DEVICE))
+                // A device copied onto a device of its kind (a re-run, say) is a copy like any other.
+                if (there != null && (there.type() == FileType.CHAR_DEVICE || there.type() == FileType.BLOCK_DEVICE)
+                        && there.type() != stat.type())
                     throw new UsageException("destination " + target + " is a " + (there.type() == FileType.CHAR_DEVICE ? "character" : "block")
                             + " device: a copy does not replace a device named as its destination (nothing was written; "
                             + "remove it first to replace it)");
