@@ -90,11 +90,8 @@ public final class Main implements Runnable {
         // picocli looks for Groovy's Closure class, a miss that makes the JVM open every jar on the class path.
         if (System.getProperty(NO_CLOSURES) == null) System.setProperty(NO_CLOSURES, "true");
         String notUtf8 = RawArguments.refusal(args);
-        if (notUtf8 != null) {
-            System.err.println("spark-dcp: " + notUtf8);
-            System.exit(EXIT_USAGE);
-        }
-        int exitCode = commandLine(args).execute(args);
+        if (notUtf8 != null) System.err.println("spark-dcp: " + notUtf8);
+        int exitCode = notUtf8 != null ? EXIT_USAGE : commandLine(args).execute(args);
         if (isDriverInApplicationMaster()) ApplicationMasterExit.finish(exitCode);
         else System.exit(exitCode);
     }

@@ -276,7 +276,8 @@ public final class Planner {
             if (level.size() > n || shares > 1) {
                 if (!shared.isEmpty()) waves.add(List.of(shared));
                 shared = new ArrayList<>();
-                waves.add(partition(level, Math.min(n, (level.size() + shares - 1) / Math.max(1, shares))));
+                int perShare = shares > 1 ? (level.size() + shares - 1) / shares : n;
+                waves.add(partition(level, Math.min(n, perShare)));
             } else {
                 if (shared.size() + level.size() > n) {
                     waves.add(List.of(shared));
