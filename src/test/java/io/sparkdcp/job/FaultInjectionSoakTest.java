@@ -118,7 +118,7 @@ class FaultInjectionSoakTest {
                 + nestedRefused + " nested runs refused, then a final run: " + differences.size() + " differences, "
                 + temporaries.size() + " temporaries; " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) + " s";
         reporter.publishEntry("soak", figures);
-        Files.writeString(Path.of("target", "soak-figures.txt"), figures + "\n"); // for the docs' figures
+        Files.writeString(Path.of("target", "soak-figures.txt"), figures + "\n"); // for the figures in docs/benchmarks.md
         assertEquals(List.of(), differences, "seed " + SEED);
         assertEquals(List.of(), temporaries, "seed " + SEED);
         assertEquals(0, compare.exitCode(), "compare --contents, seed " + SEED + ":\n" + compare.stdout() + compare.stderr());
