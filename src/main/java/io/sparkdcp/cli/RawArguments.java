@@ -64,8 +64,8 @@ final class RawArguments {
             return refused(escaped[first], "and in cluster mode the driver's command line is not the one given, so its bytes "
                     + "cannot be known: submit in client mode, or name such paths in a --files-from or --exclude-from file");
         if (raw == null) return refused(escaped[first], "and this process's command line does not show its bytes");
-        for (int i = first; i < args.length; i++)
-            if (deployMode != null && escaped[i].indexOf(LOST) >= 0)
+        for (int i = first; deployMode != null && i < args.length; i++)
+            if (escaped[i].indexOf(LOST) >= 0)
                 return new Taken(null, "argument " + shown(escaped[i]) + " holds U+FFFD, which spark-submit's launcher puts "
                         + "for bytes that are not UTF-8 before the driver starts, so its bytes cannot be known: run without "
                         + "SPARK_HOME (submit-scripts/spark-dcp then starts spark-submit's class itself) or with --master local[N]");
