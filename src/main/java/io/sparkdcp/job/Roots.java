@@ -128,6 +128,7 @@ public record Roots(Path source, Path destination, boolean destinationExists, Di
     /** Creates the destination (and missing parents) when it does not exist yet. */
     public void createDestination() {
         if (destinationExists) return;
+        DestinationLock.checkBeforeCreating(deepestExisting(destination), PathBytes.of(destination.toString()));
         try {
             Files.createDirectories(destination);
         } catch (IOException e) {
