@@ -48,6 +48,7 @@ public final class ReportJson {
         settings.put("max_ops_per_second", report.throttle().maxOps() > 0 ? report.throttle().maxOps() : null);
         settings.put("bwlimit_bytes_per_second", report.throttle().bwlimit() > 0 ? report.throttle().bwlimit() : null);
         root.put("exit_code", report.exitCode());
+        root.put("interrupted", false);
         root.put("walk_complete", report.walkComplete());
         root.put("entries_listed", report.entriesListed());
         root.put("bytes_listed", report.bytesListed());
@@ -89,12 +90,29 @@ public final class ReportJson {
      * sees half a report, and an older report stays whole until the new one is complete.
      */
     public static void write(CopyReport report, Path file) throws IOException {
+        writeWhole(render(report), file);
+    }
+
+    /**
+     * The report of a run a signal ended: no counts (the run kept none it could vouch for; its re-run
+     * resumes and counts the whole copy), written whole like any report.
+     */
+    public static void writeInterrupted(String signal, int exitCode, Path file) throws IOException {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("interrupted", true);
+        root.put("signal", signal);
+        root.put("exit_code", exitCode);
+        root.put("counted", "nothing: an interrupted run reports no counts; run it again to resume, its report counts the whole copy");
+        writeWhole(MAPPER.writeValueAsString(root) + "\n", file);
+    }
+
+    private static void writeWhole(String json, Path file) throws IOException {
         Path target = file.toAbsolutePath();
         // Not createTempFile: its 0600 would outlive the rename; a plain create honours the umask.
         Path temp = target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + "."
                 + Long.toHexString(System.nanoTime()) + ".tmp");
         try {
-            Files.writeString(temp, render(report), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            Files.writeString(temp, json, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(temp);
