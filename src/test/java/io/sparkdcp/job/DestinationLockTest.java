@@ -50,12 +50,8 @@ class DestinationLockTest {
     }
 
     private static ProcessBuilder copyProcess(Path dst, String... words) {
-        return copyProcess(src, dst, words);
-    }
-
-    private static ProcessBuilder copyProcess(Path from, Path dst, String... words) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), CopyTreeMain.class.getName(), from.toString(), dst.toString(), "fd"));
+                "-cp", System.getProperty("java.class.path"), CopyTreeMain.class.getName(), src.toString(), dst.toString(), "fd"));
         command.addAll(List.of(words));
         return new ProcessBuilder(command);
     }
