@@ -32,7 +32,8 @@ import java.util.concurrent.Callable;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the trees are identical",
                 "1:differences found (summary on stdout, the first 50 on stderr, all in the report)",
-                "2:usage error, or some entries could not be read and compared (listed on stderr and in the report)"})
+                "2:usage error, or some entries could not be read and compared (listed on stderr and in the report)",
+                "20:interrupted by SIGTERM, SIGINT or SIGHUP; the comparison stopped at once"})
 final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -78,6 +79,7 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Interruption.reportTo(reportFile); // from the start: a signal at any time writes it
         String missing = FullClassPath.missingFor(spec);
         if (missing != null) return usageError(missing);
         PreparedCompare compare;

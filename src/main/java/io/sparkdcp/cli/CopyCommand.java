@@ -36,7 +36,8 @@ import java.util.concurrent.Callable;
                 "1:some entries failed (listed on stderr and in the report); the rest was copied. "
                         + "Also when the run itself stopped, or the report could not be written",
                 "2:usage error or impossible request; nothing was written",
-                "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)"})
+                "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)",
+                "20:interrupted by SIGTERM, SIGINT or SIGHUP; the run stopped at once (run it again to resume)"})
 class CopyCommand implements Callable<Integer> {
     /** The CLI's own default: progress is for a person watching. */
     static final int PROGRESS_SECONDS_ON_A_TERMINAL = 5;
@@ -138,6 +139,7 @@ class CopyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Interruption.reportTo(reportFile); // from the start: a signal at any time writes it
         if (paths.size() < 2) return usageError("missing DST: give SRC... DST; see '" + spec.qualifiedName() + " --help'");
         String missing = FullClassPath.missingFor(spec);
         if (missing != null) return usageError(missing);
@@ -249,6 +251,7 @@ class CopyCommand implements Callable<Integer> {
 
     /** The summary on stdout, problems on stderr, the JSON report if asked for; copy, sync and compare end here. */
     static int finish(CommandSpec spec, RunResult result, String reportFile, int exitIfNoReport) {
+        if (!Interruption.ending()) return Main.EXIT_INTERRUPTED; // a signal told the ending already
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         out.print(result);

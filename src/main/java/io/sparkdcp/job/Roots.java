@@ -141,7 +141,9 @@ public record Roots(byte[] source, byte[] destination, boolean destinationExists
 
     /** Creates the destination (and missing parents) when it does not exist yet. */
     public void createDestination() {
-        if (!destinationExists) RootPaths.createDirectories(destination, destination);
+        if (destinationExists) return;
+        DestinationLock.checkBeforeCreating(deepestExisting(destination, destination), destination);
+        RootPaths.createDirectories(destination, destination);
     }
 
     public byte[] sourceBytes() { return source; }

@@ -45,6 +45,7 @@ public final class ReportJson {
         settings.put("max_ops_per_second", report.throttle().maxOps() > 0 ? report.throttle().maxOps() : null);
         settings.put("bwlimit_bytes_per_second", report.throttle().bwlimit() > 0 ? report.throttle().bwlimit() : null);
         root.put("exit_code", report.exitCode());
+        root.put("interrupted", false);
         root.put("walk_complete", report.walkComplete());
         root.put("entries_listed", report.entriesListed());
         root.put("bytes_listed", report.bytesListed());
@@ -87,6 +88,19 @@ public final class ReportJson {
      */
     public static void write(CopyReport report, Path file) throws IOException {
         JsonFile.write(file, render(report));
+    }
+
+    /**
+     * The report of a run a signal ended: no counts (the run kept none it could vouch for; its re-run
+     * resumes and counts the whole copy), written whole like any report.
+     */
+    public static void writeInterrupted(String signal, int exitCode, byte[] file) throws IOException {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("interrupted", true);
+        root.put("signal", signal);
+        root.put("exit_code", exitCode);
+        root.put("counted", "nothing: an interrupted run reports no counts; run it again to resume, its report counts the whole copy");
+        JsonFile.write(file, MAPPER.writeValueAsString(root) + "\n");
     }
 
     private static void byType(ObjectNode node, Map<FileType, Long> counts) {
