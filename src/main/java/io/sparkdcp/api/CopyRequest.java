@@ -8,6 +8,7 @@ import io.sparkdcp.copy.XattrPolicy;
 import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.walk.Filter;
+import io.sparkdcp.walk.RuleText;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -244,19 +245,14 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         public Builder include(byte[] pattern) { return rule(true, pattern, "--include"); }
 
         /**
-         * Exclude rules read from FILE, one pattern a line (bytes as they are); blank lines and lines
-         * starting with {@code #} or {@code ;} are skipped, {@code + } makes a line an include rule and
-         * {@code - } an exclude rule.
+         * Rules read from FILE, one a line (bytes as they are), as rsync's --exclude-from reads them:
+         * blank lines and lines starting with {@code #} or {@code ;} are skipped, {@code + } makes a
+         * line an include rule and {@code - } an exclude rule, {@code !} clears the rules so far.
          */
-        public Builder excludeFrom(String file) {
-            for (byte[] line : lines(file, "--exclude-from")) {
-                if (line.length == 0 || line[0] == '#' || line[0] == ';') continue;
-                boolean prefixed = line.length > 2 && (line[0] == '+' || line[0] == '-') && line[1] == ' ';
-                byte[] pattern = prefixed ? Arrays.copyOfRange(line, 2, line.length) : line;
-                rule(prefixed && line[0] == '+', pattern, "--exclude-from " + file + ":");
-            }
-            return this;
-        }
+        public Builder excludeFrom(String file) { return ruleFile(false, file, "--exclude-from"); }
+
+        /** As {@link #excludeFrom}, a line without a prefix being an include rule (rsync's --include-from). */
+        public Builder includeFrom(String file) { return ruleFile(true, file, "--include-from"); }
 
         /**
          * Copy only the paths listed in FILE (one a line, relative to SRC; a listed directory with all
@@ -353,23 +349,23 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
                     log, logSkipped);
         }
 
-        private Builder rule(boolean include, byte[] pattern, String option) {
+        private Builder rule(boolean include, byte[] text, String option) {
             try {
-                this.filter = filter.with(Filter.Rule.of(include, required(pattern, option)));
+                this.filter = RuleText.apply(filter, include, required(text, option));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(option + " " + e.getMessage());
             }
             return this;
         }
 
+        private Builder ruleFile(boolean include, String file, String option) {
+            for (byte[] line : RuleText.fileLines(read(file, option))) rule(include, line, option + " " + file + ":");
+            return this;
+        }
+
         /** The file's lines as bytes (a trailing CR dropped); an unreadable file names itself and the reason. */
         private static List<byte[]> lines(String file, String option) {
-            byte[] all;
-            try {
-                all = Files.readAllBytes(Path.of(required(file, option)));
-            } catch (IOException | java.nio.file.InvalidPathException e) {
-                throw new IllegalArgumentException(option + " cannot read " + file + ": " + ioReason(e));
-            }
+            byte[] all = read(file, option);
             List<byte[]> lines = new ArrayList<>();
             int start = 0;
             for (int i = 0; i <= all.length; i++) {
@@ -379,6 +375,14 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
                 start = i + 1;
             }
             return lines;
+        }
+
+        private static byte[] read(String file, String option) {
+            try {
+                return Files.readAllBytes(Path.of(required(file, option)));
+            } catch (IOException | java.nio.file.InvalidPathException e) {
+                throw new IllegalArgumentException(option + " cannot read " + file + ": " + ioReason(e));
+            }
         }
 
         private static String ioReason(Exception e) {
