@@ -338,7 +338,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
                 throw new IllegalArgumentException("--listing and --save-listing exclude each other: the listing is already saved");
             if (listing != null && !filter.none())
                 throw new IllegalArgumentException("--listing copies a saved listing as it is: --exclude, --include, "
-                        + "--exclude-from and --files-from filter a walk of SRC (save the listing with them)");
+                        + "--include-from, --exclude-from and --files-from filter a walk of SRC (save the listing with them)");
             if (logSkipped && log == null)
                 throw new IllegalArgumentException("--log-skipped adds to the log of --log DIR: give --log too");
             if (deleteExcluded && !modes.sync())

@@ -66,7 +66,7 @@ class FilterRsyncDifferentialTest {
                 new Node("keep/sub/b", false), new Node("other", true), new Node("other/c", false), new Node("top", false)));
         List<RuleArg> rules = List.of(new RuleArg("--include", "keep/***", false), new RuleArg("--exclude", "*", false));
         Set<String> expected = new TreeSet<>(List.of("keep/", "keep/a", "keep/sub/", "keep/sub/b"));
-        Outcome copy = runBoth(root, tree, new Tree(List.of()), rules, Mode.COPY, WalkMode.DRIVER);
+        Outcome copy = runBoth(root, tree, new Tree(List.of()), new Tree(List.of()), rules, Mode.COPY, WalkMode.DRIVER);
         assertEquals(expected, copy.rsync(), "rsync's own tree");
         assertEquals(expected, copy.sparkDcp(), "spark-dcp's tree");
     }
@@ -78,10 +78,11 @@ class FilterRsyncDifferentialTest {
             long seed = SEED + i;
             Random random = new Random(seed);
             Tree src = Tree.random(random);
+            Tree dstPart = src.part(random);
             Tree extra = Tree.extra(random, src);
             List<RuleArg> rules = RuleArg.randomSet(random);
             String context = "seed " + seed + " (-Dfilters.seed=" + seed + " -Dfilters.cases=1), rules " + rules + ", tree " + src.nodes()
-                    + ", DST's own " + extra.nodes();
+                    + ", DST before a sync " + dstPart.nodes() + " and its own " + extra.nodes();
             Path root = Files.createDirectory(mount.dir().resolve("case-" + i));
             try {
                 Filter filter = parse(root, rules);
@@ -92,7 +93,7 @@ class FilterRsyncDifferentialTest {
                 }
                 WalkMode walk = random.nextBoolean() ? WalkMode.DRIVER : WalkMode.DISTRIBUTED;
                 for (Mode mode : Mode.values()) {
-                    Outcome o = runBoth(root.resolve(mode.name()), src, extra, rules, mode, walk);
+                    Outcome o = runBoth(root.resolve(mode.name()), src, dstPart, extra, rules, mode, walk);
                     assertEquals(o.rsync(), o.sparkDcp(), mode + " " + walk + ", " + context);
                 }
             } catch (RuntimeException | AssertionError e) {
@@ -115,7 +116,8 @@ class FilterRsyncDifferentialTest {
     /** Each side's DST, as relative paths (directories end in /). */
     private record Outcome(Set<String> rsync, Set<String> sparkDcp) {}
 
-    private static Outcome runBoth(Path root, Tree src, Tree extra, List<RuleArg> rules, Mode mode, WalkMode walk) throws IOException {
+    private static Outcome runBoth(Path root, Tree src, Tree dstPart, Tree extra, List<RuleArg> rules, Mode mode, WalkMode walk)
+            throws IOException {
         Path srcDir = Files.createDirectories(root.resolve("src"));
         src.create(srcDir);
         Path ours = Files.createDirectories(root.resolve("ours"));
@@ -123,7 +125,7 @@ class FilterRsyncDifferentialTest {
         if (mode != Mode.COPY) {
             // DST holds part of SRC and entries of its own, some of which the rules match.
             for (Path dst : List.of(ours, theirs)) {
-                src.create(dst);
+                dstPart.create(dst);
                 extra.create(dst);
             }
         }
@@ -311,11 +313,30 @@ class FilterRsyncDifferentialTest {
             }
         }
 
+        /** Part of this tree, as DST may hold it from an earlier run: each entry kept or not, never without its parent. */
+        Tree part(Random r) {
+            Set<String> kept = new TreeSet<>();
+            List<Node> out = new ArrayList<>();
+            for (Node n : nodes) {
+                int slash = n.path().lastIndexOf('/');
+                boolean parentKept = slash < 0 || kept.contains(n.path().substring(0, slash));
+                if (parentKept && r.nextInt(10) < 7) {
+                    kept.add(n.path());
+                    out.add(n);
+                }
+            }
+            return new Tree(out);
+        }
+
         void create(Path root) throws IOException {
             for (Node n : nodes) {
                 Path p = root.resolve(n.path());
-                if (n.directory()) Files.createDirectories(p);
-                else if (!Files.exists(p)) Files.writeString(p, n.path());
+                if (n.directory()) {
+                    Files.createDirectories(p);
+                } else if (!Files.exists(p)) {
+                    Files.createDirectories(p.getParent());
+                    Files.writeString(p, n.path());
+                }
             }
         }
     }
