@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,8 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * spark-dcp's filters against Debian's rsync: random small trees whose names hold the bytes patterns
- * care about, random rule sets drawn from rsync's include/exclude grammar (as arguments and as rule
+ * spark-dcp's filters against Debian's rsync: random small trees (files, directories, symlinks to
+ * directories) whose names hold the bytes patterns care about, random rule sets drawn from rsync's include/exclude grammar (as arguments and as rule
  * files), each run through copy, sync --delete and sync --delete-excluded into a DST prefilled with
  * entries of its own, and through {@code rsync -a [--delete [--delete-excluded]]} with the same rules
  * into a DST of its own. Each rule set must give rsync's tree exactly or be refused while parsed (and
@@ -96,7 +97,7 @@ class FilterRsyncDifferentialTest {
                     Outcome o = runBoth(root.resolve(mode.name()), src, dstPart, extra, rules, mode, walk);
                     assertEquals(o.rsync(), o.sparkDcp(), mode + " " + walk + ", " + context);
                 }
-            } catch (RuntimeException | AssertionError e) {
+            } catch (IOException | RuntimeException | AssertionError e) {
                 throw new AssertionError(context + ": " + e.getMessage(), e);
             } finally {
                 delete(root);
@@ -271,9 +272,12 @@ class FilterRsyncDifferentialTest {
         }
     }
 
-    private record Node(String path, boolean directory) {
+    /** A file, a directory, or a symlink to a directory (which is no directory to rsync's rules). */
+    private record Node(String path, boolean directory, boolean link) {
+        Node(String path, boolean directory) { this(path, directory, false); }
+
         @Override
-        public String toString() { return directory ? path + "/" : path; }
+        public String toString() { return directory ? path + "/" : link ? path + "@" : path; }
     }
 
     /** Entries in creation order (a directory before what it holds). */
@@ -308,7 +312,8 @@ class FilterRsyncDifferentialTest {
                 String path = dir.isEmpty() ? name : dir + "/" + name;
                 if (!used.add(name) || !taken.add(path)) continue;
                 boolean directory = depth < 2 && r.nextInt(3) == 0;
-                nodes.add(new Node(path, directory));
+                boolean link = !directory && r.nextInt(8) == 0;
+                nodes.add(new Node(path, directory, link));
                 if (directory) fill(r, path, depth + 1, nodes, taken);
             }
         }
@@ -333,9 +338,10 @@ class FilterRsyncDifferentialTest {
                 Path p = root.resolve(n.path());
                 if (n.directory()) {
                     Files.createDirectories(p);
-                } else if (!Files.exists(p)) {
+                } else if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
                     Files.createDirectories(p.getParent());
-                    Files.writeString(p, n.path());
+                    if (n.link()) Files.createSymbolicLink(p, Path.of("."));
+                    else Files.writeString(p, n.path());
                 }
             }
         }
@@ -344,7 +350,8 @@ class FilterRsyncDifferentialTest {
     private static Set<String> paths(Path root) throws IOException {
         Set<String> out = new TreeSet<>();
         try (Stream<Path> s = Files.walk(root)) {
-            s.filter(p -> !p.equals(root)).forEach(p -> out.add(root.relativize(p) + (Files.isDirectory(p) ? "/" : "")));
+            s.filter(p -> !p.equals(root)).forEach(p -> out.add(root.relativize(p)
+                    + (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) ? "/" : Files.isSymbolicLink(p) ? "@" : "")));
         }
         return out;
     }
