@@ -52,6 +52,8 @@ public final class Filter implements Serializable {
         private final boolean crossesSlashes; // holds **
         private final boolean startsWithTwoStars;
         private final boolean endsWithThreeStars;
+        private final boolean anchored;
+        private final byte[] body; // the pattern without its anchoring '/'
 
         private Rule(boolean include, byte[] pattern, boolean directoriesOnly) {
             this.include = include;
@@ -66,6 +68,8 @@ public final class Filter implements Serializable {
             this.startsWithTwoStars = twoStars == 0;
             int len = pattern.length;
             this.endsWithThreeStars = crossesSlashes && len >= 3 && pattern[len - 1] == '*' && pattern[len - 2] == '*' && pattern[len - 3] == '*';
+            this.anchored = len > 0 && pattern[0] == '/';
+            this.body = anchored ? Arrays.copyOfRange(pattern, 1, len) : pattern;
         }
 
         /**
@@ -114,17 +118,19 @@ public final class Filter implements Serializable {
             if (slashes == 0 && !crossesSlashes) nameStart = lastSlash(path) + 1; // the name only
             else if (startsWithTwoStars) slashBefore = true; // lets "**/" match at the start
             boolean slashAfter = directory && endsWithThreeStars; // lets "dir/***" match dir itself
-            boolean anchored = pattern[0] == '/';
-            byte[] p = anchored ? Arrays.copyOfRange(pattern, 1, pattern.length) : pattern;
+            byte[] p = body;
             int where;
             if (!anchored && slashes > 0 && !crossesSlashes) where = slashes + 1; // the last slashes+1 names
             else if (!anchored && !startsWithTwoStars && crossesSlashes) where = -1; // after any slash
             else where = 0;
             if (wild) {
-                byte[] text = new byte[(slashBefore ? 1 : 0) + path.length - nameStart + (slashAfter ? 1 : 0)];
-                if (slashBefore) text[0] = '/';
-                System.arraycopy(path, nameStart, text, slashBefore ? 1 : 0, path.length - nameStart);
-                if (slashAfter) text[text.length - 1] = '/';
+                byte[] text = path;
+                if (nameStart > 0 || slashBefore || slashAfter) {
+                    text = new byte[(slashBefore ? 1 : 0) + path.length - nameStart + (slashAfter ? 1 : 0)];
+                    if (slashBefore) text[0] = '/';
+                    System.arraycopy(path, nameStart, text, slashBefore ? 1 : 0, path.length - nameStart);
+                    if (slashAfter) text[text.length - 1] = '/';
+                }
                 return Wildmatch.matches(p, text, where);
             }
             int l1 = path.length - nameStart;

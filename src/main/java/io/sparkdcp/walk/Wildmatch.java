@@ -34,16 +34,6 @@ final class Wildmatch {
         return matched == TRUE;
     }
 
-    /** rsync's {@code litmatch_array} for a pattern without wildcards. */
-    static boolean literal(byte[] pattern, byte[] text, int where) {
-        int start = 0;
-        if (where > 0) {
-            start = trailingElements(text, where);
-            if (start < 0) return false;
-        }
-        return java.util.Arrays.equals(pattern, 0, pattern.length, text, start, text.length);
-    }
-
     /** Where the last {@code count} elements start, or -1 when the text has fewer. */
     private static int trailingElements(byte[] text, int count) {
         for (int i = text.length - 1; i >= 0; i--) {
