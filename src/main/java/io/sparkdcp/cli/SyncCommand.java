@@ -32,7 +32,7 @@ final class SyncCommand extends CopyCommand {
     boolean delete;
 
     @Option(names = "--delete-excluded", description = "With --delete (which it implies), also remove the entries of DST "
-            + "that --exclude, --include, --exclude-from or --files-from leave out (by default they stay, as with rsync).")
+            + "that --exclude, --include, --include-from, --exclude-from or --files-from leave out (by default they stay, as with rsync).")
     boolean deleteExcluded;
 
     @Option(names = "--contents", description = "Compare the bytes of files of equal size instead of trusting "
