@@ -84,7 +84,7 @@ final class CompareCommand implements Callable<Integer> {
         PreparedCompare compare;
         try {
             compare = SparkDcp.prepareCompare(source, destination, request());
-            if (reportFile != null) CopyCommand.checkReportTarget(reportFile);
+            if (reportFile != null) compare.checkReport(reportFile);
         } catch (IllegalArgumentException e) { // a UsageException (DST missing, say), or options that exclude each other
             return usageError(e.getMessage());
         }

@@ -143,7 +143,7 @@ class CopyCommand implements Callable<Integer> {
         PreparedCopy copy;
         try {
             copy = SparkDcp.prepare(paths.subList(0, paths.size() - 1), paths.get(paths.size() - 1), request());
-            if (reportFile != null) checkReportTarget(reportFile);
+            if (reportFile != null) copy.checkReport(reportFile);
         } catch (IllegalArgumentException e) { // a UsageException, or options that exclude each other
             return usageError(e.getMessage());
         }
@@ -234,15 +234,6 @@ class CopyCommand implements Callable<Integer> {
                 });
         if (!progressGiven) request.progressSeconds(System.console() != null ? PROGRESS_SECONDS_ON_A_TERMINAL : 0);
         return withModes(request).build();
-    }
-
-    /** Found out now, not after hours of copying. */
-    static void checkReportTarget(Path file) {
-        Path target = file.toAbsolutePath();
-        if (Files.isDirectory(target)) throw new IllegalArgumentException("report " + file + " is a directory");
-        Path dir = target.getParent();
-        if (!Files.isDirectory(dir)) throw new IllegalArgumentException("report directory " + dir + " does not exist");
-        if (!Files.isWritable(dir)) throw new IllegalArgumentException("report directory " + dir + " is not writable");
     }
 
     private int finish(CopyResult result) {
