@@ -50,7 +50,7 @@ public final class ItemLogDir {
             FileSystem fs = path.getFileSystem(new Configuration());
             Path qualified = fs.makeQualified(path);
             if ("file".equals(qualified.toUri().getScheme()) && !pairs.isEmpty())
-                OutputPlaces.checkDirectory("--log", java.nio.file.Path.of(qualified.toUri().getPath()), pairs);
+                OutputPlaces.checkDirectory("--log", io.sparkdcp.posix.PathBytes.of(qualified.toUri().getPath()), pairs);
             if (!fs.exists(qualified)) return qualified.toString();
             if (!fs.getFileStatus(qualified).isDirectory()) throw new UsageException("--log " + dir + " is not a directory");
             for (FileStatus s : fs.listStatus(qualified)) {
