@@ -8,6 +8,7 @@ import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.job.OutputPlaces;
 import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.Sources;
 import io.sparkdcp.job.UsageException;
@@ -26,8 +27,10 @@ public final class PreparedCompare {
     private final JobOptions options;
     private final long windowNanos;
     private final CopyRequest request;
+    private final Roots roots;
 
-    private PreparedCompare(JobOptions options, long windowNanos, CopyRequest request) {
+    private PreparedCompare(JobOptions options, long windowNanos, CopyRequest request, Roots roots) {
+        this.roots = roots;
         this.options = options;
         this.windowNanos = windowNanos;
         this.request = request;
@@ -44,10 +47,15 @@ public final class PreparedCompare {
         CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(), request.xattrAccess(),
                 request.projectIds(), request.chunkSize(), request.modes()).withRootIds(roots.sourceId(), roots.destinationId())
                 .withRootFile(roots.file())
-                .withItemLog(PreparedCopy.itemLog(request));
+                .withItemLog(PreparedCopy.itemLog(request, List.of(roots)));
         JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
                 request.threadsPerTask(), new ListingOptions(request.walk(), null, null));
-        return new PreparedCompare(options, request.timeWindow().toNanos(), request);
+        return new PreparedCompare(options, request.timeWindow().toNanos(), request, roots);
+    }
+
+    /** {@code --report FILE}, checked before anything is written: outside SRC and DST, and writable. */
+    public void checkReport(byte[] file) {
+        OutputPlaces.checkFile("--report", file, List.of(roots));
     }
 
     /**

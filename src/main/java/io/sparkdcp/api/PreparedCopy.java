@@ -9,6 +9,7 @@ import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.job.OutputPlaces;
 import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.SourceListing;
 import io.sparkdcp.job.Sources;
@@ -56,7 +57,7 @@ public final class PreparedCopy {
             throw new IllegalArgumentException("--contents compares the data of a sync; a copy replaces what differs");
         Sources sources = Sources.check(sourceNames, destination, request.mkpath());
         Throttle throttle = Throttle.of(request.maxOps(), request.bwlimit()); // one job: its pairs share the rates
-        ItemLogTarget log = itemLog(request);
+        ItemLogTarget log = itemLog(request, sources.pairs());
         List<JobOptions> pairs = new ArrayList<>();
         for (int i = 0; i < sources.pairs().size(); i++) {
             Roots roots = sources.pairs().get(i);
@@ -79,8 +80,14 @@ public final class PreparedCopy {
     }
 
     /** {@code --log}'s directory checked and made absolute here, where the driver runs; null without one. */
-    static ItemLogTarget itemLog(CopyRequest request) {
-        return request.log() == null ? null : new ItemLogTarget(ItemLogDir.check(request.log()), request.logSkipped(), PathBytes.EMPTY);
+    static ItemLogTarget itemLog(CopyRequest request, List<Roots> pairs) {
+        return request.log() == null ? null
+                : new ItemLogTarget(ItemLogDir.check(request.log(), pairs), request.logSkipped(), PathBytes.EMPTY);
+    }
+
+    /** {@code --report FILE}, checked before anything is written: outside every SRC and DST, and writable. */
+    public void checkReport(byte[] file) {
+        OutputPlaces.checkFile("--report", file, sources.pairs());
     }
 
     /**

@@ -85,7 +85,10 @@ final class CompareCommand implements Callable<Integer> {
         PreparedCompare compare;
         try {
             compare = SparkDcp.prepareCompare(RawArguments.bytes(source), RawArguments.bytes(destination), request());
-            if (reportFile != null) CopyCommand.checkReportTarget(reportFile);
+            if (reportFile != null) {
+                CopyCommand.checkReportTarget(reportFile);
+                compare.checkReport(RawArguments.bytes(reportFile));
+            }
         } catch (IllegalArgumentException e) { // a UsageException (DST missing, say), or options that exclude each other
             return usageError(e.getMessage());
         }

@@ -147,7 +147,10 @@ class CopyCommand implements Callable<Integer> {
         try {
             List<byte[]> named = paths.stream().map(RawArguments::bytes).toList();
             copy = SparkDcp.prepare(named.subList(0, named.size() - 1), named.get(named.size() - 1), request());
-            if (reportFile != null) checkReportTarget(reportFile);
+            if (reportFile != null) {
+                checkReportTarget(reportFile);
+                copy.checkReport(RawArguments.bytes(reportFile));
+            }
         } catch (IllegalArgumentException e) { // a UsageException, or options that exclude each other
             return usageError(e.getMessage());
         }

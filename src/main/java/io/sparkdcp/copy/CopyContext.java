@@ -73,7 +73,8 @@ final class CopyContext implements AutoCloseable {
         Stat s = steps.time(Step.STAT_DST, () -> Posix.fstat(dir));
         FsXattr project = options.readsFsXattr() ? FdMetadataIO.projectOrNull(dir, steps) : null;
         boolean defaultAcl = !options.xattrs().copiesNothing() && steps.time(Step.XATTR_GET, () -> hasDefaultAcl(dir));
-        state = new ParentState(s.gid(), (s.permissions() & Linux.S_ISGID) != 0, project, defaultAcl);
+        state = new ParentState(s.gid(), (s.permissions() & Linux.S_ISGID) != 0, project, defaultAcl,
+                s.locks() == 0 ? 0 : protectedDirectoryLocks(relPath, s.locks()));
         trees.keepParentState(relPath, state);
         return state;
     }
@@ -109,25 +110,38 @@ final class CopyContext implements AutoCloseable {
 
     /**
      * Clears immutable and append-only on an existing destination entry, by name in its open parent,
-     * so it can be changed or removed ({@link Decision#unlocksFirst}); returns what it had.
+     * so it can be changed or removed ({@link Decision#unlocksFirst}); returns what it had. Refused
+     * (EPERM) when source, the entry copied there, does not carry those locks ({@link Protection}).
      */
-    FsXattr unlock(Fd dir, byte[] name) {
+    FsXattr unlock(Fd dir, byte[] name, Entry source) {
+        return unlock(dir, name, source.stat().locks(), source.path());
+    }
+
+    /** As above, the locks it may clear given (sourceLocks), for the destination entry at path. */
+    FsXattr unlock(Fd dir, byte[] name, int sourceLocks, byte[] path) {
         try (Fd fd = steps.time(Step.OPEN_DST, () -> Posix.openat(dir, name, Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK, 0))) {
-            return unlock(fd);
+            return unlock(fd, sourceLocks, path);
         }
     }
 
     /** As above, on the entry's open descriptor. */
-    FsXattr unlock(Fd fd) {
+    FsXattr unlock(Fd fd, Entry source) {
+        return unlock(fd, source.stat().locks(), source.path());
+    }
+
+    private FsXattr unlock(Fd fd, int sourceLocks, byte[] path) {
         FsXattr current = steps.time(Step.IOCTL_GET, () -> Posix.getFsXattr(fd));
+        int locked = Protection.locks(current.locks(), sourceLocks, options.flags());
+        if (locked != 0) throw Protection.refusal("unlock", path, Protection.reason(locked));
         if (current.locks() != 0) steps.time(Step.IOCTL_SET, () -> Posix.setFsXattr(fd, current.unlocked()));
         return current.unlocked();
     }
 
     /**
      * Runs a call that makes or removes a name in dir. An immutable or append-only directory refuses
-     * it (EPERM): then, as flags are carried, dir is unlocked and the call runs once more. The
-     * directory's finish gives it its source's locks again; the call moved its mtime, so it is finished.
+     * it (EPERM): then, if its source directory carries the same locks ({@link Protection}), dir is
+     * unlocked and the call runs once more; else the call is refused as protected. The directory's
+     * finish gives it its source's locks again; the call moved its mtime, so it is finished.
      * Another thread of the task may have unlocked dir between the refusal and the look at its flags
      * (two names made or removed at once in one locked directory): the call runs once more then too.
      */
@@ -142,7 +156,7 @@ final class CopyContext implements AutoCloseable {
 
     /** Whether a call that failed with ex in dir runs once more ({@link #unlockingParent}), dir now unlocked. */
     boolean unlockedAfter(PosixException ex, Fd dir) {
-        return ex.errno() == Errno.EPERM && options.flags() && unlockedNow(dir);
+        return ex.errno() == Errno.EPERM && options.flags() && unlockedNow(dir, ex);
     }
 
     void unlockingParent(Fd dir, Runnable call) {
@@ -153,15 +167,40 @@ final class CopyContext implements AutoCloseable {
     }
 
     /** True when dir is unlocked now: it was locked and this cleared it, or another thread did. */
-    private boolean unlockedNow(Fd dir) {
+    private boolean unlockedNow(Fd dir, PosixException refused) {
         FsXattr current;
         try {
             current = steps.time(Step.IOCTL_GET, () -> Posix.getFsXattr(dir));
         } catch (PosixException e) {
             return false;
         }
-        if (current.locks() != 0) steps.time(Step.IOCTL_SET, () -> Posix.setFsXattr(dir, current.unlocked()));
+        if (current.locks() == 0) return true;
+        byte[] relPath = destination.relPath(dir);
+        int locked = protectedDirectoryLocks(relPath, current.locks());
+        if (locked != 0) throw Protection.refusal(refused.call(), refused.path(), Protection.parentReason(locked));
+        steps.time(Step.IOCTL_SET, () -> Posix.setFsXattr(dir, current.unlocked()));
         return true;
+    }
+
+    /**
+     * The locks of the destination directory at relPath (locks: what it has) that its source directory
+     * does not carry: names are made or removed there only when this is 0. A source that has no
+     * directory there, or one we may not open, carries none.
+     */
+    private int protectedDirectoryLocks(byte[] relPath, int locks) {
+        int sourceLocks;
+        try {
+            sourceLocks = steps.time(Step.STAT_SRC, () -> Posix.fstat(source.get(relPath))).locks();
+        } catch (PosixException e) {
+            sourceLocks = 0;
+        }
+        return Protection.locks(locks, sourceLocks, options.flags());
+    }
+
+    /** Refuses a name made or removed in the destination directory at relPath when it is protected there. */
+    void requireNamesChangeable(byte[] dirPath, byte[] path, String call) {
+        int locked = parentState(dirPath).protectedLocks();
+        if (locked != 0) throw Protection.refusal(call, path, Protection.parentReason(locked));
     }
 
     /** The xattrs but lustre.lov when the layout is copied on its own, before the data (--xattrs all would set it again after). */

@@ -55,19 +55,22 @@ final class CreateOrReplace {
      * @return the new file, or null when the file there was kept
      */
     Fd runFile(Entry e, Fd dir, int mode, FileCreate create, Keeper keeper, CopyCounts counts) {
+        boolean namesFixed = namesFixedIn(e);
         for (int round = 0; round < ROUNDS; round++) {
-            Fd made = createUnlocking(dir, e.name(), mode, create);
+            Fd made = namesFixed ? null : createUnlocking(dir, e.name(), mode, create);
             if (made != null) {
                 if (locks.holdCreated(made)) return made;
                 ctx.timedClose(made); // another attempt holds it already, to replace it: look again
                 continue;
             }
             Stat existing = ctx.statDestination(dir, e.name());
+            if (existing == null && namesFixed) ctx.requireNamesChangeable(e.parent(), e.path(), "openat");
             if (existing == null) continue;
             Decision d = settle(e, dir, existing, ctx.decide(e, existing), keeper, counts);
             if (d.keeps()) return null;
+            if (namesFixed) ctx.requireNamesChangeable(e.parent(), e.path(), "replace");
             if (existing.type() != FileType.FILE) { // not one an attempt writes: removed as any entry
-                unlockToReplace(dir, e.name(), existing, d);
+                unlockToReplace(e, dir, existing, d);
                 unlink(dir, e.name());
             } else if (keptUnderLock(e, dir, existing, d, keeper, counts)) {
                 return null;
@@ -90,7 +93,7 @@ final class CreateOrReplace {
             if (!stillNamed(dir, e.name(), now)) return false; // replaced while we waited: look at the name again
             if (!unchanged(seen, now)) d = settle(e, dir, now, ctx.decide(e, now), keeper, counts);
             if (d.keeps()) return true;
-            if (ctx.options.flags() && d.unlocksFirst(now.locks())) ctx.unlock(there);
+            if (d.unlocksFirst(now.locks())) ctx.unlock(there, e);
             unlink(dir, e.name());
             return false;
         } finally {
@@ -99,6 +102,14 @@ final class CreateOrReplace {
     }
 
     /** {@link CopyContext#unlockingParent} without a lambda to capture the arguments: it runs for every file. */
+    /**
+     * True when e's destination directory is protected ({@link Protection}): nothing is created or
+     * removed there, so an entry already there is only kept, and anything else refused.
+     */
+    private boolean namesFixedIn(Entry e) {
+        return !e.isRoot() && ctx.parentState(e.parent()).protectedLocks() != 0;
+    }
+
     private Fd createUnlocking(Fd dir, byte[] name, int mode, FileCreate create) {
         try {
             return create.create(dir, name, mode);
@@ -152,23 +163,29 @@ final class CreateOrReplace {
     /** As {@link #run(Entry, Fd, String, Supplier, Keeper, CopyCounts)}, with another rule (hard links). */
     <T> T run(Entry e, Fd dir, String call, Supplier<T> create, Function<Stat, Decision> decide, Keeper keeper,
               CopyCounts counts) {
-        T made = ctx.unlockingParent(dir, create);
+        boolean namesFixed = namesFixedIn(e);
+        T made = namesFixed ? null : ctx.unlockingParent(dir, create);
         if (made != null) return made;
         Stat existing = ctx.statDestination(dir, e.name());
         if (existing != null) {
             Decision d = settle(e, dir, existing, decide.apply(existing), keeper, counts);
             if (d.keeps()) return null;
-            unlockToReplace(dir, e.name(), existing, d);
+            if (namesFixed) ctx.requireNamesChangeable(e.parent(), e.path(), "replace");
+            unlockToReplace(e, dir, existing, d);
             unlink(dir, e.name());
         }
+        if (namesFixed) ctx.requireNamesChangeable(e.parent(), e.path(), call);
         made = ctx.unlockingParent(dir, create);
         if (made == null) throw Posix.failure(call, Errno.EEXIST, e.path());
         return made;
     }
 
-    /** An immutable or append-only entry to be replaced can be neither removed nor renamed over: cleared first. */
-    void unlockToReplace(Fd dir, byte[] name, Stat existing, Decision d) {
-        if (ctx.options.flags() && d.unlocksFirst(existing.locks())) ctx.unlock(dir, name);
+    /**
+     * An immutable or append-only entry to be replaced can be neither removed nor renamed over: cleared
+     * first, when e's source carries those locks ({@link Protection}); else refused.
+     */
+    void unlockToReplace(Entry e, Fd dir, Stat existing, Decision d) {
+        if (d.unlocksFirst(existing.locks())) ctx.unlock(dir, e.name(), e);
     }
 
     /** Applies a decision on an existing entry: kept (by the keeper), refused (thrown), or to be replaced. */

@@ -58,10 +58,17 @@ public record Decision(Kind kind, String reason) implements java.io.Serializable
 
     /**
      * As above; flags: inode flags are carried, so immutable and append-only (which a stat shows)
-     * count as metadata. (A directory locked at the destination whose entries must change is unlocked
-     * for them by the run; that moves its mtime, so it is fixed as any directory whose entries changed.)
+     * count as metadata. An entry locked at DST that this would change is refused unless its source
+     * carries the same locks ({@link #protecting}). (A directory locked at the destination whose entries
+     * must change is unlocked for them by the run under the same rule; that moves its mtime, so it is
+     * fixed as any directory whose entries changed.)
      */
     public static Decision of(Stat source, Stat destination, CopyModes modes, int euid, long windowNanos, boolean flags) {
+        Decision d = judge(source, destination, modes, euid, windowNanos, flags);
+        return destination == null ? d : d.protecting(destination.locks(), source.locks(), flags);
+    }
+
+    private static Decision judge(Stat source, Stat destination, CopyModes modes, int euid, long windowNanos, boolean flags) {
         FileType type = source.type();
         if ((type == FileType.CHAR_DEVICE || type == FileType.BLOCK_DEVICE) && euid != 0)
             return new Decision(Kind.SKIP, DEVICE_AS_USER);
@@ -135,6 +142,22 @@ public record Decision(Kind kind, String reason) implements java.io.Serializable
         return new Decision(Kind.REFUSE, reason);
     }
 
+    /**
+     * This decision, refused when it would change an entry locked at DST whose source does not carry
+     * the same locks ({@link Protection}). Judged by {@link #of}; again after a step that makes an
+     * entry kept one to change (a directory whose entries changed).
+     */
+    public Decision protecting(int destinationLocks, int sourceLocks, boolean flags) {
+        if (kind != Kind.FIX_METADATA && kind != Kind.REPLACE) return this;
+        int locks = Protection.locks(destinationLocks, sourceLocks, flags);
+        return locks == 0 ? this : refuse(Protection.reason(locks));
+    }
+
+    /** A refusal that leaves an entry protected at DST as it is ({@link Protection}); not a type clash. */
+    public boolean protectedAtDestination() {
+        return kind == Kind.REFUSE && Protection.isProtection(reason);
+    }
+
     /** True when the entry there stays (skipped, its metadata fixed, or newer under --update). */
     public boolean keeps() {
         return kind == Kind.SKIP || kind == Kind.FIX_METADATA || kind == Kind.KEEP_NEWER;
@@ -150,8 +173,9 @@ public record Decision(Kind kind, String reason) implements java.io.Serializable
 
     /**
      * True when the entry there is immutable or append-only (destination: its stat, or its struct's
-     * lock bits) and this decision changes it: the locks are cleared first, and the source's set
-     * again after everything else. Nothing else may write to such an entry, nor remove it.
+     * lock bits) and this decision changes it: the locks are cleared first ({@link Protection}: only
+     * when its source carries them), and the source's set again after everything else. Nothing else
+     * may write to such an entry, nor remove it.
      */
     public boolean unlocksFirst(int destinationLocks) {
         return destinationLocks != 0 && (kind == Kind.FIX_METADATA || kind == Kind.REPLACE);
@@ -177,6 +201,7 @@ public record Decision(Kind kind, String reason) implements java.io.Serializable
 
     /** The failure of a refused entry. */
     PosixException refusal(Stat source, byte[] path) {
+        if (protectedAtDestination()) return Protection.refusal("change", path, reason);
         return source.type() == FileType.DIRECTORY
                 ? new PosixException("mkdirat", Errno.EEXIST, path, reason)
                 : new PosixException("replace", Errno.EISDIR, path, reason);

@@ -51,6 +51,11 @@ final class DirectoryCache implements AutoCloseable {
         return fd;
     }
 
+    /** The relative path of a directory this cache opened (each is opened by it), the root's empty. */
+    byte[] relPath(Fd dir) {
+        return dir == root ? new byte[0] : dir.path();
+    }
+
     /** Forget a directory (it was removed or replaced). */
     void evict(byte[] relPath) {
         Fd fd = open.remove(ByteBuffer.wrap(relPath));

@@ -39,7 +39,9 @@ final class DirectoryCopier {
         try {
             if (!e.isRoot()) {
                 Fd parent = ctx.destination.get(e.parent());
-                created = ctx.steps.time(Step.MKDIR, () -> ctx.unlockingParent(parent, () -> Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE)));
+                if (ctx.parentState(e.parent()).protectedLocks() != 0) { // nothing is made there: only one that is there stays
+                    if (ctx.statDestination(parent, e.name()) == null) ctx.requireNamesChangeable(e.parent(), e.path(), "mkdirat");
+                } else created = ctx.steps.time(Step.MKDIR, () -> ctx.unlockingParent(parent, () -> Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE)));
                 if (!created) requireDirectory(parent, e);
             }
             if (!created) removeLeftoverTemporaries(e);
@@ -102,7 +104,8 @@ final class DirectoryCopier {
     private void requireDirectory(Fd parent, Entry e) {
         Stat existing = ctx.steps.time(Step.STAT_DST, () -> Posix.statAt(parent, e.name()));
         Decision d = ctx.decide(e, existing);
-        if (d.kind() == Decision.Kind.REFUSE) throw d.refusal(e.stat(), e.path());
+        // One protected at DST is still made use of: its entries that need no name changed there are copied.
+        if (d.kind() == Decision.Kind.REFUSE && !d.protectedAtDestination()) throw d.refusal(e.stat(), e.path());
     }
 
     /**
@@ -124,8 +127,9 @@ final class DirectoryCopier {
                 counts.addSkipped(e);
                 return;
             }
+            if (d.kind() == Decision.Kind.REFUSE) throw d.refusal(e.stat(), e.path());
             // A directory locked at DST (a re-run's) is unlocked to be fixed; its locks are set again last.
-            FsXattr held = ctx.options.flags() && d.unlocksFirst(current.locks()) ? ctx.unlock(dst) : null;
+            FsXattr held = d.unlocksFirst(current.locks()) ? ctx.unlock(dst, e) : null;
             // A source directory we may not open failed once, in the walk: its copy still gets the
             // owner, mode and times the walk saw, not the 0700 and current time of its making.
             Fd src = MetadataSync.openUnlessUnreadable(ctx, e);

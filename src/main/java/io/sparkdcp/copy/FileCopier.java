@@ -88,7 +88,10 @@ final class FileCopier {
         if (existing != null) {
             Decision d = createOrReplace.settle(e, dstDir, existing, ctx.decide(e, existing), keepFile, counts);
             if (d.keeps()) return;
-            createOrReplace.unlockToReplace(dstDir, e.name(), existing, d); // the rename replaces it
+            ctx.requireNamesChangeable(e.parent(), e.path(), "rename");
+            createOrReplace.unlockToReplace(e, dstDir, existing, d); // the rename replaces it
+        } else {
+            ctx.requireNamesChangeable(e.parent(), e.path(), "rename");
         }
         byte[] temporary = TemporaryNames.next(e.name());
         boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));

@@ -64,7 +64,9 @@ final class MetadataSync {
         Fd src = openUnlessUnreadable(ctx, e);
         List<Xattr> wanted = src == null ? null : ctx.metadata.readXattrs(src, e.path());
         WantedFsXattr fsx = ctx.wanted(DirectoryCopier.sourceFsXattr(ctx, e, src));
-        Decision d = fix(dst, e, existing, ctx.decide(e, existing), wanted, fsx);
+        Decision d = ctx.decide(e, existing);
+        if (d.kind() == Decision.Kind.REFUSE) throw d.refusal(e.stat(), e.path());
+        d = fix(dst, e, existing, d, wanted, fsx);
         ctx.forgetParentState(e.path());
         if (src == null) return; // failed once, by the walk
         if (created) counts.addCopied(e);
@@ -124,7 +126,7 @@ final class MetadataSync {
         d = d.afterComparingExtras(fsxDiffers || !toSet.isEmpty() || !toRemove.isEmpty());
         if (d.kind() == Decision.Kind.SKIP) return d;
         int locks = current != null ? current.locks() : existing.locks();
-        if (ctx.options.flags() && d.unlocksFirst(locks)) current = ctx.unlock(dst);
+        if (d.unlocksFirst(locks)) current = ctx.unlock(dst, e);
         for (Xattr x : toRemove) Posix.fremovexattr(dst, x.name());
         ctx.writer.apply(dst, e.path(), src, existing.uid(), existing.gid(), toSet, fsx, current);
         return d;

@@ -11,8 +11,10 @@ import io.sparkdcp.posix.Linux;
  * @param setgid     whether the directory is setgid
  * @param project    its project ID and flags, or null when neither project IDs nor flags are carried, or unsupported
  * @param defaultAcl whether it has a default ACL, which new entries inherit as an access ACL
+ * @param protectedLocks its immutable and append-only bits that its source directory does not carry:
+ *                   non-zero, no name is made or removed in it ({@link Protection})
  */
-record ParentState(int gid, boolean setgid, FsXattr project, boolean defaultAcl) {
+record ParentState(int gid, boolean setgid, FsXattr project, boolean defaultAcl, int protectedLocks) {
 
     /** The group a new entry gets here when created by a process whose effective group is egid. */
     int groupOfNewEntry(int egid) { return setgid ? gid : egid; }

@@ -37,10 +37,20 @@ public final class ItemLogDir {
      * refused when it holds anything but an earlier log, which a run replaces.
      */
     public static String check(String dir) {
+        return check(dir, List.of());
+    }
+
+    /**
+     * As {@link #check(String)}, before anything is written: on this machine's file system, outside each
+     * pair's SRC and DST and writable ({@link OutputPlaces}).
+     */
+    public static String check(String dir, List<Roots> pairs) {
         try {
             Path path = new Path(dir);
             FileSystem fs = path.getFileSystem(new Configuration());
             Path qualified = fs.makeQualified(path);
+            if ("file".equals(qualified.toUri().getScheme()) && !pairs.isEmpty())
+                OutputPlaces.checkDirectory("--log", io.sparkdcp.posix.PathBytes.of(qualified.toUri().getPath()), pairs);
             if (!fs.exists(qualified)) return qualified.toString();
             if (!fs.getFileStatus(qualified).isDirectory()) throw new UsageException("--log " + dir + " is not a directory");
             for (FileStatus s : fs.listStatus(qualified)) {

@@ -4,6 +4,7 @@ import io.sparkdcp.copy.Decision;
 import io.sparkdcp.copy.ItemLog;
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.Protection;
 import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.posix.Failure;
@@ -96,12 +97,30 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
             deletions = DeletionScope.withoutMounts(DeletionPlanner.deepestFirst(source, destination),
                     options.copy().destinationRoot(), spared -> {}).stream().flatMap(List::stream).sorted(DELETION_ORDER).toList();
         }
-        // The copy runs after the deletions: it meets what they leave.
         Map<ByteBuffer, Entry> there = new HashMap<>();
         for (Entry d : destination.entries()) there.put(ByteBuffer.wrap(d.path()), d);
-        for (Entry d : deletions) there.remove(ByteBuffer.wrap(d.path()));
+        Map<ByteBuffer, Entry> here = new HashMap<>();
+        for (Entry e : source.entries()) here.put(ByteBuffer.wrap(e.path()), e);
+        // What the run may not delete (protected at DST), and the directories that hold it, stay.
+        List<Failure> keptDeletions = new ArrayList<>();
+        Set<ByteBuffer> holders = new HashSet<>();
+        List<Entry> deleted = new ArrayList<>();
+        for (Entry d : deletions) {
+            String reason = deletionRefusal(d, there.get(ByteBuffer.wrap(d.parent())), here.get(ByteBuffer.wrap(d.parent())),
+                    here.get(ByteBuffer.wrap(d.path())), options.copy().flags());
+            if (reason == null && holders.contains(ByteBuffer.wrap(d.path()))) reason = Protection.NOT_EMPTIED;
+            if (reason == null) {
+                deleted.add(d);
+                continue;
+            }
+            keptDeletions.add(refusal(d, reason));
+            items.record(ItemLog.Action.FAILED, d.type(), d.path(), keptDeletions.get(keptDeletions.size() - 1));
+            holders.addAll(ancestors(d.path()));
+        }
+        // The copy runs after the deletions: it meets what they leave.
+        for (Entry d : deleted) there.remove(ByteBuffer.wrap(d.path()));
         try (Targets targets = destinationExists ? new Targets(options.copy()) : null) {
-            SyncPreview preview = judge(source, there, deletions, options.copy(), Posix.geteuid(), targets, refused, items);
+            SyncPreview preview = judge(source, here, there, deleted, keptDeletions, options.copy(), Posix.geteuid(), targets, refused, items);
             preview.log(items);
             return preview;
         }
@@ -114,8 +133,9 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         if (deletionRefused != null) items.jobFailure(new Failure(SyncJob.WHOLE_TREE, "delete", "", "deletion refused: " + deletionRefused));
     }
 
-    private static SyncPreview judge(Listing source, Map<ByteBuffer, Entry> there, List<Entry> deletions, CopyOptions options,
-                                     int euid, Targets targets, String deletionRefused, ItemLog items) {
+    private static SyncPreview judge(Listing source, Map<ByteBuffer, Entry> here, Map<ByteBuffer, Entry> there, List<Entry> deletions,
+                                     List<Failure> keptDeletions, CopyOptions options, int euid, Targets targets,
+                                     String deletionRefused, ItemLog items) {
         CopyModes modes = options.modes();
         List<Entry> entries = source.entries();
         List<Decision> decisions = new ArrayList<>(entries.size());
@@ -123,14 +143,17 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         for (Entry d : deletions) touched.add(ByteBuffer.wrap(d.parent()));
         for (Entry e : entries) {
             Decision decision = decide(e, there.get(ByteBuffer.wrap(e.path())), options, euid, targets);
-            if (changesName(decision) && !e.isRoot()) touched.add(ByteBuffer.wrap(e.parent()));
+            if (changesName(decision) && !e.isRoot()) {
+                String parent = parentRefusal(there.get(ByteBuffer.wrap(e.parent())), here.get(ByteBuffer.wrap(e.parent())), options.flags());
+                if (parent != null) decision = new Decision(Decision.Kind.REFUSE, parent);
+                else touched.add(ByteBuffer.wrap(e.parent()));
+            }
             decisions.add(decision);
         }
         // A refused directory is never made, so the run fails everything beneath it too (ENOTDIR).
         Set<ByteBuffer> refusedDirectories = new HashSet<>();
         for (int i = 0; i < entries.size(); i++)
-            if (decisions.get(i).kind() == Decision.Kind.REFUSE && entries.get(i).type() == FileType.DIRECTORY && !entries.get(i).isRoot())
-                refusedDirectories.add(ByteBuffer.wrap(entries.get(i).path()));
+            if (neverMade(entries.get(i), decisions.get(i))) refusedDirectories.add(ByteBuffer.wrap(entries.get(i).path()));
         List<Entry> copy = new ArrayList<>();
         List<Entry> fix = new ArrayList<>();
         List<Failure> refused = new ArrayList<>();
@@ -147,7 +170,7 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
                 continue;
             }
             if (e.type() == FileType.DIRECTORY && touched.contains(ByteBuffer.wrap(e.path())))
-                decision = decision.afterChildrenChanged();
+                decision = afterChildrenChanged(decision, e, there.get(ByteBuffer.wrap(e.path())), options);
             switch (action(decision, modes.sync())) {
                 case COPY -> copy.add(e);
                 case FIX_METADATA -> fix.add(e);
@@ -160,7 +183,59 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
             items.record(later && action == ItemLog.Action.COPIED ? ItemLog.Action.LINKED : action, e.type(), e.path(),
                     decision.kind() == Decision.Kind.REFUSE ? refused.get(refused.size() - 1) : null);
         }
+        refused = inPathOrder(refused, keptDeletions);
         return new SyncPreview(copy, fix, deletions, refused, unchanged, keptNewer, source.errors(), deletionRefused, NotShown.NONE);
+    }
+
+    /** A directory the run refuses to make (a type clash, or its directory protected): what lies beneath it fails too. */
+    public static boolean neverMade(Entry e, Decision d) {
+        return d.kind() == Decision.Kind.REFUSE && e.type() == FileType.DIRECTORY && !e.isRoot() && !d.protectedAtDestination();
+    }
+
+    /** A kept directory whose entries the run changes: its times are set back, unless it is protected at DST. */
+    public static Decision afterChildrenChanged(Decision d, Entry e, Entry there, CopyOptions options) {
+        Decision changed = d.afterChildrenChanged();
+        return there == null ? changed : changed.protecting(there.stat().locks(), e.stat().locks(), options.flags());
+    }
+
+    /**
+     * Why the run leaves d, an entry sync --delete would remove, as it is ({@link Protection}), or null:
+     * its directory's locks first, then its own, which only a type change may clear (the source's entry
+     * there of another type, carrying them).
+     *
+     * @param dstParent the destination's directory d is named in, or null; srcParent the source's entry at that path, or null
+     * @param srcSame   the source's entry at d's path, or null
+     */
+    public static String deletionRefusal(Entry d, Entry dstParent, Entry srcParent, Entry srcSame, boolean flags) {
+        String parent = parentRefusal(dstParent, srcParent, flags);
+        if (parent != null) return parent;
+        int sourceLocks = srcSame != null && srcSame.type() != d.type() ? srcSame.stat().locks() : 0;
+        int locks = Protection.locks(d.stat().locks(), sourceLocks, flags);
+        return locks == 0 ? null : Protection.reason(locks);
+    }
+
+    /** Why the run makes or removes no name in a destination directory (dstParent, null: none), or null. */
+    public static String parentRefusal(Entry dstParent, Entry srcParent, boolean flags) {
+        if (dstParent == null || dstParent.stat().locks() == 0) return null;
+        int sourceLocks = srcParent != null && srcParent.type() == FileType.DIRECTORY ? srcParent.stat().locks() : 0;
+        int locks = Protection.locks(dstParent.stat().locks(), sourceLocks, flags);
+        return locks == 0 ? null : Protection.parentReason(locks);
+    }
+
+    /** The paths of every directory above path (not path itself, nor the root). */
+    public static List<ByteBuffer> ancestors(byte[] path) {
+        List<ByteBuffer> out = new ArrayList<>();
+        for (int i = path.length - 1; i > 0; i--) if (path[i] == '/') out.add(ByteBuffer.wrap(Arrays.copyOf(path, i)));
+        return out;
+    }
+
+    /** Both lists of refusals (each in path order) as one in path order. */
+    private static List<Failure> inPathOrder(List<Failure> a, List<Failure> b) {
+        if (b.isEmpty()) return a;
+        List<Failure> all = new ArrayList<>(a);
+        all.addAll(b);
+        all.sort(Comparator.comparing(Failure::path, (x, y) -> PathBytes.compare(PathBytes.of(x), PathBytes.of(y))));
+        return all;
     }
 
     /** Why a dry run would delete nothing. */
@@ -178,7 +253,8 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         Decision decision = Decision.of(e.stat(), d == null ? null : d.stat(), options.modes(), euid, 0, options.flags());
         if (decision.keeps() && e.type() == FileType.SYMLINK)
             decision = decision.afterComparingData(targets.same(e.path()));
-        if (d != null) decision = decision.afterComparingExtras(!sameFsXattr(e.project(), d.project(), options));
+        if (d != null) decision = decision.afterComparingExtras(!sameFsXattr(e.project(), d.project(), options))
+                .protecting(d.stat().locks(), e.stat().locks(), options.flags());
         return decision;
     }
 

@@ -3,6 +3,7 @@ package io.sparkdcp.spark;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.Decision;
+import io.sparkdcp.copy.Protection;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.posix.Failure;
@@ -47,8 +48,15 @@ public final class ExecutorSyncPreview {
 
     private ExecutorSyncPreview() {}
 
-    /** One source entry's decision; null in a group's mark that the run changes names in that directory. */
-    private record Verdict(Entry entry, Decision decision) implements Serializable {}
+    /**
+     * One source entry's decision; null in a group's mark that the run changes names in that directory.
+     *
+     * @param destinationLocks the locks of the destination's entry at its path (0: none), for a directory's later judgement
+     * @param deletion         the decision is on a destination entry sync --delete would remove: refused, it stays
+     */
+    private record Verdict(Entry entry, Decision decision, int destinationLocks, boolean deletion) implements Serializable {
+        Verdict(Entry entry, Decision decision) { this(entry, decision, 0, false); }
+    }
 
     private record Listed(SyncPreview.Action action, Entry entry, String reason) implements Serializable {}
 
@@ -77,11 +85,21 @@ public final class ExecutorSyncPreview {
             persisted.add(deleted);
 
             sc.setJobDescription("spark-dcp: dry run, compare the listings");
-            JavaPairRDD<PathKey, Side> groups = ParentGroups.byParent(source.blocks(), true).union(ParentGroups.byParent(destination, false))
-                    .union(deleted.mapToPair(e -> new Tuple2<>(ParentGroups.parentKey(e), new Side(Part.DELETED, null, e))));
-            JavaRDD<Listed> listed = listed(sc, judged(groups, copy, destinationExists, persisted), copy.modes().sync())
+            JavaPairRDD<PathKey, Iterable<Side>> groups = ParentGroups.byParent(source.blocks(), true).union(ParentGroups.byParent(destination, false))
+                    .union(deleted.mapToPair(e -> new Tuple2<>(ParentGroups.parentKey(e), new Side(Part.DELETED, null, e))))
+                    .groupByKey().persist(ExecutorPlanCopy.kept(sc.sc()));
+            persisted.add(groups.rdd().toJavaRDD());
+            // What the run may not delete (protected at DST: few) stays, and so does each directory above it.
+            HashSet<PathKey> keptPaths = new HashSet<>();
+            for (byte[] p : groups.flatMap(g -> keptDeletions(g._2(), copy.flags()).iterator()).collect()) {
+                keptPaths.add(new PathKey(p));
+                for (ByteBuffer above : SyncPreview.ancestors(p)) keptPaths.add(new PathKey(above.array()));
+            }
+            Broadcast<HashSet<PathKey>> kept = sc.broadcast(keptPaths);
+            JavaRDD<Listed> listed = listed(sc, judged(groups, copy, destinationExists, kept, persisted), copy.modes().sync())
                     .persist(ExecutorPlanCopy.kept(sc.sc()));
             persisted.add(listed);
+            if (!keptPaths.isEmpty()) deleted = deleted.filter(d -> !kept.value().contains(new PathKey(d.path())));
 
             Map<SyncPreview.Action, Long> counts = listed.map(Listed::action).countByValue();
             List<Entry> toCopy = entries(listed, SyncPreview.Action.COPY, counts);
@@ -109,47 +127,100 @@ public final class ExecutorSyncPreview {
      * Every source entry's decision, a directory's once its group told whether the run changes names in it
      * ({@link Decision#afterChildrenChanged}).
      */
-    private static JavaRDD<Verdict> judged(JavaPairRDD<PathKey, Side> groups, CopyOptions copy, boolean destinationExists,
-                                           List<JavaRDD<?>> persisted) {
+    private static JavaRDD<Verdict> judged(JavaPairRDD<PathKey, Iterable<Side>> groups, CopyOptions copy, boolean destinationExists,
+                                           Broadcast<HashSet<PathKey>> kept, List<JavaRDD<?>> persisted) {
         // Kept: read three times below, and judging reads symlink targets.
-        JavaPairRDD<PathKey, Verdict> judged = groups.groupByKey()
-                .flatMapToPair(g -> judgeGroup(g._1(), g._2(), copy, destinationExists).iterator()).persist(ExecutorPlanCopy.kept(groups.context()));
+        JavaPairRDD<PathKey, Verdict> judged = groups
+                .flatMapToPair(g -> judgeGroup(g._1(), g._2(), copy, destinationExists, kept.value()).iterator())
+                .persist(ExecutorPlanCopy.kept(groups.context()));
         persisted.add(judged.rdd().toJavaRDD());
         JavaPairRDD<PathKey, Boolean> touched = judged.filter(t -> t._2() == null).mapValues(v -> true);
-        JavaRDD<Verdict> directories = judged.filter(t -> t._2() != null && t._2().entry().type() == FileType.DIRECTORY)
+        JavaRDD<Verdict> directories = judged.filter(t -> t._2() != null && !t._2().deletion() && t._2().entry().type() == FileType.DIRECTORY)
                 .leftOuterJoin(touched)
-                .map(t -> t._2()._2().isPresent()
-                        ? new Verdict(t._2()._1().entry(), t._2()._1().decision().afterChildrenChanged()) : t._2()._1());
-        return judged.values().filter(v -> v != null && v.entry().type() != FileType.DIRECTORY).union(directories);
+                .map(t -> t._2()._2().isPresent() ? changedBeneath(t._2()._1(), copy) : t._2()._1());
+        return judged.values().filter(v -> v != null && (v.deletion() || v.entry().type() != FileType.DIRECTORY)).union(directories);
+    }
+
+    /** A directory's verdict once names change in it ({@link SyncPreview#afterChildrenChanged}). */
+    private static Verdict changedBeneath(Verdict v, CopyOptions copy) {
+        Decision changed = v.decision().afterChildrenChanged().protecting(v.destinationLocks(), v.entry().stat().locks(), copy.flags());
+        return new Verdict(v.entry(), changed, v.destinationLocks(), false);
+    }
+
+    /** The paths of a group's deletions the run refuses ({@link SyncPreview#deletionRefusal}). */
+    private static List<byte[]> keptDeletions(Iterable<Side> sides, boolean flags) {
+        Group g = Group.of(sides);
+        List<byte[]> out = new ArrayList<>();
+        for (Entry d : g.deleted) if (g.deletionRefusal(d, flags) != null) out.add(d.path());
+        return out;
+    }
+
+    /** One directory's group: the source's entries named in it, the destination's by path, deletions, and the directory on each side. */
+    private record Group(List<Entry> here, Map<ByteBuffer, Entry> there, List<Entry> deleted, Entry sourceDirectory,
+                         Entry destinationDirectory) {
+        static Group of(Iterable<Side> sides) {
+            List<Entry> here = new ArrayList<>();
+            Map<ByteBuffer, Entry> there = new HashMap<>();
+            List<Entry> deleted = new ArrayList<>();
+            Entry sourceDirectory = null;
+            Entry destinationDirectory = null;
+            for (Side s : sides) {
+                switch (s.part()) {
+                    case SOURCE_FILES -> {
+                        here.addAll(s.files().files());
+                        if (s.files().directory() != null) sourceDirectory = s.files().directory();
+                    }
+                    case SOURCE_DIRECTORY -> here.add(s.entry());
+                    case DESTINATION_FILES -> {
+                        s.files().files().forEach(d -> there.put(ByteBuffer.wrap(d.path()), d));
+                        if (s.files().directory() != null) destinationDirectory = s.files().directory();
+                    }
+                    case DESTINATION_DIRECTORY -> there.put(ByteBuffer.wrap(s.entry().path()), s.entry());
+                    case DELETED -> deleted.add(s.entry());
+                }
+            }
+            return new Group(here, there, deleted, sourceDirectory, destinationDirectory);
+        }
+
+        String deletionRefusal(Entry d, boolean flags) {
+            Entry same = null;
+            for (Entry e : here) if (java.util.Arrays.equals(e.path(), d.path())) same = e;
+            return SyncPreview.deletionRefusal(d, destinationDirectory, sourceDirectory, same, flags);
+        }
     }
 
     /** One directory's entries on both sides: each source entry judged, and a mark (null verdict) when names change there. */
     private static List<Tuple2<PathKey, Verdict>> judgeGroup(PathKey directory, Iterable<Side> sides, CopyOptions copy,
-                                                            boolean destinationExists) {
-        List<Entry> here = new ArrayList<>();
-        Map<ByteBuffer, Entry> there = new HashMap<>();
-        List<Entry> deleted = new ArrayList<>();
-        for (Side s : sides) {
-            switch (s.part()) {
-                case SOURCE_FILES -> here.addAll(s.files().files());
-                case SOURCE_DIRECTORY -> here.add(s.entry());
-                case DESTINATION_FILES -> s.files().files().forEach(d -> there.put(ByteBuffer.wrap(d.path()), d));
-                case DESTINATION_DIRECTORY -> there.put(ByteBuffer.wrap(s.entry().path()), s.entry());
-                case DELETED -> deleted.add(s.entry());
+                                                            boolean destinationExists, Set<PathKey> kept) {
+        Group g = Group.of(sides);
+        List<Entry> here = g.here();
+        Map<ByteBuffer, Entry> there = g.there();
+        List<Tuple2<PathKey, Verdict>> out = new ArrayList<>(here.size() + 1);
+        // The copy runs after the deletions: it meets what they leave, and what the run may not delete.
+        boolean changesNames = false;
+        for (Entry d : g.deleted()) {
+            if (kept.contains(new PathKey(d.path()))) {
+                String reason = g.deletionRefusal(d, copy.flags());
+                out.add(new Tuple2<>(new PathKey(d.path()), new Verdict(d, new Decision(Decision.Kind.REFUSE,
+                        reason != null ? reason : Protection.NOT_EMPTIED), 0, true)));
+                continue;
             }
+            there.remove(ByteBuffer.wrap(d.path()));
+            changesNames = true;
         }
-        // The copy runs after the deletions: it meets what they leave.
-        for (Entry d : deleted) there.remove(ByteBuffer.wrap(d.path()));
-        boolean changesNames = !deleted.isEmpty();
+        String parentRefusal = SyncPreview.parentRefusal(g.destinationDirectory(), g.sourceDirectory(), copy.flags());
         boolean readsTargets = destinationExists
                 && here.stream().anyMatch(e -> e.type() == FileType.SYMLINK && there.containsKey(ByteBuffer.wrap(e.path())));
-        List<Tuple2<PathKey, Verdict>> out = new ArrayList<>(here.size() + 1);
         int euid = Posix.geteuid();
         try (SyncPreview.Targets targets = readsTargets ? new SyncPreview.Targets(copy) : null) {
             for (Entry e : here) {
-                Decision decision = SyncPreview.decide(e, there.get(ByteBuffer.wrap(e.path())), copy, euid, targets);
-                if (SyncPreview.changesName(decision) && !e.isRoot()) changesNames = true;
-                out.add(new Tuple2<>(new PathKey(e.path()), new Verdict(e, decision)));
+                Entry d = there.get(ByteBuffer.wrap(e.path()));
+                Decision decision = SyncPreview.decide(e, d, copy, euid, targets);
+                if (SyncPreview.changesName(decision) && !e.isRoot()) {
+                    if (parentRefusal != null) decision = new Decision(Decision.Kind.REFUSE, parentRefusal);
+                    else changesNames = true;
+                }
+                out.add(new Tuple2<>(new PathKey(e.path()), new Verdict(e, decision, d == null ? 0 : d.stat().locks(), false)));
             }
         }
         if (changesNames) out.add(new Tuple2<>(directory, null));
@@ -161,8 +232,7 @@ public final class ExecutorSyncPreview {
      * refused too (those directories, failures each, are gathered on the driver and sent back).
      */
     private static JavaRDD<Listed> listed(JavaSparkContext sc, JavaRDD<Verdict> verdicts, boolean sync) {
-        List<byte[]> refusedDirectories = verdicts
-                .filter(v -> v.decision().kind() == Decision.Kind.REFUSE && v.entry().type() == FileType.DIRECTORY && !v.entry().isRoot())
+        List<byte[]> refusedDirectories = verdicts.filter(v -> !v.deletion() && SyncPreview.neverMade(v.entry(), v.decision()))
                 .map(v -> v.entry().path()).collect();
         Broadcast<List<byte[]>> refused = sc.broadcast(new ArrayList<>(refusedDirectories));
         return verdicts.mapPartitions(share -> {

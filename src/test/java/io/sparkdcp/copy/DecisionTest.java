@@ -207,10 +207,27 @@ class DecisionTest {
         assertAll(
                 () -> assertEquals(Kind.SKIP, Decision.of(locked, locked, COPY, ROOT, 0, true).kind()),
                 () -> assertEquals(Kind.REPLACE, Decision.of(locked, plain, COPY, ROOT, 0, true).kind()),
-                () -> assertEquals(Kind.FIX_METADATA, Decision.of(plain, locked, SYNC, ROOT, 0, true).kind()),
-                () -> assertEquals(Kind.FIX_METADATA, Decision.of(locked(plain, Linux.FS_XFLAG_APPEND), locked, SYNC, ROOT, 0, true).kind()),
-                () -> assertEquals(Kind.SKIP, Decision.of(plain, locked, SYNC, ROOT, 0, false).kind(), "--no-flags"),
-                () -> assertEquals(Kind.FIX_METADATA, Decision.of(dir(0), dir(Linux.FS_XFLAG_APPEND), SYNC, ROOT, 0, true).kind()));
+                () -> assertEquals(Kind.FIX_METADATA, Decision.of(locked, plain, SYNC, ROOT, 0, true).kind(), "a lock added"),
+                () -> assertEquals(Kind.SKIP, Decision.of(plain, locked, SYNC, ROOT, 0, false).kind(), "--no-flags"));
+    }
+
+    @Test
+    void anEntryLockedAtTheDestinationChangesOnlyToItsSourcesOwnLocks() {
+        Stat plain = stat(FileType.FILE, 0644, USER, 10, 100, 0);
+        Stat locked = locked(plain, Linux.FS_XFLAG_IMMUTABLE);
+        Stat otherMode = locked(stat(FileType.FILE, 0600, USER, 10, 100, 0), Linux.FS_XFLAG_IMMUTABLE);
+        Stat otherData = locked(stat(FileType.FILE, 0644, USER, 20, 200, 0), Linux.FS_XFLAG_IMMUTABLE);
+        assertAll(
+                () -> assertEquals(new Decision(Kind.REFUSE, "protected at DST (immutable)"), Decision.of(plain, locked, SYNC, ROOT, 0, true)),
+                () -> assertEquals(Kind.REFUSE, Decision.of(stat(FileType.FILE, 0644, USER, 20, 200, 0), locked, COPY, ROOT, 0, true).kind(), "replace"),
+                () -> assertEquals(new Decision(Kind.REFUSE, "protected at DST (immutable)"),
+                        Decision.of(locked(plain, Linux.FS_XFLAG_APPEND), locked, SYNC, ROOT, 0, true), "another lock"),
+                () -> assertEquals(new Decision(Kind.REFUSE, "protected at DST (append-only)"),
+                        Decision.of(dir(0), dir(Linux.FS_XFLAG_APPEND), SYNC, ROOT, 0, true)),
+                () -> assertEquals(Kind.REFUSE, Decision.of(otherMode, locked, SYNC, ROOT, 0, false).kind(), "--no-flags replicates no lock"),
+                () -> assertEquals(Kind.FIX_METADATA, Decision.of(otherMode, locked, SYNC, ROOT, 0, true).kind(), "the source's own lock"),
+                () -> assertEquals(Kind.REPLACE, Decision.of(otherData, locked, COPY, ROOT, 0, true).kind(), "the source's own lock"),
+                () -> assertTrue(Decision.of(plain, locked, SYNC, ROOT, 0, true).protectedAtDestination()));
     }
 
     @Test

@@ -81,6 +81,39 @@ class UnlockingParentTest {
         }
     }
 
+    /** The rule of protected entries: a directory locked at DST is unlocked only when its source directory carries the same lock. */
+    @Test
+    void aDirectoryIsUnlockedOnlyWhenItsSourceCarriesTheSameLock() throws Exception {
+        Path src = Files.createDirectories(mount.dir().resolve("rule/src/both"));
+        Files.createDirectories(src.resolveSibling("dst-only"));
+        Path dst = Files.createDirectories(mount.dir().resolve("rule/dst/both"));
+        Files.createDirectories(dst.resolveSibling("dst-only"));
+        lock(src);
+        lock(dst);
+        lock(dst.resolveSibling("dst-only"));
+        try (TaskTrees trees = new TaskTrees(options(src.getParent(), dst.getParent()));
+             CopyContext ctx = new CopyContext(trees, (step, nanos) -> {})) {
+            Fd both = ctx.destination.get(PathBytes.of("both"));
+            ctx.unlockingParent(both, () -> Posix.mkdirat(both, PathBytes.of("made"), 0755));
+            assertTrue(Files.isDirectory(dst.resolve("made")), "unlocked: SRC's directory is immutable too");
+
+            Fd dstOnly = ctx.destination.get(PathBytes.of("dst-only"));
+            PosixException refused = assertThrows(PosixException.class,
+                    () -> ctx.unlockingParent(dstOnly, () -> Posix.mkdirat(dstOnly, PathBytes.of("made"), 0755)));
+            assertEquals("in a directory protected at DST (immutable)", refused.reason());
+            assertEquals(Linux.FS_XFLAG_IMMUTABLE, Posix.getFsXattr(dstOnly).locks(), "still locked");
+            Posix.setFsXattr(dstOnly, Posix.getFsXattr(dstOnly).unlocked()); // for the loop image's removal
+        }
+    }
+
+    private static void lock(Path dir) {
+        try (Fd fd = Posix.open(PathBytes.of(dir.toString()), Linux.O_RDONLY | Linux.O_DIRECTORY)) {
+            FsXattr plain = Posix.getFsXattr(fd);
+            Posix.setFsXattr(fd, new FsXattr(plain.xflags() | Linux.FS_XFLAG_IMMUTABLE, plain.extsize(), plain.nextents(),
+                    plain.projid(), plain.cowextsize()));
+        }
+    }
+
     private static CopyOptions options(Path src, Path dst) {
         return new CopyOptions(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), XattrPolicy.all(),
                 MetadataAccess.FD, true, 256L << 20);

@@ -131,7 +131,6 @@ class InodeFlagsTest {
         xfsIo(src.resolve("nodump"), "chattr -d");                    // one removed
         changeLocked(src.resolve("immutable"), () -> Files.setLastModifiedTime(src.resolve("immutable"),
                 java.nio.file.attribute.FileTime.fromMillis(1_600_000_000_000L))); // metadata of a locked file
-        xfsIo(src.resolve("append"), "chattr -a");                    // a lock removed
         xfsIo(src.resolve("sync"), "chattr +i");                      // a lock added
         changeLocked(src.resolve("locked-dir"), () -> Files.delete(src.resolve("locked-dir/inside"))); // --delete in a locked directory
         changeLocked(src.resolve("append-dir"), () -> Files.delete(src.resolve("append-dir/kept")));
@@ -174,6 +173,21 @@ class InodeFlagsTest {
             else if (line.equals("xfs_io [cowextsize] hinted") || line.equals("xfs_io [2097152] hinted")) continue; // XFS's reflink passes the CoW hint on
             else if (!line.contains("[0]")) assertTrue(line.matches("xfs_io \\[] .*"), line);
         }
+    }
+
+    /** A lock the source dropped stays at DST: it is cleared only to give an entry its source's own locks. */
+    @Test
+    void aLockTheSourceDroppedIsProtectedAtTheDestination() throws IOException {
+        Path src = flaggedTree("dropped-src");
+        Path dst = Files.createDirectory(mount.dir().resolve("dropped-dst"));
+        assertEquals(List.of(), SYNC.sync(src, dst, true).counts().failures());
+        xfsIo(src.resolve("append"), "chattr -a");
+
+        CopyReport report = SYNC.sync(src, dst, true);
+        assertEquals(List.of("append: change EPERM: protected at DST (append-only)"),
+                report.counts().failures().stream().map(Failure::toString).toList());
+        String lsattr = Commands.run("lsattr", "-d", dst.resolve("append").toString()).trim().split("\\s+")[0];
+        assertTrue(lsattr.contains("a"), lsattr);
     }
 
     @Test

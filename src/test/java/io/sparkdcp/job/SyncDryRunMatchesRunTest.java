@@ -131,18 +131,27 @@ class SyncDryRunMatchesRunTest {
         assertEquals(done.entries(), new Items(ItemLogDir.read(dryLog)).entries(), context + ": the dry run's log");
         if (copy) return; // a copy leaves what SRC lacks at DST
         Set<String> newer = paths(preview.keptNewer());
+        // What is protected at DST (locked there, not at SRC) stays as it was, and so does what it holds.
+        Set<String> kept = new TreeSet<>(newer);
+        report.counts().failures().forEach(f -> kept.add(f.path()));
         List<String> differences = new ArrayList<>(TreeComparator.differences(src, dst).stream()
                 .filter(d -> !sameSizeRewrites.contains(d.substring(0, d.indexOf(": data: ") + 1)))
-                .filter(d -> !newer.contains(d.substring(0, Math.max(0, d.indexOf(':'))))).toList());
+                .filter(d -> !keptOrBeneath(d.substring(0, Math.max(0, d.indexOf(':'))), kept)).toList());
         try (Stream<Path> all = Files.walk(src)) {
             for (Path p : all.toList()) {
                 String rel = src.relativize(p).toString();
                 Path q = dst.resolve(rel);
-                if (!newer.contains(rel) && Files.exists(q, LinkOption.NOFOLLOW_LINKS) && flags(p) != flags(q))
+                if (!keptOrBeneath(rel, kept) && Files.exists(q, LinkOption.NOFOLLOW_LINKS) && flags(p) != flags(q))
                     differences.add(rel + ": flags " + Integer.toHexString(flags(p)) + " at SRC, " + Integer.toHexString(flags(q)) + " at DST");
             }
         }
         assertEquals(List.of(), differences, context + ": the sync's result, but for files rewritten at their size and times");
+    }
+
+    private static boolean keptOrBeneath(String path, Set<String> kept) {
+        for (String p = path; !p.isEmpty(); p = p.contains("/") ? p.substring(0, p.lastIndexOf('/')) : "")
+            if (kept.contains(p)) return true;
+        return false;
     }
 
     // ---- random trees ---------------------------------------------------------------------------
