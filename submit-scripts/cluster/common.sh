@@ -9,14 +9,18 @@ usage() {
   exit 2
 }
 
-# $SPARK_HOME/bin/spark-submit, else spark-submit on PATH, else Spark from the build's own jars.
+# $SPARK_HOME/bin/spark-submit, else spark-submit on PATH, else Spark from the build's own jars;
+# spark_class (bin/spark-class, for Spark's master and workers) from the same place.
 if [[ -n ${SPARK_HOME:-} ]]; then
   [[ -x $SPARK_HOME/bin/spark-submit ]] || usage "no $SPARK_HOME/bin/spark-submit: set SPARK_HOME to a Spark 4.2 (Scala 2.13) installation, or unset it"
   spark_submit="$SPARK_HOME/bin/spark-submit"
+  spark_class="$SPARK_HOME/bin/spark-class"
 elif command -v spark-submit >/dev/null; then
   spark_submit="$(command -v spark-submit)"
+  spark_class="$(dirname "$(readlink -f "$spark_submit")")/spark-class"
 else
   spark_submit="$project/submit-scripts/cluster/spark-submit-from-build"
+  spark_class="$project/submit-scripts/cluster/spark-class-from-build"
 fi
 
 # The thin jar (Spark provided) and the classpath are built once with Maven; a release ships the jar prebuilt.
@@ -27,10 +31,13 @@ fi
 
 common_args=(
   --class io.sparkdcp.cli.Main
-  --name spark-dcp
+  --name "${SPARK_DCP_NAME:-spark-dcp}"
   --properties-file "$project/spark-conf/spark-defaults.conf"
   --driver-memory "${SPARK_DCP_DRIVER_MEMORY:-2g}"
   --driver-java-options "-Dlog4j.configurationFile=$project/spark-conf/log4j2.properties"
 )
 [[ -z ${SPARK_DCP_EXECUTOR_CORES:-} ]] || common_args+=(--executor-cores "$SPARK_DCP_EXECUTOR_CORES")
 [[ -z ${SPARK_DCP_EXECUTOR_MEMORY:-} ]] || common_args+=(--executor-memory "$SPARK_DCP_EXECUTOR_MEMORY")
+# More spark-submit options, split at spaces, after the script's own.
+submit_options=()
+[[ -z ${SPARK_DCP_SUBMIT_OPTIONS:-} ]] || read -ra submit_options <<<"$SPARK_DCP_SUBMIT_OPTIONS"

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 final class SparkContexts {
     static final String DEFAULT_MASTER = "local[*]";
     static final String HEARTBEAT_INTERVAL = "2s";
+    static final String DEFAULT_APP_NAME = "spark-dcp";
 
     /** A job to run on a context. */
     interface Job {
@@ -109,7 +110,19 @@ final class SparkContexts {
      *                     are held back
      */
     static JavaSparkContext start(String masterOption, boolean verbose) {
-        SparkConf conf = new SparkConf().setAppName("spark-dcp");
+        SparkConf conf = configure(new SparkConf(), masterOption);
+        if (verbose) return new JavaSparkContext(conf);
+        JavaSparkContext sc = Logging.quietDuring(Logging.SPARK_START, () -> new JavaSparkContext(conf));
+        Logging.quiet(Logging.SPARK_TASK_FAILURES);
+        return sc;
+    }
+
+    /**
+     * The job's settings on top of what spark-submit gave ({@code submitted}: its options and
+     * properties, which reach this JVM as system properties).
+     */
+    static SparkConf configure(SparkConf submitted, String masterOption) {
+        SparkConf conf = submitted.setAppName(appName(submitted));
         if (masterOption != null) conf.setMaster(masterOption);
         else conf.setIfMissing("spark.master", DEFAULT_MASTER);
         // If missing only: a user who asks for speculation explicitly is refused loudly by
@@ -121,9 +134,16 @@ final class SparkContexts {
         conf.setIfMissing("spark.executor.heartbeatInterval", HEARTBEAT_INTERVAL);
         // Results bigger than this fail the job with Spark's own message before they fill the heap.
         conf.setIfMissing("spark.driver.maxResultSize", maxResultSize(Runtime.getRuntime().maxMemory()));
-        if (verbose) return new JavaSparkContext(conf);
-        JavaSparkContext sc = Logging.quietDuring(Logging.SPARK_START, () -> new JavaSparkContext(conf));
-        Logging.quiet(Logging.SPARK_TASK_FAILURES);
-        return sc;
+        return conf;
+    }
+
+    /**
+     * spark-submit's {@code --name} or {@code spark.app.name} (YARN and Slurm show it), else
+     * spark-dcp. Without either, spark-submit names the application after its main class: that
+     * counts as no name.
+     */
+    static String appName(SparkConf submitted) {
+        String name = submitted.get("spark.app.name", "").strip();
+        return name.isEmpty() || name.equals(Main.class.getName()) ? DEFAULT_APP_NAME : name;
     }
 }

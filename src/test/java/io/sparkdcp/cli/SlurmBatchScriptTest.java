@@ -6,6 +6,7 @@ import io.sparkdcp.bench.latencyfs.LatencyMount;
 import io.sparkdcp.bench.latencyfs.LatencyProfile;
 import io.sparkdcp.bench.latencyfs.MetadataOp;
 import io.sparkdcp.testing.AppJars;
+import io.sparkdcp.testing.ChildJvm;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.SlurmCluster;
@@ -39,7 +40,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * nodes on this host ({@link SlurmCluster}), with a Spark installation made from the build's
  * classpath. Every job is submitted at the start, so the time-limit job's minute runs while the
  * others do. After each job: its exit code and state, no process of it alive, and no node-local
- * scratch (TMPDIR/spark-dcp-JOBID) left.
+ * scratch (TMPDIR/spark-dcp-JOBID) left. One job runs Spark from the build's jars instead, without
+ * SPARK_HOME, with the cluster scripts' SPARK_DCP_* variables.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SlurmBatchScriptTest {
@@ -47,6 +49,8 @@ class SlurmBatchScriptTest {
     /** A node for each node a job asks for: all five jobs run at once (the script asks for whole nodes), none queues. */
     private static final int NODES = 6;
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(6);
+    /** The Slurm job name of the job that runs Spark from the build, and so its application's name. */
+    private static final String FROM_BUILD_JOB_NAME = "from-build";
     /** Files of the slow source; each open waits a second, and the copy opens two at a time. */
     private static final int SLOW_FILES = 400;
 
@@ -101,7 +105,14 @@ class SlurmBatchScriptTest {
         Files.writeString(failingSrc.resolveSibling("a.txt"), "alpha\n");
         Path failingDst = Files.createDirectories(xfs.dir().resolve("failing-dst"));
         Files.writeString(failingDst.resolve("sub"), "not a directory\n"); // the engine fails that entry
-        failedEntryJob = submit(List.of("--nodes=1", "--time=10"), "copy", failingSrc.getParent() + "/", failingDst.toString());
+        // Without SPARK_HOME, and with an executor smaller than the node: one core of its two (the
+        // application asks for one core in all), 512 MiB. The same short-lived JVMs as SparkStandIn's.
+        failedEntryJob = submit(List.of("--nodes=1", "--time=10", "--job-name=" + FROM_BUILD_JOB_NAME),
+                Map.of("SPARK_HOME", "", "SPARK_DCP_EXECUTOR_CORES", "1", "SPARK_DCP_EXECUTOR_MEMORY", "512m",
+                        "SPARK_DCP_SUBMIT_OPTIONS", "--conf spark.cores.max=1 --conf spark.driver.defaultJavaOptions=" + ChildJvm.flags()
+                                + " --conf spark.executor.defaultJavaOptions=" + ChildJvm.flags(),
+                        "SPARK_DAEMON_JAVA_OPTS", ChildJvm.flags()),
+                "copy", failingSrc.getParent() + "/", failingDst.toString());
     }
 
     @AfterAll
@@ -128,6 +139,8 @@ class SlurmBatchScriptTest {
             assertTrue(Pattern.compile("Launching executor \\S+ on worker worker-\\d+-" + Pattern.quote(node) + "-").matcher(masterLog).find(),
                     "no executor on node " + node + ":\n" + masterLog);
         }
+        // The application is named after the job: spark-submit's --name reaches Spark.
+        assertTrue(masterLog.contains("Registering app spark-dcp-" + exactJob + "\n"), masterLog);
         assertNothingLeft(job);
     }
 
@@ -141,13 +154,20 @@ class SlurmBatchScriptTest {
         assertNothingLeft(job);
     }
 
+    /** Also: Spark from the build's jars, with executors of SPARK_DCP_EXECUTOR_CORES and _MEMORY, named after the job. */
     @Test
-    void aFailedEntryExitsOne() throws Exception {
+    void aFailedEntryExitsOneWithSparkFromTheBuild() throws Exception {
         Job job = slurm.awaitEnd(failedEntryJob, JOB_TIMEOUT);
         assertEquals("FAILED", job.state(), output(job));
         assertEquals(1, job.exitCode(), output(job));
         assertEquals("alpha\n", Files.readString(xfs.dir().resolve("failing-dst/a.txt")));
         assertEquals("not a directory\n", Files.readString(xfs.dir().resolve("failing-dst/sub")));
+        // The worker's log: "Asked to launch executor APP/N for NAME", then the executor's command line.
+        String workerLog = workerLogs(job);
+        String launch = workerLog.lines().filter(line -> line.contains("Launch command: ")).findFirst().orElse("no executor:\n" + workerLog);
+        assertTrue(launch.contains("\"--cores\" \"1\"") && launch.contains("\"-Xmx512M\""), launch);
+        assertTrue(launch.contains("/target/spark-home/jars/*"), "not Spark from the build: " + launch);
+        assertTrue(workerLog.contains(" for " + FROM_BUILD_JOB_NAME + "-" + failedEntryJob + "\n"), workerLog);
         assertNothingLeft(job);
     }
 
@@ -188,9 +208,15 @@ class SlurmBatchScriptTest {
     }
 
     private long submit(List<String> sbatchOptions, String... spark_dcpArguments) throws IOException {
+        return submit(sbatchOptions, Map.of(), spark_dcpArguments);
+    }
+
+    /** With these variables set on top of the others (an empty one is unset for the script). */
+    private long submit(List<String> sbatchOptions, Map<String, String> variables, String... spark_dcpArguments) throws IOException {
         Map<String, String> env = new HashMap<>(Map.of("SPARK_HOME", sparkHome.toString(), "SPARK_DCP_HOME", AppJars.PROJECT.toString(),
                 "SPARK_DCP_DRIVER_MEMORY", "1g", "TMPDIR", nodeLocal.toString(),
                 "SPARK_DCP_MASTER_PORT", "" + freePort(), "SPARK_DCP_MASTER_WEBUI_PORT", "" + freePort()));
+        env.putAll(variables);
         List<String> arguments = new ArrayList<>(sbatchOptions);
         arguments.add(SCRIPT.toString());
         arguments.addAll(List.of(spark_dcpArguments));
@@ -209,6 +235,15 @@ class SlurmBatchScriptTest {
         } catch (IOException e) {
             return job.line() + "\n(cannot read " + out + ": " + e + ")";
         }
+    }
+
+    /** The job's worker logs (worker-NODE.log in its run directory), one after the other. */
+    private String workerLogs(Job job) throws IOException {
+        StringBuilder logs = new StringBuilder();
+        try (Stream<Path> files = Files.list(submitDir.resolve("spark-dcp-" + job.id()))) {
+            for (Path log : files.filter(f -> f.getFileName().toString().startsWith("worker-")).sorted().toList()) logs.append(Files.readString(log));
+        }
+        return logs.toString();
     }
 
     private static long copiedFiles(Path dir) throws IOException {

@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,5 +14,22 @@ class SparkContextsTest {
         assertEquals("20m", SparkContexts.maxResultSize(80 * MIB));    // the small driver
         assertEquals("1024m", SparkContexts.maxResultSize(64 * 1024 * MIB));
         assertEquals("1m", SparkContexts.maxResultSize(2 * MIB));
+    }
+
+    /** spark-submit's --name and --conf spark.app.name both arrive as spark.app.name. */
+    @Test
+    void theSubmittedAppNameIsKept() {
+        assertEquals("migration-42", appNameOf(new SparkConf(false).set("spark.app.name", "migration-42")));
+    }
+
+    @Test
+    void withoutANameTheAppIsSparkDcp() {
+        assertEquals("spark-dcp", appNameOf(new SparkConf(false)));
+        // spark-submit without --name: it names the application after --class.
+        assertEquals("spark-dcp", appNameOf(new SparkConf(false).set("spark.app.name", Main.class.getName())));
+    }
+
+    private static String appNameOf(SparkConf submitted) {
+        return SparkContexts.configure(submitted, "local[1]").get("spark.app.name");
     }
 }

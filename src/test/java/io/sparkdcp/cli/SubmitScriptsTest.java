@@ -52,7 +52,7 @@ class SubmitScriptsTest {
     }
 
     /** Under CI=true a missing tool fails the test; elsewhere it skips it, saying why. */
-    private static void requireTool(String command, String what) {
+    static void requireTool(String command, String what) {
         boolean present = Commands.available(command);
         if ("true".equals(System.getenv("CI"))) {
             if (!present) throw new AssertionError("needs " + what + ", and CI=true forbids skipping");

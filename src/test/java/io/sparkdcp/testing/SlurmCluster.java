@@ -234,6 +234,8 @@ public final class SlurmCluster implements AutoCloseable {
                 "ReturnToService=2",
                 // SIGTERM to SIGKILL: the job's traps have this long to stop Spark and remove the scratch.
                 "KillWait=10",
+                // Ended jobs stay known for an hour (default 300 s): a loaded machine checks some late.
+                "MinJobAge=3600",
                 "StateSaveLocation=" + home.resolve("state"),
                 "SlurmdSpoolDir=" + home.resolve("spool/%n"),
                 "SlurmctldPidFile=" + home.resolve("slurmctld.pid"),
