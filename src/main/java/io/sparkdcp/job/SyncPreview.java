@@ -6,6 +6,7 @@ import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.plan.DeletionPlanner;
+import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
@@ -97,9 +98,7 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
                     options.copy().destinationRoot(), spared -> {}).stream().flatMap(List::stream).sorted(DELETION_ORDER).toList();
         }
         // The copy runs after the deletions: it meets what they leave.
-        Map<ByteBuffer, Entry> there = new HashMap<>();
-        for (Entry d : destination.entries()) there.put(ByteBuffer.wrap(d.path()), d);
-        for (Entry d : deletions) there.remove(ByteBuffer.wrap(d.path()));
+        Map<ByteBuffer, Entry> there = afterDeletions(destination.entries(), deletions);
         try (Targets targets = destinationExists ? new Targets(options.copy()) : null) {
             SyncPreview preview = judge(source, there, deletions, options.copy(), Posix.geteuid(), targets, refused, items);
             preview.log(items);
@@ -121,8 +120,13 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         List<Decision> decisions = new ArrayList<>(entries.size());
         Set<ByteBuffer> touched = new HashSet<>(); // directories whose entries the run creates, replaces or deletes
         for (Entry d : deletions) touched.add(ByteBuffer.wrap(d.parent()));
+        Map<List<Long>, Integer> firstNames = firstNames(entries);
         for (Entry e : entries) {
-            Decision decision = decide(e, there.get(ByteBuffer.wrap(e.path())), options, euid, targets);
+            Integer first = firstNames.get(inode(e));
+            Decision decision = first == null || entries.get(first) == e
+                    ? decide(e, there.get(ByteBuffer.wrap(e.path())), options, euid, targets)
+                    : decideLink(there.get(ByteBuffer.wrap(e.path())), there.get(ByteBuffer.wrap(entries.get(first).path())),
+                    decisions.get(first));
             if (changesName(decision) && !e.isRoot()) touched.add(ByteBuffer.wrap(e.parent()));
             decisions.add(decision);
         }
@@ -161,6 +165,58 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
                     decision.kind() == Decision.Kind.REFUSE ? refused.get(refused.size() - 1) : null);
         }
         return new SyncPreview(copy, fix, deletions, refused, unchanged, keptNewer, source.errors(), deletionRefused, NotShown.NONE);
+    }
+
+    /**
+     * The destination's entries by path once the deletions are done, as the copy meets them: a file that
+     * lost names to them has that many links fewer (which {@link Decision#of} weighs against the source's).
+     */
+    static Map<ByteBuffer, Entry> afterDeletions(List<Entry> destination, List<Entry> deletions) {
+        Map<ByteBuffer, Entry> there = new HashMap<>();
+        for (Entry d : destination) there.put(ByteBuffer.wrap(d.path()), d);
+        Map<List<Long>, Integer> namesLost = new HashMap<>();
+        for (Entry d : deletions) {
+            there.remove(ByteBuffer.wrap(d.path()));
+            if (inode(d) != null) namesLost.merge(inode(d), 1, Integer::sum);
+        }
+        if (namesLost.isEmpty()) return there;
+        there.replaceAll((path, d) -> {
+            Integer lost = namesLost.get(inode(d));
+            return lost == null ? d : new Entry(d.path(), d.stat().withNlink(d.stat().nlink() - lost), d.project());
+        });
+        return there;
+    }
+
+    /** (dev, ino) of a file with several names, or null. */
+    private static List<Long> inode(Entry e) {
+        return e.type() == FileType.FILE && e.stat().nlink() > 1 ? List.of(e.stat().dev(), e.stat().ino()) : null;
+    }
+
+    /**
+     * For each inode with several names in the listing, the index of its first name in listing order: the
+     * run copies that one and links the others to it ({@link io.sparkdcp.plan.Planner}).
+     */
+    private static Map<List<Long>, Integer> firstNames(List<Entry> entries) {
+        Map<List<Long>, Integer> first = new HashMap<>();
+        Map<List<Long>, Integer> names = new HashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            List<Long> inode = inode(entries.get(i));
+            if (inode == null) continue;
+            names.merge(inode, 1, Integer::sum);
+            final int at = i;
+            first.merge(inode, i, (a, b) -> Planner.LISTING_ORDER.compare(entries.get(a), entries.get(at)) <= 0 ? a : b);
+        }
+        first.keySet().removeIf(inode -> names.get(inode) < 2); // one name here: copied as a file of its own
+        return first;
+    }
+
+    /**
+     * A further name of a linked file, as the run links it ({@link Decision#ofLink}): to the copy of its first
+     * name, which is the inode the destination has there only if the first name's decision keeps it.
+     */
+    public static Decision decideLink(Entry destination, Entry firstNameThere, Decision firstName) {
+        Entry target = firstName.keeps() ? firstNameThere : null;
+        return Decision.ofLink(destination == null ? null : destination.stat(), target == null ? null : target.stat());
     }
 
     /** Why a dry run would delete nothing. */
