@@ -120,16 +120,18 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         List<Decision> decisions = new ArrayList<>(entries.size());
         Set<ByteBuffer> touched = new HashSet<>(); // directories whose entries the run creates, replaces or deletes
         for (Entry d : deletions) touched.add(ByteBuffer.wrap(d.parent()));
+        for (Entry e : entries) decisions.add(decide(e, there.get(ByteBuffer.wrap(e.path())), options, euid, targets));
+        // Further names of a linked file, once the first name's decision is known: linked to its copy.
         Map<List<Long>, Integer> firstNames = firstNames(entries);
-        for (Entry e : entries) {
-            Integer first = firstNames.get(inode(e));
-            Decision decision = first == null || entries.get(first) == e
-                    ? decide(e, there.get(ByteBuffer.wrap(e.path())), options, euid, targets)
-                    : decideLink(there.get(ByteBuffer.wrap(e.path())), there.get(ByteBuffer.wrap(entries.get(first).path())),
-                    decisions.get(first));
-            if (changesName(decision) && !e.isRoot()) touched.add(ByteBuffer.wrap(e.parent()));
-            decisions.add(decision);
+        for (int i = 0; i < entries.size(); i++) {
+            List<Long> inode = linkedInode(entries.get(i));
+            Integer first = inode == null ? null : firstNames.get(inode);
+            if (first != null && first != i)
+                decisions.set(i, decideLink(there.get(ByteBuffer.wrap(entries.get(i).path())),
+                        there.get(ByteBuffer.wrap(entries.get(first).path())), decisions.get(first)));
         }
+        for (int i = 0; i < entries.size(); i++)
+            if (changesName(decisions.get(i)) && !entries.get(i).isRoot()) touched.add(ByteBuffer.wrap(entries.get(i).parent()));
         // A refused directory is never made, so the run fails everything beneath it too (ENOTDIR).
         Set<ByteBuffer> refusedDirectories = new HashSet<>();
         for (int i = 0; i < entries.size(); i++)
@@ -174,21 +176,29 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
     static Map<ByteBuffer, Entry> afterDeletions(List<Entry> destination, List<Entry> deletions) {
         Map<ByteBuffer, Entry> there = new HashMap<>();
         for (Entry d : destination) there.put(ByteBuffer.wrap(d.path()), d);
-        Map<List<Long>, Integer> namesLost = new HashMap<>();
-        for (Entry d : deletions) {
-            there.remove(ByteBuffer.wrap(d.path()));
-            if (inode(d) != null) namesLost.merge(inode(d), 1, Integer::sum);
-        }
-        if (namesLost.isEmpty()) return there;
-        there.replaceAll((path, d) -> {
-            Integer lost = namesLost.get(inode(d));
-            return lost == null ? d : new Entry(d.path(), d.stat().withNlink(d.stat().nlink() - lost), d.project());
-        });
+        for (Entry d : deletions) there.remove(ByteBuffer.wrap(d.path()));
+        withNamesLost(there, namesLost(deletions));
         return there;
     }
 
+    /** How many names each linked file loses to the deletions, by (dev, ino). */
+    public static Map<List<Long>, Integer> namesLost(Iterable<Entry> deletions) {
+        Map<List<Long>, Integer> lost = new HashMap<>();
+        for (Entry d : deletions) if (linkedInode(d) != null) lost.merge(linkedInode(d), 1, Integer::sum);
+        return lost;
+    }
+
+    /** The entries left by the deletions, each with the links it has after them. */
+    public static void withNamesLost(Map<ByteBuffer, Entry> there, Map<List<Long>, Integer> namesLost) {
+        if (namesLost.isEmpty()) return;
+        there.replaceAll((path, d) -> {
+            Integer lost = linkedInode(d) == null ? null : namesLost.get(linkedInode(d));
+            return lost == null ? d : new Entry(d.path(), d.stat().withNlink(d.stat().nlink() - lost), d.project());
+        });
+    }
+
     /** (dev, ino) of a file with several names, or null. */
-    private static List<Long> inode(Entry e) {
+    public static List<Long> linkedInode(Entry e) {
         return e.type() == FileType.FILE && e.stat().nlink() > 1 ? List.of(e.stat().dev(), e.stat().ino()) : null;
     }
 
@@ -200,7 +210,7 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         Map<List<Long>, Integer> first = new HashMap<>();
         Map<List<Long>, Integer> names = new HashMap<>();
         for (int i = 0; i < entries.size(); i++) {
-            List<Long> inode = inode(entries.get(i));
+            List<Long> inode = linkedInode(entries.get(i));
             if (inode == null) continue;
             names.merge(inode, 1, Integer::sum);
             final int at = i;

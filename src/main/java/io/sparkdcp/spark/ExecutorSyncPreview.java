@@ -5,6 +5,7 @@ import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.Decision;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.SyncPreview;
+import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Posix;
@@ -47,8 +48,11 @@ public final class ExecutorSyncPreview {
 
     private ExecutorSyncPreview() {}
 
-    /** One source entry's decision; null in a group's mark that the run changes names in that directory. */
-    private record Verdict(Entry entry, Decision decision) implements Serializable {}
+    /**
+     * One source entry's decision, with the destination's entry at its path once the deletions are done (or
+     * null); null in a group's mark that the run deletes names in that directory.
+     */
+    private record Verdict(Entry entry, Decision decision, Entry there) implements Serializable {}
 
     private record Listed(SyncPreview.Action action, Entry entry, String reason) implements Serializable {}
 
@@ -75,11 +79,15 @@ public final class ExecutorSyncPreview {
                     : sc.emptyRDD();
             deleted.persist(ExecutorPlanCopy.kept(sc.sc()));
             persisted.add(deleted);
+            // Names a linked file loses to the deletions, wherever they are: its copy has that many links fewer.
+            Broadcast<Map<List<Long>, Integer>> namesLost = sc.broadcast(new HashMap<>(deleted
+                    .filter(e -> SyncPreview.linkedInode(e) != null)
+                    .mapToPair(e -> new Tuple2<>(SyncPreview.linkedInode(e), 1)).reduceByKey(Integer::sum).collectAsMap()));
 
             sc.setJobDescription("spark-dcp: dry run, compare the listings");
             JavaPairRDD<PathKey, Side> groups = ParentGroups.byParent(source.blocks(), true).union(ParentGroups.byParent(destination, false))
                     .union(deleted.mapToPair(e -> new Tuple2<>(ParentGroups.parentKey(e), new Side(Part.DELETED, null, e))));
-            JavaRDD<Listed> listed = listed(sc, judged(groups, copy, destinationExists, persisted), copy.modes().sync())
+            JavaRDD<Listed> listed = listed(sc, judged(groups, copy, destinationExists, namesLost, persisted), copy.modes().sync())
                     .persist(ExecutorPlanCopy.kept(sc.sc()));
             persisted.add(listed);
 
@@ -106,26 +114,49 @@ public final class ExecutorSyncPreview {
     }
 
     /**
-     * Every source entry's decision, a directory's once its group told whether the run changes names in it
-     * ({@link Decision#afterChildrenChanged}).
+     * Every source entry's decision: further names of a linked file as the run links them, and a directory's
+     * once it is known whether the run changes names in it ({@link Decision#afterChildrenChanged}).
      */
     private static JavaRDD<Verdict> judged(JavaPairRDD<PathKey, Side> groups, CopyOptions copy, boolean destinationExists,
-                                           List<JavaRDD<?>> persisted) {
-        // Kept: read three times below, and judging reads symlink targets.
+                                           Broadcast<Map<List<Long>, Integer>> namesLost, List<JavaRDD<?>> persisted) {
         JavaPairRDD<PathKey, Verdict> judged = groups.groupByKey()
-                .flatMapToPair(g -> judgeGroup(g._1(), g._2(), copy, destinationExists).iterator()).persist(ExecutorPlanCopy.kept(groups.context()));
-        persisted.add(judged.rdd().toJavaRDD());
-        JavaPairRDD<PathKey, Boolean> touched = judged.filter(t -> t._2() == null).mapValues(v -> true);
-        JavaRDD<Verdict> directories = judged.filter(t -> t._2() != null && t._2().entry().type() == FileType.DIRECTORY)
+                .flatMapToPair(g -> judgeGroup(g._1(), g._2(), copy, destinationExists, namesLost.value()).iterator());
+        JavaRDD<Verdict> all = judged.values().filter(v -> v != null);
+        // Kept: read three times below, and judging reads symlink targets.
+        JavaRDD<Verdict> verdicts = all.filter(v -> SyncPreview.linkedInode(v.entry()) == null)
+                .union(all.filter(v -> SyncPreview.linkedInode(v.entry()) != null).groupBy(v -> SyncPreview.linkedInode(v.entry()))
+                        .flatMap(g -> linked(g._2()).iterator()))
+                .persist(ExecutorPlanCopy.kept(groups.context()));
+        persisted.add(verdicts);
+        JavaPairRDD<PathKey, Boolean> touched = judged.filter(t -> t._2() == null).mapValues(v -> true)
+                .union(verdicts.filter(v -> SyncPreview.changesName(v.decision()) && !v.entry().isRoot())
+                        .mapToPair(v -> new Tuple2<>(ParentGroups.parentKey(v.entry()), true)))
+                .reduceByKey((a, b) -> a);
+        JavaRDD<Verdict> directories = verdicts.filter(v -> v.entry().type() == FileType.DIRECTORY)
+                .keyBy(v -> new PathKey(v.entry().path()))
                 .leftOuterJoin(touched)
                 .map(t -> t._2()._2().isPresent()
-                        ? new Verdict(t._2()._1().entry(), t._2()._1().decision().afterChildrenChanged()) : t._2()._1());
-        return judged.values().filter(v -> v != null && v.entry().type() != FileType.DIRECTORY).union(directories);
+                        ? new Verdict(t._2()._1().entry(), t._2()._1().decision().afterChildrenChanged(), t._2()._1().there()) : t._2()._1());
+        return verdicts.filter(v -> v.entry().type() != FileType.DIRECTORY).union(directories);
     }
 
-    /** One directory's entries on both sides: each source entry judged, and a mark (null verdict) when names change there. */
+    /** The names of one linked file: the first in listing order judged as itself, the others as links to it ({@link SyncPreview#decideLink}). */
+    private static List<Verdict> linked(Iterable<Verdict> names) {
+        List<Verdict> out = new ArrayList<>();
+        names.forEach(out::add);
+        if (out.size() < 2) return out; // one name here: copied as a file of its own
+        out.sort((a, b) -> Planner.LISTING_ORDER.compare(a.entry(), b.entry()));
+        Verdict first = out.get(0);
+        for (int i = 1; i < out.size(); i++) {
+            Verdict v = out.get(i);
+            out.set(i, new Verdict(v.entry(), SyncPreview.decideLink(v.there(), first.there(), first.decision()), v.there()));
+        }
+        return out;
+    }
+
+    /** One directory's entries on both sides: each source entry judged, and a mark (null verdict) when deletions change names there. */
     private static List<Tuple2<PathKey, Verdict>> judgeGroup(PathKey directory, Iterable<Side> sides, CopyOptions copy,
-                                                            boolean destinationExists) {
+                                                            boolean destinationExists, Map<List<Long>, Integer> namesLost) {
         List<Entry> here = new ArrayList<>();
         Map<ByteBuffer, Entry> there = new HashMap<>();
         List<Entry> deleted = new ArrayList<>();
@@ -140,19 +171,18 @@ public final class ExecutorSyncPreview {
         }
         // The copy runs after the deletions: it meets what they leave.
         for (Entry d : deleted) there.remove(ByteBuffer.wrap(d.path()));
-        boolean changesNames = !deleted.isEmpty();
+        SyncPreview.withNamesLost(there, namesLost);
         boolean readsTargets = destinationExists
                 && here.stream().anyMatch(e -> e.type() == FileType.SYMLINK && there.containsKey(ByteBuffer.wrap(e.path())));
         List<Tuple2<PathKey, Verdict>> out = new ArrayList<>(here.size() + 1);
         int euid = Posix.geteuid();
         try (SyncPreview.Targets targets = readsTargets ? new SyncPreview.Targets(copy) : null) {
             for (Entry e : here) {
-                Decision decision = SyncPreview.decide(e, there.get(ByteBuffer.wrap(e.path())), copy, euid, targets);
-                if (SyncPreview.changesName(decision) && !e.isRoot()) changesNames = true;
-                out.add(new Tuple2<>(new PathKey(e.path()), new Verdict(e, decision)));
+                Entry d = there.get(ByteBuffer.wrap(e.path()));
+                out.add(new Tuple2<>(new PathKey(e.path()), new Verdict(e, SyncPreview.decide(e, d, copy, euid, targets), d)));
             }
         }
-        if (changesNames) out.add(new Tuple2<>(directory, null));
+        if (!deleted.isEmpty()) out.add(new Tuple2<>(directory, null)); // the verdicts' own changes are marked once links are judged
         return out;
     }
 

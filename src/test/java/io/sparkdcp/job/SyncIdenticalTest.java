@@ -5,6 +5,10 @@ import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.spark.ExecutorSyncPreview;
+import io.sparkdcp.spark.SparkPhaseRunner;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.TreeComparator;
@@ -99,6 +103,55 @@ class SyncIdenticalTest {
         assertEquals(inode(dst.resolve("a")), inode(dst.resolve("d/c")));
         assertNotEquals(inode(dst.resolve("a")), inode(dst.resolve("d/b")));
         TreeComparator.assertSameTree(src, dst);
+    }
+
+    /**
+     * The dry runs (the driver's, and the executors' on local Spark) list what the run does to links: the
+     * name SRC split off is copied, the name SRC linked elsewhere is linked, a pair that only lost a name to
+     * --delete is kept, and the directories whose names change get their times back.
+     */
+    @Test
+    void theDryRunsListWhatTheRunDoesToLinks() throws IOException {
+        Path src = newTree();
+        Files.createDirectory(src.resolve("d"));
+        Files.writeString(src.resolve("a"), "same bytes");
+        Files.createLink(src.resolve("d/b"), src.resolve("a"));
+        Files.writeString(src.resolve("d/c"), "same bytes");
+        sameTimes(src.resolve("a"), src.resolve("d/c"));
+        Files.writeString(src.resolve("d/x"), "x");
+        Files.createLink(src.resolve("y"), src.resolve("d/x"));
+        Path dst = synced(src);
+        separate(src.resolve("d/b"));
+        Files.delete(src.resolve("d/c"));
+        Files.createLink(src.resolve("d/c"), src.resolve("a"));
+        Files.delete(src.resolve("y"));
+        JobOptions options = SYNC.jobOptions(src, dst);
+
+        SyncPreview driver = SyncPreview.of(options, true, true);
+        SyncPreview executors;
+        JavaSparkContext sc = new JavaSparkContext(new SparkConf().setAppName("spark-dcp-test").setMaster("local[2]")
+                .set("spark.ui.enabled", "false").set("spark.speculation", "false"));
+        try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+            executors = ExecutorSyncPreview.of(options, true, true, runner, line -> {});
+        } finally {
+            sc.stop();
+        }
+        CopyReport run = SYNC.sync(src, dst, true);
+
+        for (SyncPreview preview : List.of(driver, executors)) {
+            String which = preview == driver ? "the driver's dry run" : "the executors' dry run";
+            assertEquals(List.of("d/b", "d/c"), paths(preview.copy()), which);
+            assertEquals(List.of(".", "d"), paths(preview.fixMetadata()), which);
+            assertEquals(List.of("y"), paths(preview.delete()), which);
+        }
+        assertEquals(List.of(), run.counts().failures());
+        assertEquals(2, run.counts().copied(), "d/b copied, d/c linked");
+        assertEquals(1, run.counts().deleted());
+        TreeComparator.assertSameTree(src, dst);
+    }
+
+    private static List<String> paths(List<io.sparkdcp.walk.Entry> entries) {
+        return entries.stream().map(e -> PathBytes.display(e.path())).toList();
     }
 
     /** A flag SRC has and DST lacks: compare names it, and sync sets it. */
