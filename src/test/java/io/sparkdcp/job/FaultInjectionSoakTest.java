@@ -98,7 +98,7 @@ class FaultInjectionSoakTest {
                 + "then a final run: " + differences.size() + " differences, " + temporaries.size() + " temporaries; "
                 + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) + " s";
         reporter.publishEntry("soak", figures);
-        Files.writeString(Path.of("target", "soak-figures.txt"), figures + "\n"); // for the README's figures
+        Files.writeString(Path.of("target", "soak-figures.txt"), figures + "\n"); // for the figures in docs/benchmarks.md
         assertEquals(List.of(), differences, "seed " + SEED);
         assertEquals(List.of(), temporaries, "seed " + SEED);
         assertTrue(kills >= RUNS / 4, "runs killed mid-way: " + kills + " of " + RUNS + " (seed " + SEED + ")");
