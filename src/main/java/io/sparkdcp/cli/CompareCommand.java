@@ -55,6 +55,9 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--no-projid", description = "Do not compare project IDs and PROJINHERIT.")
     boolean noProjectIds;
 
+    @Option(names = "--no-flags", description = "Do not compare inode flags (immutable, append-only, nodump...) and extent-size hints.")
+    boolean noFlags;
+
     @Option(names = "--time-window", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Mtimes less than this apart count as equal (like rsync's --modify-window), for a DST on a file "
                     + "system that keeps coarser times: 1s, 2s (FAT), 1us. Default: 0, to the nanosecond.")
@@ -113,7 +116,7 @@ final class CompareCommand implements Callable<Integer> {
 
     private CopyRequest request() {
         PrintWriter err = spec.commandLine().getErr();
-        return itemLog.applyTo(engine.request).projectIds(!noProjectIds).contents(contents)
+        return itemLog.applyTo(engine.request).projectIds(!noProjectIds).flags(!noFlags).contents(contents)
                 .messages(line -> {
                     err.println("spark-dcp: " + line);
                     err.flush();

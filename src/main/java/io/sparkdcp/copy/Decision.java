@@ -83,6 +83,7 @@ public record Decision(Kind kind, String reason) implements java.io.Serializable
         if (modes.update() && type == FileType.FILE && destination.type() == FileType.FILE && newer(destination, source, windowNanos)
                 && !IncompleteMark.on(destination))
             return KEEP_NEWER;
+        if (sharedMoreThanSource(source, destination)) return REPLACE;
         boolean sameData = sameDataByStat(source, destination, modes, windowNanos);
         // Sync keeps data that is right and fixes the rest; a copy keeps only what is identical.
         if (sameData && modes.sync()) return sameMetadata(source, destination, euid, windowNanos, flags) ? SKIP : FIX_METADATA;
@@ -101,6 +102,16 @@ public record Decision(Kind kind, String reason) implements java.io.Serializable
         if (target != null && destination.ino() == target.ino() && destination.dev() == target.dev()) return SKIP;
         if (destination.type() == FileType.DIRECTORY) return refuse("the destination has a directory where the source has a file");
         return REPLACE;
+    }
+
+    /**
+     * A destination file with more names than the source's inode has: kept, it would stay one inode with
+     * names SRC keeps apart (a pair SRC split, a name SRC linked elsewhere). Replaced, it gets an inode of
+     * its own, to which the run links its source's other names. Names of SRC's inode outside SRC count
+     * too, so a destination linked beyond what the source is linked to is never kept.
+     */
+    static boolean sharedMoreThanSource(Stat source, Stat destination) {
+        return source.type() == FileType.FILE && destination.type() == FileType.FILE && destination.nlink() > source.nlink();
     }
 
     /** Whether the destination's times count as the source's. The one place that compares them. */

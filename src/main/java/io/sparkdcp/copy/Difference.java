@@ -17,7 +17,7 @@ public record Difference(byte[] path, Kind kind, String source, String destinati
     /** The kinds, in the order a summary lists them; {@link #word()} names each in the report. */
     public enum Kind {
         ONLY_IN_SOURCE, ONLY_IN_DESTINATION, TYPE, SIZE, DATA, MODE, OWNER, GROUP, MTIME, DEVICE, SYMLINK_TARGET,
-        XATTR, ACL, PROJECT_ID, PROJINHERIT, HARD_LINKS;
+        XATTR, ACL, PROJECT_ID, PROJINHERIT, FLAGS, EXTENT_HINTS, HARD_LINKS;
 
         public String word() {
             return name().toLowerCase(Locale.ROOT);

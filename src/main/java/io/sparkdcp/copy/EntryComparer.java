@@ -26,7 +26,7 @@ import java.util.TreeMap;
  * The compare command's rule for one entry both trees have, run by a task on its share of pairs:
  * what the two stats say (type, size, mode, owner, group, mtime within the window, device number),
  * then, through one read-only descriptor per side (O_NOFOLLOW, O_NOATIME where allowed, O_NONBLOCK),
- * the project ID and PROJINHERIT, the xattrs the policy keeps (ACLs among them) and with --contents
+ * the project ID and PROJINHERIT, the inode flags and extent-size hints the copy keeps, the xattrs the policy keeps (ACLs among them) and with --contents
  * the bytes; symlink targets are read by name in their open parents. Nothing is ever written.
  */
 public final class EntryComparer implements AutoCloseable {
@@ -34,6 +34,8 @@ public final class EntryComparer implements AutoCloseable {
     private static final int OPEN_DIRECTORY = Linux.O_RDONLY | Linux.O_DIRECTORY | Linux.O_NOFOLLOW;
     private static final StepRecorder UNTIMED = (step, nanos) -> {};
     private static final int VALUE_SHOWN = 48;
+    private static final java.time.format.DateTimeFormatter ISO_NANOS =
+            java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'", Locale.ROOT).withZone(java.time.ZoneOffset.UTC);
     private static final byte[] ACL_PREFIX = "system.posix_acl_".getBytes(StandardCharsets.US_ASCII);
 
     private final CopyOptions options;
@@ -203,7 +205,12 @@ public final class EntryComparer implements AutoCloseable {
         try {
             x = open(sourceDirs, s, options.sourcePath(s.path()), "source");
             y = open(destinationDirs, d, d.path(), "destination");
-            if (options.projectIds()) compareProjects(s.path(), project(x), project(y), found);
+            if (options.readsFsXattr()) {
+                FsXattr a = project(x);
+                FsXattr b = project(y);
+                if (options.projectIds()) compareProjects(s.path(), a, b, found);
+                if (options.flags()) compareFlags(s.path(), a, b, found);
+            }
             if (!options.xattrs().copiesNothing()) compareXattrs(s.path(), xattrs(x), xattrs(y), found);
             long size = s.stat().size();
             if (options.modes().compareContents() && s.type() == FileType.FILE && size == d.stat().size() && size <= options.chunkSize()) {
@@ -247,6 +254,14 @@ public final class EntryComparer implements AutoCloseable {
                     Integer.toUnsignedString(y.projid())));
         if (x.projInherit() != y.projInherit())
             found.add(new Difference(path, Difference.Kind.PROJINHERIT, onOff(x.projInherit()), onOff(y.projInherit())));
+    }
+
+    /** The inode flags the copy keeps (immutable, append-only, nodump...), then their extent-size hints. */
+    private static void compareFlags(byte[] path, FsXattr x, FsXattr y, List<Difference> found) {
+        if (x.keptFlags() != y.keptFlags())
+            found.add(new Difference(path, Difference.Kind.FLAGS, FlagWords.of(x.keptFlags()), FlagWords.of(y.keptFlags())));
+        else if (!y.sameKept(x, true))
+            found.add(new Difference(path, Difference.Kind.EXTENT_HINTS, FlagWords.hints(x), FlagWords.hints(y)));
     }
 
     private SortedMap<byte[], byte[]> xattrs(Fd fd) {
@@ -296,8 +311,9 @@ public final class EntryComparer implements AutoCloseable {
         return String.format("%04o", permissions);
     }
 
-    private static String time(long sec, int nsec) {
-        return String.format("%d.%09d", sec, nsec);
+    /** ISO-8601 in UTC with all nine digits of nanoseconds: two times that differ by 1 ns read apart. */
+    static String time(long sec, int nsec) {
+        return ISO_NANOS.format(java.time.Instant.ofEpochSecond(sec, nsec));
     }
 
     /** major:minor, glibc's split of a 64-bit dev_t. */

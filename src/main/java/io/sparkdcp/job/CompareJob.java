@@ -100,7 +100,7 @@ public final class CompareJob {
         differences.sort(BY_PATH);
         log(copy, differences, failures);
         return new CompareReport(PathBytes.display(copy.sourceShown()), PathBytes.display(copy.destinationShown()),
-                copy.xattrs().word(), copy.projectIds(), copy.modes().compareContents(), windowNanos, listedBy,
+                copy.xattrs().word(), copy.projectIds(), copy.flags(), copy.modes().compareContents(), windowNanos, listedBy,
                 source.entryCount(), destination.entryCount(), compared, matched.onlyBelow(), bytes, differences, failures,
                 System.nanoTime() - start);
     }

@@ -7,6 +7,7 @@ import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.Protection;
 import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.plan.DeletionPlanner;
+import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
@@ -97,8 +98,8 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
             deletions = DeletionScope.withoutMounts(DeletionPlanner.deepestFirst(source, destination),
                     options.copy().destinationRoot(), spared -> {}).stream().flatMap(List::stream).sorted(DELETION_ORDER).toList();
         }
-        Map<ByteBuffer, Entry> there = new HashMap<>();
-        for (Entry d : destination.entries()) there.put(ByteBuffer.wrap(d.path()), d);
+        Map<ByteBuffer, Entry> dstByPath = new HashMap<>();
+        for (Entry d : destination.entries()) dstByPath.put(ByteBuffer.wrap(d.path()), d);
         Map<ByteBuffer, Entry> here = new HashMap<>();
         for (Entry e : source.entries()) here.put(ByteBuffer.wrap(e.path()), e);
         // What the run may not delete (protected at DST), and the directories that hold it, stay.
@@ -106,7 +107,7 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         Set<ByteBuffer> holders = new HashSet<>();
         List<Entry> deleted = new ArrayList<>();
         for (Entry d : deletions) {
-            String reason = deletionRefusal(d, there.get(ByteBuffer.wrap(d.parent())), here.get(ByteBuffer.wrap(d.parent())),
+            String reason = deletionRefusal(d, dstByPath.get(ByteBuffer.wrap(d.parent())), here.get(ByteBuffer.wrap(d.parent())),
                     here.get(ByteBuffer.wrap(d.path())), options.copy().flags());
             if (reason == null && holders.contains(ByteBuffer.wrap(d.path()))) reason = Protection.NOT_EMPTIED;
             if (reason == null) {
@@ -118,7 +119,7 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
             holders.addAll(ancestors(d.path()));
         }
         // The copy runs after the deletions: it meets what they leave.
-        for (Entry d : deleted) there.remove(ByteBuffer.wrap(d.path()));
+        Map<ByteBuffer, Entry> there = afterDeletions(destination.entries(), deleted);
         try (Targets targets = destinationExists ? new Targets(options.copy()) : null) {
             SyncPreview preview = judge(source, here, there, deleted, keptDeletions, options.copy(), Posix.geteuid(), targets, refused, items);
             preview.log(items);
@@ -141,14 +142,23 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         List<Decision> decisions = new ArrayList<>(entries.size());
         Set<ByteBuffer> touched = new HashSet<>(); // directories whose entries the run creates, replaces or deletes
         for (Entry d : deletions) touched.add(ByteBuffer.wrap(d.parent()));
-        for (Entry e : entries) {
-            Decision decision = decide(e, there.get(ByteBuffer.wrap(e.path())), options, euid, targets);
-            if (changesName(decision) && !e.isRoot()) {
-                String parent = parentRefusal(there.get(ByteBuffer.wrap(e.parent())), here.get(ByteBuffer.wrap(e.parent())), options.flags());
-                if (parent != null) decision = new Decision(Decision.Kind.REFUSE, parent);
-                else touched.add(ByteBuffer.wrap(e.parent()));
-            }
-            decisions.add(decision);
+        for (Entry e : entries) decisions.add(decide(e, there.get(ByteBuffer.wrap(e.path())), options, euid, targets));
+        // Further names of a linked file, once the first name's decision is known: linked to its copy.
+        Map<List<Long>, Integer> firstNames = firstNames(entries);
+        for (int i = 0; i < entries.size(); i++) {
+            List<Long> inode = linkedInode(entries.get(i));
+            Integer first = inode == null ? null : firstNames.get(inode);
+            if (first != null && first != i)
+                decisions.set(i, decideLink(there.get(ByteBuffer.wrap(entries.get(i).path())),
+                        there.get(ByteBuffer.wrap(entries.get(first).path())), decisions.get(first)));
+        }
+        // A name made or replaced in a directory protected at DST is refused; elsewhere it changes the directory.
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            if (!changesName(decisions.get(i)) || e.isRoot()) continue;
+            String parent = parentRefusal(there.get(ByteBuffer.wrap(e.parent())), here.get(ByteBuffer.wrap(e.parent())), options.flags());
+            if (parent != null) decisions.set(i, new Decision(Decision.Kind.REFUSE, parent));
+            else touched.add(ByteBuffer.wrap(e.parent()));
         }
         // A refused directory is never made, so the run fails everything beneath it too (ENOTDIR).
         Set<ByteBuffer> refusedDirectories = new HashSet<>();
@@ -236,6 +246,66 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         all.addAll(b);
         all.sort(Comparator.comparing(Failure::path, (x, y) -> PathBytes.compare(PathBytes.of(x), PathBytes.of(y))));
         return all;
+    }
+
+    /**
+     * The destination's entries by path once the deletions are done, as the copy meets them: a file that
+     * lost names to them has that many links fewer (which {@link Decision#of} weighs against the source's).
+     */
+    static Map<ByteBuffer, Entry> afterDeletions(List<Entry> destination, List<Entry> deletions) {
+        Map<ByteBuffer, Entry> there = new HashMap<>();
+        for (Entry d : destination) there.put(ByteBuffer.wrap(d.path()), d);
+        for (Entry d : deletions) there.remove(ByteBuffer.wrap(d.path()));
+        withNamesLost(there, namesLost(deletions));
+        return there;
+    }
+
+    /** How many names each linked file loses to the deletions, by (dev, ino). */
+    public static Map<List<Long>, Integer> namesLost(Iterable<Entry> deletions) {
+        Map<List<Long>, Integer> lost = new HashMap<>();
+        for (Entry d : deletions) if (linkedInode(d) != null) lost.merge(linkedInode(d), 1, Integer::sum);
+        return lost;
+    }
+
+    /** The entries left by the deletions, each with the links it has after them. */
+    public static void withNamesLost(Map<ByteBuffer, Entry> there, Map<List<Long>, Integer> namesLost) {
+        if (namesLost.isEmpty()) return;
+        there.replaceAll((path, d) -> {
+            Integer lost = linkedInode(d) == null ? null : namesLost.get(linkedInode(d));
+            return lost == null ? d : new Entry(d.path(), d.stat().withNlink(d.stat().nlink() - lost), d.project());
+        });
+    }
+
+    /** (dev, ino) of a file with several names, or null. */
+    public static List<Long> linkedInode(Entry e) {
+        return e.type() == FileType.FILE && e.stat().nlink() > 1 ? List.of(e.stat().dev(), e.stat().ino()) : null;
+    }
+
+    /**
+     * For each inode with several names in the listing, the index of its first name in listing order: the
+     * run copies that one and links the others to it ({@link io.sparkdcp.plan.Planner}).
+     */
+    private static Map<List<Long>, Integer> firstNames(List<Entry> entries) {
+        Map<List<Long>, Integer> first = new HashMap<>();
+        Map<List<Long>, Integer> names = new HashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            List<Long> inode = linkedInode(entries.get(i));
+            if (inode == null) continue;
+            names.merge(inode, 1, Integer::sum);
+            final int at = i;
+            first.merge(inode, i, (a, b) -> Planner.LISTING_ORDER.compare(entries.get(a), entries.get(at)) <= 0 ? a : b);
+        }
+        first.keySet().removeIf(inode -> names.get(inode) < 2); // one name here: copied as a file of its own
+        return first;
+    }
+
+    /**
+     * A further name of a linked file, as the run links it ({@link Decision#ofLink}): to the copy of its first
+     * name, which is the inode the destination has there only if the first name's decision keeps it.
+     */
+    public static Decision decideLink(Entry destination, Entry firstNameThere, Decision firstName) {
+        Entry target = firstName.keeps() ? firstNameThere : null;
+        return Decision.ofLink(destination == null ? null : destination.stat(), target == null ? null : target.stat());
     }
 
     /** Why a dry run would delete nothing. */

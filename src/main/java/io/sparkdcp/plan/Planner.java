@@ -159,7 +159,7 @@ public final class Planner {
     }
 
     /** The order of a listing: parent directory, then name (so a group's first name is the driver plan's). */
-    private static final java.util.Comparator<Entry> LISTING_ORDER = (a, b) -> {
+    public static final java.util.Comparator<Entry> LISTING_ORDER = (a, b) -> {
         int byParent = PathBytes.compare(a.parent(), b.parent());
         return byParent != 0 ? byParent : PathBytes.compare(a.name(), b.name());
     };

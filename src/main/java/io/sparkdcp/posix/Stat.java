@@ -23,6 +23,12 @@ public record Stat(FileType type, int permissions, int uid, int gid, long size, 
                 ctimeSec, ctimeNsec, 0);
     }
 
+    /** This stat with another link count (what a listed file has once some of its names are gone). */
+    public Stat withNlink(long links) {
+        return new Stat(type, permissions, uid, gid, size, blocks, links, dev, ino, rdev, atimeSec, atimeNsec, mtimeSec, mtimeNsec,
+                ctimeSec, ctimeNsec, locks);
+    }
+
     /** True when some of the size is holes, so the copy should look for data extents. */
     public boolean maybeSparse() {
         return type == FileType.FILE && blocks * 512 < size;

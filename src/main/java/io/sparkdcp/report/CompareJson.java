@@ -27,6 +27,7 @@ public final class CompareJson {
         ObjectNode settings = root.putObject("settings");
         settings.put("xattrs", r.xattrPolicy());
         settings.put("project_ids", r.projectIds());
+        settings.put("flags", r.flags());
         settings.put("compare_contents", r.contents());
         settings.put("time_window_nanos", r.timeWindowNanos());
         settings.put("listed_by", r.listedBy());

@@ -14,6 +14,7 @@ import java.util.Set;
  * The outcome of comparing two trees.
  *
  * @param xattrPolicy        which xattrs were compared (the copy's policy words)
+ * @param flags              whether inode flags and extent-size hints were compared (not --no-flags)
  * @param contents           whether file bytes were compared, not only sizes and mtimes
  * @param timeWindowNanos    how far apart mtimes could be and still count as equal (0: exact)
  * @param listedBy           who walked the trees: "driver" or "executors"
@@ -25,7 +26,7 @@ import java.util.Set;
  * @param differences        every difference, sorted by path
  * @param failures           entries or directories that could not be read (walks and compare tasks)
  */
-public record CompareReport(String source, String destination, String xattrPolicy, boolean projectIds, boolean contents,
+public record CompareReport(String source, String destination, String xattrPolicy, boolean projectIds, boolean flags, boolean contents,
                             long timeWindowNanos, String listedBy, long entriesSource, long entriesDestination,
                             long compared, long onlyBelow, long bytesCompared, List<Difference> differences,
                             List<Failure> failures, long wallNanos) {

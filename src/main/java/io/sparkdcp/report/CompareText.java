@@ -15,9 +15,10 @@ public final class CompareText {
         out.append(String.format(Locale.ROOT, "  entries: %,d in SRC, %,d in DST, %,d in both%n",
                 r.entriesSource(), r.entriesDestination(), r.compared()));
         out.append(String.format(Locale.ROOT, "  compared: type, size, mode, owner, group, mtime (%s), device numbers, "
-                        + "symlink targets, hard links, xattrs (%s)%s%s%n",
+                        + "symlink targets, hard links, xattrs (%s)%s%s%s%n",
                 r.timeWindowNanos() == 0 ? "to the nanosecond" : "within " + r.timeWindowNanos() + " ns",
                 r.xattrPolicy(), r.projectIds() ? ", project IDs and PROJINHERIT" : "",
+                r.flags() ? ", inode flags and extent-size hints" : "",
                 r.contents() ? String.format(Locale.ROOT, ", file contents (%,d bytes on each side)", r.bytesCompared())
                         : "; file contents not read (--contents reads them)"));
         if (r.differences().isEmpty()) {

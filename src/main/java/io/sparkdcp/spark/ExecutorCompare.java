@@ -120,7 +120,7 @@ public final class ExecutorCompare {
             if (copy.modes().compareContents()) bytes += compareLargeFiles(pairs, copy, differences, failures);
             differences.sort(CompareJob.BY_PATH);
             return new CompareReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
-                    copy.xattrs().word(), copy.projectIds(), copy.modes().compareContents(), windowNanos, SourceListing.EXECUTORS,
+                    copy.xattrs().word(), copy.projectIds(), copy.flags(), copy.modes().compareContents(), windowNanos, SourceListing.EXECUTORS,
                     source.summary().entries(), destination.summary().entries(), compared, onlyBelow, bytes, differences, failures,
                     System.nanoTime() - start);
         } finally {

@@ -6,6 +6,7 @@ import io.sparkdcp.copy.Decision;
 import io.sparkdcp.copy.Protection;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.SyncPreview;
+import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Posix;
@@ -49,13 +50,20 @@ public final class ExecutorSyncPreview {
     private ExecutorSyncPreview() {}
 
     /**
-     * One source entry's decision; null in a group's mark that the run changes names in that directory.
+     * One source entry's decision, with the destination's entry at its path once the deletions are done (or
+     * null); null in a group's mark that the run deletes names in that directory.
      *
-     * @param destinationLocks the locks of the destination's entry at its path (0: none), for a directory's later judgement
-     * @param deletion         the decision is on a destination entry sync --delete would remove: refused, it stays
+     * @param parentRefusal why its directory, protected at DST, takes no new name (null: it may)
+     * @param deletion      the decision is on a destination entry sync --delete would remove: refused, it stays
      */
-    private record Verdict(Entry entry, Decision decision, int destinationLocks, boolean deletion) implements Serializable {
-        Verdict(Entry entry, Decision decision) { this(entry, decision, 0, false); }
+    private record Verdict(Entry entry, Decision decision, Entry there, String parentRefusal, boolean deletion) implements Serializable {
+        int destinationLocks() { return there == null ? 0 : there.stat().locks(); }
+
+        /** The same entry with another decision: one that would make a name in a protected directory is refused. */
+        Verdict deciding(Decision d) {
+            if (parentRefusal != null && SyncPreview.changesName(d) && !entry.isRoot()) d = new Decision(Decision.Kind.REFUSE, parentRefusal);
+            return new Verdict(entry, d, there, parentRefusal, deletion);
+        }
     }
 
     private record Listed(SyncPreview.Action action, Entry entry, String reason) implements Serializable {}
@@ -96,10 +104,14 @@ public final class ExecutorSyncPreview {
                 for (ByteBuffer above : SyncPreview.ancestors(p)) keptPaths.add(new PathKey(above.array()));
             }
             Broadcast<HashSet<PathKey>> kept = sc.broadcast(keptPaths);
-            JavaRDD<Listed> listed = listed(sc, judged(groups, copy, destinationExists, kept, persisted), copy.modes().sync())
+            if (!keptPaths.isEmpty()) deleted = deleted.filter(d -> !kept.value().contains(new PathKey(d.path())));
+            // Names a linked file loses to the deletions, wherever they are: its copy has that many links fewer.
+            Broadcast<Map<List<Long>, Integer>> namesLost = sc.broadcast(new HashMap<>(deleted
+                    .filter(e -> SyncPreview.linkedInode(e) != null)
+                    .mapToPair(e -> new Tuple2<>(SyncPreview.linkedInode(e), 1)).reduceByKey(Integer::sum).collectAsMap()));
+            JavaRDD<Listed> listed = listed(sc, judged(groups, copy, destinationExists, kept, namesLost, persisted), copy.modes().sync())
                     .persist(ExecutorPlanCopy.kept(sc.sc()));
             persisted.add(listed);
-            if (!keptPaths.isEmpty()) deleted = deleted.filter(d -> !kept.value().contains(new PathKey(d.path())));
 
             Map<SyncPreview.Action, Long> counts = listed.map(Listed::action).countByValue();
             List<Entry> toCopy = entries(listed, SyncPreview.Action.COPY, counts);
@@ -124,27 +136,50 @@ public final class ExecutorSyncPreview {
     }
 
     /**
-     * Every source entry's decision, a directory's once its group told whether the run changes names in it
-     * ({@link Decision#afterChildrenChanged}).
+     * Every source entry's decision: further names of a linked file as the run links them, and a directory's
+     * once it is known whether the run changes names in it ({@link Decision#afterChildrenChanged}).
      */
     private static JavaRDD<Verdict> judged(JavaPairRDD<PathKey, Iterable<Side>> groups, CopyOptions copy, boolean destinationExists,
-                                           Broadcast<HashSet<PathKey>> kept, List<JavaRDD<?>> persisted) {
-        // Kept: read three times below, and judging reads symlink targets.
+                                           Broadcast<HashSet<PathKey>> kept, Broadcast<Map<List<Long>, Integer>> namesLost,
+                                           List<JavaRDD<?>> persisted) {
         JavaPairRDD<PathKey, Verdict> judged = groups
-                .flatMapToPair(g -> judgeGroup(g._1(), g._2(), copy, destinationExists, kept.value()).iterator())
+                .flatMapToPair(g -> judgeGroup(g._1(), g._2(), copy, destinationExists, kept.value(), namesLost.value()).iterator());
+        JavaRDD<Verdict> all = judged.values().filter(v -> v != null);
+        // Kept: read three times below, and judging reads symlink targets.
+        JavaRDD<Verdict> verdicts = all.filter(v -> v.deletion() || SyncPreview.linkedInode(v.entry()) == null)
+                .union(all.filter(v -> !v.deletion() && SyncPreview.linkedInode(v.entry()) != null)
+                        .groupBy(v -> SyncPreview.linkedInode(v.entry())).flatMap(g -> linked(g._2()).iterator()))
                 .persist(ExecutorPlanCopy.kept(groups.context()));
-        persisted.add(judged.rdd().toJavaRDD());
-        JavaPairRDD<PathKey, Boolean> touched = judged.filter(t -> t._2() == null).mapValues(v -> true);
-        JavaRDD<Verdict> directories = judged.filter(t -> t._2() != null && !t._2().deletion() && t._2().entry().type() == FileType.DIRECTORY)
+        persisted.add(verdicts);
+        JavaPairRDD<PathKey, Boolean> touched = judged.filter(t -> t._2() == null).mapValues(v -> true)
+                .union(verdicts.filter(v -> !v.deletion() && SyncPreview.changesName(v.decision()) && !v.entry().isRoot())
+                        .mapToPair(v -> new Tuple2<>(ParentGroups.parentKey(v.entry()), true)))
+                .reduceByKey((a, b) -> a);
+        JavaRDD<Verdict> directories = verdicts.filter(v -> !v.deletion() && v.entry().type() == FileType.DIRECTORY)
+                .keyBy(v -> new PathKey(v.entry().path()))
                 .leftOuterJoin(touched)
                 .map(t -> t._2()._2().isPresent() ? changedBeneath(t._2()._1(), copy) : t._2()._1());
-        return judged.values().filter(v -> v != null && (v.deletion() || v.entry().type() != FileType.DIRECTORY)).union(directories);
+        return verdicts.filter(v -> v.deletion() || v.entry().type() != FileType.DIRECTORY).union(directories);
+    }
+
+    /** The names of one linked file: the first in listing order judged as itself, the others as links to it ({@link SyncPreview#decideLink}). */
+    private static List<Verdict> linked(Iterable<Verdict> names) {
+        List<Verdict> out = new ArrayList<>();
+        names.forEach(out::add);
+        if (out.size() < 2) return out; // one name here: copied as a file of its own
+        out.sort((a, b) -> Planner.LISTING_ORDER.compare(a.entry(), b.entry()));
+        Verdict first = out.get(0);
+        for (int i = 1; i < out.size(); i++) {
+            Verdict v = out.get(i);
+            out.set(i, v.deciding(SyncPreview.decideLink(v.there(), first.there(), first.decision())));
+        }
+        return out;
     }
 
     /** A directory's verdict once names change in it ({@link SyncPreview#afterChildrenChanged}). */
     private static Verdict changedBeneath(Verdict v, CopyOptions copy) {
         Decision changed = v.decision().afterChildrenChanged().protecting(v.destinationLocks(), v.entry().stat().locks(), copy.flags());
-        return new Verdict(v.entry(), changed, v.destinationLocks(), false);
+        return new Verdict(v.entry(), changed, v.there(), v.parentRefusal(), false);
     }
 
     /** The paths of a group's deletions the run refuses ({@link SyncPreview#deletionRefusal}). */
@@ -189,25 +224,26 @@ public final class ExecutorSyncPreview {
         }
     }
 
-    /** One directory's entries on both sides: each source entry judged, and a mark (null verdict) when names change there. */
+    /** One directory's entries on both sides: each source entry judged, and a mark (null verdict) when deletions change names there. */
     private static List<Tuple2<PathKey, Verdict>> judgeGroup(PathKey directory, Iterable<Side> sides, CopyOptions copy,
-                                                            boolean destinationExists, Set<PathKey> kept) {
+                                                            boolean destinationExists, Set<PathKey> kept, Map<List<Long>, Integer> namesLost) {
         Group g = Group.of(sides);
         List<Entry> here = g.here();
         Map<ByteBuffer, Entry> there = g.there();
         List<Tuple2<PathKey, Verdict>> out = new ArrayList<>(here.size() + 1);
         // The copy runs after the deletions: it meets what they leave, and what the run may not delete.
-        boolean changesNames = false;
+        boolean deletes = false;
         for (Entry d : g.deleted()) {
             if (kept.contains(new PathKey(d.path()))) {
                 String reason = g.deletionRefusal(d, copy.flags());
                 out.add(new Tuple2<>(new PathKey(d.path()), new Verdict(d, new Decision(Decision.Kind.REFUSE,
-                        reason != null ? reason : Protection.NOT_EMPTIED), 0, true)));
+                        reason != null ? reason : Protection.NOT_EMPTIED), null, null, true)));
                 continue;
             }
             there.remove(ByteBuffer.wrap(d.path()));
-            changesNames = true;
+            deletes = true;
         }
+        SyncPreview.withNamesLost(there, namesLost);
         String parentRefusal = SyncPreview.parentRefusal(g.destinationDirectory(), g.sourceDirectory(), copy.flags());
         boolean readsTargets = destinationExists
                 && here.stream().anyMatch(e -> e.type() == FileType.SYMLINK && there.containsKey(ByteBuffer.wrap(e.path())));
@@ -215,15 +251,11 @@ public final class ExecutorSyncPreview {
         try (SyncPreview.Targets targets = readsTargets ? new SyncPreview.Targets(copy) : null) {
             for (Entry e : here) {
                 Entry d = there.get(ByteBuffer.wrap(e.path()));
-                Decision decision = SyncPreview.decide(e, d, copy, euid, targets);
-                if (SyncPreview.changesName(decision) && !e.isRoot()) {
-                    if (parentRefusal != null) decision = new Decision(Decision.Kind.REFUSE, parentRefusal);
-                    else changesNames = true;
-                }
-                out.add(new Tuple2<>(new PathKey(e.path()), new Verdict(e, decision, d == null ? 0 : d.stat().locks(), false)));
+                Verdict v = new Verdict(e, null, d, parentRefusal, false).deciding(SyncPreview.decide(e, d, copy, euid, targets));
+                out.add(new Tuple2<>(new PathKey(e.path()), v));
             }
         }
-        if (changesNames) out.add(new Tuple2<>(directory, null));
+        if (deletes) out.add(new Tuple2<>(directory, null)); // the verdicts' own changes are marked once links are judged
         return out;
     }
 

@@ -92,9 +92,9 @@ class CompareCommandTest {
         assertEquals(expected.size(), json.get("differences_total").asInt(), json.toString());
         assertEquals(4, json.get("entries_below_one_sided_directories").asLong(), json.toString()); // deep/l1/l2.../leaf.txt
         for (String kind : List.of("only_in_source", "only_in_destination", "type", "size", "data", "mode", "owner", "group",
-                "mtime", "device", "symlink_target", "xattr", "acl", "project_id", "projinherit", "hard_links"))
+                "mtime", "device", "symlink_target", "xattr", "acl", "project_id", "projinherit", "flags", "hard_links"))
             assertEquals(1, json.at("/differences_by_kind/" + kind).asInt(), kind + " in " + json.get("differences_by_kind"));
-        assertTrue(run.out().contains("16 differences in 16 entries"), run.out());
+        assertTrue(run.out().contains("17 differences in 17 entries"), run.out());
 
         // The same on Spark, the trees walked by the executors, in batches of 5 pairs compared by 3 threads each,
         // the big file's bytes in 1 MiB chunks by several tasks.
@@ -164,7 +164,7 @@ class CompareCommandTest {
         Commands.run("touch", "-h", "-m", "-d", "2001-02-03 04:05:06", copy.resolve(RichTree.SMALL_FILE).toString());
 
         CommandLineRun exact = CommandLineRun.of("compare", source.root() + "/", copy.toString());
-        assertEquals(List.of(RichTree.SMALL_FILE + ": mtime: 981173106.123456789 != 981173106.000000000"), differsLines(exact.err()));
+        assertEquals(List.of(RichTree.SMALL_FILE + ": mtime: 2001-02-03T04:05:06.123456789Z != 2001-02-03T04:05:06.000000000Z"), differsLines(exact.err()));
         CommandLineRun windowed = CommandLineRun.of("compare", "--time-window", "1s", source.root() + "/", copy.toString());
         assertEquals(0, windowed.exitCode(), windowed.err());
     }
@@ -222,7 +222,7 @@ class CompareCommandTest {
         Commands.run("chgrp", "-h", "1005", copy.resolve(RichTree.OWNED_1003).toString());
         expected.add(RichTree.OWNED_1003 + ": group: 100 != 1005");
         Commands.run("touch", "-h", "-m", "-d", "2001-02-03 04:05:06.123456788", copy.resolve(RichTree.SMALL_FILE).toString());
-        expected.add(RichTree.SMALL_FILE + ": mtime: 981173106.123456789 != 981173106.123456788");
+        expected.add(RichTree.SMALL_FILE + ": mtime: 2001-02-03T04:05:06.123456789Z != 2001-02-03T04:05:06.123456788Z");
         Files.writeString(copy.resolve(RichTree.EMPTY_FILE), "abc");
         restoreTimes(copy, RichTree.EMPTY_FILE);
         expected.add(RichTree.EMPTY_FILE + ": size: 0 != 3");
@@ -244,6 +244,8 @@ class CompareCommandTest {
         expected.add(RichTree.PROJECT_99_FILE + ": project_id: 99 != 100");
         Commands.run("xfs_io", "-x", "-c", "chattr -P", copy.resolve(RichTree.PROJECT_77_DIR).toString());
         expected.add(RichTree.PROJECT_77_DIR + ": projinherit: set != unset");
+        Commands.run("xfs_io", "-c", "chattr +d", copy.resolve(RichTree.DEEP_FILE.replace("/l1/l2/l3/l4/leaf.txt", "")).toString());
+        expected.add("deep: flags: none != nodump");
         Path link = copy.resolve(RichTree.SYMLINK_RELATIVE);
         Files.delete(link);
         Files.createSymbolicLink(link, Path.of("../empty"));

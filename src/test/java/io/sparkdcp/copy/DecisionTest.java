@@ -120,6 +120,14 @@ class DecisionTest {
     }
 
     @Test
+    void aFileLinkedToMoreNamesAtTheDestinationThanAtTheSourceIsReplacedInEveryMode() {
+        Stat src = stat(FileType.FILE, 0644, ROOT, 5, 9, 0).withNlink(2);
+        assertModes(src, src.withNlink(3), ROOT, Kind.REPLACE, Kind.REPLACE, Kind.REPLACE, Kind.REPLACE);
+        assertModes(src, src.withNlink(2), ROOT, Kind.SKIP, Kind.SKIP, Kind.SKIP, Kind.SKIP);
+        assertModes(src, src.withNlink(1), ROOT, Kind.SKIP, Kind.SKIP, Kind.SKIP, Kind.SKIP); // a join is the links' to make
+    }
+
+    @Test
     void refusalsSayWhatIsInTheWay() {
         Decision fileOverDirectory = Decision.of(stat(FileType.FILE, 0644, 0, 1, 1, 0), stat(FileType.DIRECTORY, 0755, 0, 0, 1, 0), SYNC, ROOT);
         assertEquals("the destination has a directory where the source has a file", fileOverDirectory.reason());
