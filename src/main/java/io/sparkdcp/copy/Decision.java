@@ -72,9 +72,8 @@ public record Decision(Kind kind, String reason) implements java.io.Serializable
             return sameMetadata(source, destination, euid, windowNanos, flags) ? SKIP : FIX_METADATA;
         }
         // rsync --update: files only, and only a file at DST; a different type is always replaced. A file
-        // a run left half-written in chunks is newer too, and is not kept.
-        if (modes.update() && type == FileType.FILE && destination.type() == FileType.FILE && newer(destination, source, windowNanos)
-                && !IncompleteMark.on(destination))
+        // under its final name is always complete (Temporaries), so a newer one is the user's.
+        if (modes.update() && type == FileType.FILE && destination.type() == FileType.FILE && newer(destination, source, windowNanos))
             return KEEP_NEWER;
         boolean sameData = sameDataByStat(source, destination, modes, windowNanos);
         // Sync keeps data that is right and fixes the rest; a copy keeps only what is identical.
