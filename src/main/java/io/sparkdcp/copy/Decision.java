@@ -7,7 +7,7 @@ import io.sparkdcp.posix.Stat;
 
 /**
  * What the copy does with one source entry, given what the destination has at its path: the one
- * rule, used by every copier (files, large files, --atomic, symlinks, special files, directories,
+ * rule, used by every copier (files, large files, symlinks, special files, directories,
  * hard links) and by sync's dry run, so the dry run says what the run does.
  *
  * <p>{@link #of} judges from the two stats alone. Two things only the real run can read refine it,
