@@ -6,12 +6,12 @@ import io.sparkdcp.copy.LustreLayout;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
 import io.sparkdcp.job.WalkMode;
+import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.PosixException;
+import io.sparkdcp.posix.SmallFiles;
 import io.sparkdcp.walk.Filter;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -248,12 +248,15 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
          * starting with {@code #} or {@code ;} are skipped, {@code + } makes a line an include rule and
          * {@code - } an exclude rule.
          */
-        public Builder excludeFrom(String file) {
+        public Builder excludeFrom(String file) { return excludeFrom(bytes(file)); }
+
+        /** The same for a file named by bytes (a name that is not UTF-8). */
+        public Builder excludeFrom(byte[] file) {
             for (byte[] line : lines(file, "--exclude-from")) {
                 if (line.length == 0 || line[0] == '#' || line[0] == ';') continue;
                 boolean prefixed = line.length > 2 && (line[0] == '+' || line[0] == '-') && line[1] == ' ';
                 byte[] pattern = prefixed ? Arrays.copyOfRange(line, 2, line.length) : line;
-                rule(prefixed && line[0] == '+', pattern, "--exclude-from " + file + ":");
+                rule(prefixed && line[0] == '+', pattern, "--exclude-from " + PathBytes.display(file) + ":");
             }
             return this;
         }
@@ -262,7 +265,10 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
          * Copy only the paths listed in FILE (one a line, relative to SRC; a listed directory with all
          * it holds), and the directories above them, which get their metadata too.
          */
-        public Builder filesFrom(String file) {
+        public Builder filesFrom(String file) { return filesFrom(bytes(file)); }
+
+        /** The same for a file named by bytes (a name that is not UTF-8). */
+        public Builder filesFrom(byte[] file) {
             List<byte[]> paths = new ArrayList<>();
             for (byte[] line : lines(file, "--files-from")) {
                 if (line.length == 0) continue;
@@ -270,7 +276,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
                 try {
                     path = Filter.listedPath(line);
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("--files-from " + file + ": " + e.getMessage());
+                    throw new IllegalArgumentException("--files-from " + PathBytes.display(file) + ": " + e.getMessage());
                 }
                 if (path == null) return this; // SRC itself is listed: everything is
                 paths.add(path);
@@ -363,12 +369,12 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         }
 
         /** The file's lines as bytes (a trailing CR dropped); an unreadable file names itself and the reason. */
-        private static List<byte[]> lines(String file, String option) {
+        private static List<byte[]> lines(byte[] file, String option) {
             byte[] all;
             try {
-                all = Files.readAllBytes(Path.of(required(file, option)));
-            } catch (IOException | java.nio.file.InvalidPathException e) {
-                throw new IllegalArgumentException(option + " cannot read " + file + ": " + ioReason(e));
+                all = SmallFiles.read(required(file, option));
+            } catch (PosixException e) {
+                throw new IllegalArgumentException(option + " cannot read " + PathBytes.display(file) + ": " + ioReason(e));
             }
             List<byte[]> lines = new ArrayList<>();
             int start = 0;
@@ -381,10 +387,15 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
             return lines;
         }
 
-        private static String ioReason(Exception e) {
-            if (e instanceof java.nio.file.NoSuchFileException) return "no such file";
-            if (e instanceof java.nio.file.AccessDeniedException) return "permission denied";
-            return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        private static String ioReason(PosixException e) {
+            if (e.errno() == Errno.ENOENT) return "no such file";
+            if (e.errno() == Errno.EACCES) return "permission denied";
+            return e.reason();
+        }
+
+        /** A name as its UTF-8 bytes; null stays null, for the check to name. */
+        private static byte[] bytes(String name) {
+            return name == null ? null : PathBytes.of(name);
         }
 
         private static int threads(int n, String option) {

@@ -13,7 +13,6 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
@@ -61,7 +60,7 @@ final class CompareCommand implements Callable<Integer> {
     void timeWindow(long nanos) { OptionValue.set(spec, "--time-window", () -> engine.request.timeWindow(Duration.ofNanos(nanos))); }
 
     @Option(names = "--report", paramLabel = "FILE", description = "Also write the report, every difference listed, as JSON to FILE.")
-    Path reportFile;
+    String reportFile;
 
     @Mixin
     EngineOptions engine;
@@ -83,7 +82,7 @@ final class CompareCommand implements Callable<Integer> {
         if (missing != null) return usageError(missing);
         PreparedCompare compare;
         try {
-            compare = SparkDcp.prepareCompare(source, destination, request());
+            compare = SparkDcp.prepareCompare(RawArguments.bytes(source), RawArguments.bytes(destination), request());
             if (reportFile != null) CopyCommand.checkReportTarget(reportFile);
         } catch (IllegalArgumentException e) { // a UsageException (DST missing, say), or options that exclude each other
             return usageError(e.getMessage());

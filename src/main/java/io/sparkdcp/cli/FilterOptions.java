@@ -39,7 +39,9 @@ final class FilterOptions {
     @Option(names = "--files-from", paramLabel = "FILE",
             description = "Copy only the paths listed in FILE (one a line, relative to SRC; a directory with all it holds), "
                     + "and the directories above them.")
-    void filesFrom(String file) { OptionValue.set(command, "--files-from", () -> engine(command).request.filesFrom(file)); }
+    void filesFrom(String file) {
+        OptionValue.set(command, "--files-from", () -> engine(command).request.filesFrom(RawArguments.bytes(file)));
+    }
 
     /** The builder the rules go to: the command's engine options. */
     private static EngineOptions engine(CommandSpec command) {
@@ -60,9 +62,9 @@ final class FilterOptions {
             CopyRequest.Builder request = engine(commandSpec).request;
             OptionValue.set(commandSpec, option, () -> {
                 switch (option) {
-                    case "--exclude" -> request.exclude(value);
-                    case "--include" -> request.include(value);
-                    default -> request.excludeFrom(value);
+                    case "--exclude" -> request.exclude(RawArguments.bytes(value));
+                    case "--include" -> request.include(RawArguments.bytes(value));
+                    default -> request.excludeFrom(RawArguments.bytes(value));
                 }
             });
         }

@@ -89,9 +89,9 @@ public final class Main implements Runnable {
         OutOfMemoryExit.install();
         // picocli looks for Groovy's Closure class, a miss that makes the JVM open every jar on the class path.
         if (System.getProperty(NO_CLOSURES) == null) System.setProperty(NO_CLOSURES, "true");
-        String notUtf8 = RawArguments.refusal(args);
-        if (notUtf8 != null) System.err.println("spark-dcp: " + notUtf8);
-        int exitCode = notUtf8 != null ? EXIT_USAGE : commandLine(args).execute(args);
+        RawArguments.Taken taken = RawArguments.take(args);
+        if (taken.refusal() != null) System.err.println("spark-dcp: " + taken.refusal());
+        int exitCode = taken.refusal() != null ? EXIT_USAGE : commandLine(taken.escaped()).execute(taken.escaped());
         if (isDriverInApplicationMaster()) ApplicationMasterExit.finish(exitCode);
         else System.exit(exitCode);
     }

@@ -9,10 +9,7 @@ import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -89,16 +86,7 @@ public final class ReportJson {
      * sees half a report, and an older report stays whole until the new one is complete.
      */
     public static void write(CopyReport report, Path file) throws IOException {
-        Path target = file.toAbsolutePath();
-        // Not createTempFile: its 0600 would outlive the rename; a plain create honours the umask.
-        Path temp = target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + "."
-                + Long.toHexString(System.nanoTime()) + ".tmp");
-        try {
-            Files.writeString(temp, render(report), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(temp);
-        }
+        JsonFile.write(file, render(report));
     }
 
     private static void byType(ObjectNode node, Map<FileType, Long> counts) {
