@@ -121,11 +121,12 @@ class UpdateTrustTest {
         List<String> left = TreeFiles.names(dst);
         List<String> inPlace = left.stream().filter(n -> !n.startsWith(".spark-dcp.")).toList();
         long complete = 0;
-        for (String name : inPlace)
-            if (Arrays.equals(Files.readAllBytes(src.resolve(name)), Files.readAllBytes(dst.resolve(name)))) complete++;
+        for (String name : inPlace) if (complete(src.resolve(name), dst.resolve(name))) complete++;
         assertTrue(complete < TreeFiles.names(src).size(), "killed before the end: " + left);
-        for (String name : inPlace)
-            assertArrayEquals(Files.readAllBytes(src.resolve(name)), Files.readAllBytes(dst.resolve(name)), name + " is complete");
+        for (String name : inPlace) {
+            assertArrayEquals(Files.readAllBytes(src.resolve(name)), Files.readAllBytes(dst.resolve(name)), name + " has all its data");
+            assertEquals(Files.getLastModifiedTime(src.resolve(name)), Files.getLastModifiedTime(dst.resolve(name)), name + " has its times");
+        }
         Commands.bash("find '" + dst + "' -type f -exec cat {} + > /dev/null"); // every file read, temporaries too
 
         CopyReport retry = UPDATE.run(src, dst);
@@ -197,6 +198,12 @@ class UpdateTrustTest {
         new Random(size).nextBytes(data);
         Files.write(file, data);
         Files.setLastModifiedTime(file, SRC_MTIME);
+    }
+
+    /** The same bytes and mtime: a copy that was finished. */
+    private static boolean complete(Path src, Path dst) throws IOException {
+        return Arrays.equals(Files.readAllBytes(src), Files.readAllBytes(dst))
+                && Files.getLastModifiedTime(src).equals(Files.getLastModifiedTime(dst));
     }
 
     private static Stat stat(Path file) {
