@@ -107,7 +107,7 @@ class UpdateTrustTest {
     /** The same killed while the large files' chunks are written (the kill comes once their copy has begun). */
     @Test
     void aCopyKilledInItsChunksReadAtDstIsCompletedByItsUpdateRetry() throws Exception {
-        killReadAndRetry(names -> names.stream().anyMatch(n -> n.contains("large")), 300);
+        killReadAndRetry(names -> names.stream().anyMatch(n -> n.contains("large")), 50);
     }
 
     private void killReadAndRetry(Predicate<List<String>> killWhen, long thenMillis) throws Exception {
@@ -115,7 +115,7 @@ class UpdateTrustTest {
         Path dst = newDirectory("dst");
         for (int i = 0; i < 80; i++) write(src.resolve(String.format("small-%03d", i)), 3000 + i);
         for (int i = 0; i < 24; i++) write(src.resolve(String.format("mib-%02d", i)), 2 * MIB + i);
-        for (int i = 0; i < 2; i++) write(src.resolve("large-" + i), 14 * MIB + i);
+        for (int i = 0; i < 2; i++) write(src.resolve("large-" + i), 32 * MIB + i);
 
         killCopy(src, dst, killWhen, thenMillis);
         List<String> left = TreeFiles.names(dst);
