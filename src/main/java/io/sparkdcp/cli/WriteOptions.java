@@ -5,8 +5,9 @@ import picocli.CommandLine.Option;
 
 /** How carefully files are written, shared by copy and sync. */
 final class WriteOptions {
-    @Option(names = "--atomic", description = "Write each file under a temporary name in its directory and rename it "
-            + "into place when its data and metadata are complete; the next run removes temporaries a killed run left.")
+    @Option(names = "--atomic", description = "Accepted for scripts; always so: every file gets its name only when its "
+            + "data and metadata are complete (unnamed, or a temporary renamed into place); the next run removes "
+            + "temporaries a killed run left.")
     boolean atomic;
 
     @Option(names = "--verify", description = "After writing each file, re-read the source and the copy and compare "

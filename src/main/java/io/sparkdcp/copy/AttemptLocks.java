@@ -10,13 +10,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Two attempts of one task can run at once: Spark's retry beside an earlier attempt whose executor was
- * cut off from its killed worker ({@link TaskAttempt}). A file a retry writes under its final name is
- * held with an exclusive {@code flock} from its create to its close, and an existing file is removed
- * only by the holder of its lock, which looks at it again first. So an earlier attempt never removes a
- * file a retry is writing or has finished, whatever it saw before; the kernel lets go of a dead
- * attempt's lock. A file copied in chunks is held shared by its chunk tasks and alone by its finish.
- * Where the file system has no flock (Lustre mounted {@code noflock}) files are written as before,
- * unguarded.
+ * cut off from its killed worker. A new file gets its name only when complete ({@link Temporaries}), so
+ * no lock guards it; an existing file is replaced only by the holder of its exclusive {@code flock},
+ * held until the rename over it ({@link CreateOrReplace#claim}), which looks at it again first. So an
+ * earlier attempt never replaces a file a retry has finished, whatever it saw before; the kernel lets
+ * go of a dead attempt's lock. A file copied in chunks is held shared by its chunk tasks and alone by
+ * its finish. Where the file system has no flock (Lustre mounted {@code noflock}) files are replaced
+ * unguarded: still only by complete copies.
  */
 final class AttemptLocks {
     static final String NOTICE_OP = "flock";
@@ -25,29 +25,12 @@ final class AttemptLocks {
     private static final long LONGEST_PAUSE_MILLIS = 50;
 
     private final StepRecorder steps;
-    private final TaskAttempt attempt;
     private boolean unsupported;
     /** The first file the file system refused a flock on, for the one notice; null when none or given. */
     private byte[] refusedAt;
 
-    AttemptLocks(StepRecorder steps, TaskAttempt attempt) {
+    AttemptLocks(StepRecorder steps) {
         this.steps = steps;
-        this.attempt = attempt;
-    }
-
-    /**
-     * Takes the lock of a file a retry just created; false when another attempt took it first (that
-     * one replaces the file). A first attempt takes none: a later attempt may replace its files, as
-     * Spark counts only the later one.
-     */
-    boolean holdCreated(Fd file) {
-        return attempt == TaskAttempt.FIRST || tryHold(file);
-    }
-
-    /** Takes the lock of a file if no one holds it (this descriptor holding it already counts). */
-    boolean tryHold(Fd file) {
-        if (unsupported) return true;
-        return steps.time(Step.LOCK, () -> tryLock(file, true));
     }
 
     /** Waits until this descriptor holds the lock of an existing file: its writer, if any, has closed it. */

@@ -28,7 +28,6 @@ public final class CopyEngine implements AutoCloseable {
     private final ItemLog items;
     private final TaskTrees trees;
     private final boolean ownsTrees;
-    private final TaskAttempt attempt;
     private final AttemptLocks locks;
 
     public CopyEngine(CopyOptions options, StepRecorder steps) {
@@ -41,30 +40,24 @@ public final class CopyEngine implements AutoCloseable {
 
     /** @param items told what was done with each entry (from several threads when the task works in slices) */
     public CopyEngine(CopyOptions options, StepRecorder steps, ProgressRecorder progress, ItemLog items) {
-        this(options, steps, progress, items, TaskAttempt.FIRST);
+        this(new TaskTrees(options), true, steps, progress, items);
     }
 
-    /** @param attempt a retry guards the files it writes against an earlier attempt still running */
-    public CopyEngine(CopyOptions options, StepRecorder steps, ProgressRecorder progress, ItemLog items, TaskAttempt attempt) {
-        this(new TaskTrees(options), true, steps, progress, items, attempt);
-    }
-
-    private CopyEngine(TaskTrees trees, boolean ownsTrees, StepRecorder steps, ProgressRecorder progress, ItemLog items,
-                       TaskAttempt attempt) {
+    private CopyEngine(TaskTrees trees, boolean ownsTrees, StepRecorder steps, ProgressRecorder progress, ItemLog items) {
         this.trees = trees;
-        this.attempt = attempt;
         this.ownsTrees = ownsTrees;
         this.progress = progress;
         this.items = items;
         this.ctx = new CopyContext(trees, steps);
         this.steps = steps;
         MetadataSync sync = new MetadataSync(ctx);
-        this.locks = new AttemptLocks(ctx.steps, attempt);
+        this.locks = new AttemptLocks(ctx.steps);
         CreateOrReplace createOrReplace = new CreateOrReplace(ctx, locks);
-        this.files = new FileCopier(ctx, sync, createOrReplace);
+        Temporaries temporaries = new Temporaries(ctx);
+        this.files = new FileCopier(ctx, sync, createOrReplace, temporaries);
         this.directories = new DirectoryCopier(ctx, sync);
         this.deleter = new Deleter(ctx);
-        this.largeFiles = new LargeFileCopier(ctx, sync, createOrReplace, locks);
+        this.largeFiles = new LargeFileCopier(ctx, sync, createOrReplace, locks, temporaries);
     }
 
     /** Creates directories of one depth (parents exist) with their project IDs; the result names those it created. */
@@ -168,7 +161,7 @@ public final class CopyEngine implements AutoCloseable {
      * recording into the given recorders. Close it before this engine.
      */
     public CopyEngine slice(StepRecorder sliceSteps, ProgressRecorder sliceProgress) {
-        return new CopyEngine(trees, false, sliceSteps, sliceProgress, items, attempt);
+        return new CopyEngine(trees, false, sliceSteps, sliceProgress, items);
     }
 
     @Override

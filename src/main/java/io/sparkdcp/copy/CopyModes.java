@@ -8,7 +8,8 @@ import java.io.Serializable;
  * @param sync            an existing entry with the same data keeps it: only metadata that differs
  *                        (owner, mode, times, xattrs, project ID) is fixed, instead of replacing the entry
  * @param compareContents data counts as the same only when the bytes are equal (not size and mtime alone)
- * @param atomic          each file is written under a temporary name and renamed into place when complete
+ * @param atomic          {@code --atomic} was given: recorded in the report only, since every file is written where
+ *                        it has no final name until complete ({@link Temporaries})
  * @param verify          after each file, re-read both sides and compare CRC32C
  * @param fsync           data is made durable before the times are set
  * @param update          {@code --update}: a file whose destination is a file with a newer mtime is left as it is

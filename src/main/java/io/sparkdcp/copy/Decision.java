@@ -7,7 +7,7 @@ import io.sparkdcp.posix.Stat;
 
 /**
  * What the copy does with one source entry, given what the destination has at its path: the one
- * rule, used by every copier (files, large files, --atomic, symlinks, special files, directories,
+ * rule, used by every copier (files, large files, symlinks, special files, directories,
  * hard links) and by sync's dry run, so the dry run says what the run does.
  *
  * <p>{@link #of} judges from the two stats alone. Two things only the real run can read refine it,
@@ -79,9 +79,8 @@ public record Decision(Kind kind, String reason) implements java.io.Serializable
             return sameMetadata(source, destination, euid, windowNanos, flags) ? SKIP : FIX_METADATA;
         }
         // rsync --update: files only, and only a file at DST; a different type is always replaced. A file
-        // a run left half-written in chunks is newer too, and is not kept.
-        if (modes.update() && type == FileType.FILE && destination.type() == FileType.FILE && newer(destination, source, windowNanos)
-                && !IncompleteMark.on(destination))
+        // under its final name is always complete (Temporaries), so a newer one is the user's.
+        if (modes.update() && type == FileType.FILE && destination.type() == FileType.FILE && newer(destination, source, windowNanos))
             return KEEP_NEWER;
         if (sharedMoreThanSource(source, destination)) return REPLACE;
         boolean sameData = sameDataByStat(source, destination, modes, windowNanos);

@@ -17,36 +17,31 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Copies non-directory entries. A regular file costs one open on each side and nothing by path:
- * the destination is created exclusively first (so a re-run learns from EEXIST that it may skip,
- * without opening the source), then the source is opened and every step runs on the two fds.
+ * Copies non-directory entries. A regular file costs one open on each side and nothing by path: the
+ * destination's name is looked at first, then the copy is made unnamed in its directory (or as a
+ * temporary, to replace a file), the source is opened, every step runs on the two fds, and the
+ * complete file is linked or renamed into place.
  */
 final class FileCopier {
-    private static final int CREATE = Linux.O_WRONLY | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
-    /** --verify reads the copy back through the descriptor that wrote it. */
-    private static final int CREATE_READABLE = Linux.O_RDWR | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
-    /** Special files are owner-only until their final owner and mode are set. */
+    /** Files and special files are owner-only until their final owner and mode are set. */
     private static final int NEW_FILE_MODE = 0600;
-    /** Makes --atomic create its temporaries by name, as where O_TMPFILE is refused; for tests of that way only. */
-    static final String NAMED_TEMPORARIES_PROPERTY = "sparkdcp.test.namedTemporaries";
+    /** Rounds of look, write and name before a name other attempts keep taking counts as a failure. */
+    private static final int ROUNDS = 10;
 
     private final CopyContext ctx;
     private final MetadataSync sync;
     private final CreateOrReplace createOrReplace;
     private final ContentComparer checksums = new ContentComparer();
     private final NativeBuffer inherited = new NativeBuffer(4096);
-    private final byte[] marker;
+    private final Temporaries temporaries;
     /** Held once: a method reference made per file would cost an allocation each (see {@link StepRecorder}). */
     private final CreateOrReplace.Keeper keepFile;
-    private final CreateOrReplace.FileCreate createExclusive = this::createExclusive;
-    /** Whether --atomic's temporaries start unnamed (O_TMPFILE); decided at the first, null before. */
-    private Boolean unnamedTemporaries;
 
-    FileCopier(CopyContext ctx, MetadataSync sync, CreateOrReplace createOrReplace) {
+    FileCopier(CopyContext ctx, MetadataSync sync, CreateOrReplace createOrReplace, Temporaries temporaries) {
         this.ctx = ctx;
         this.sync = sync;
         this.createOrReplace = createOrReplace;
-        this.marker = TemporaryNames.marker(ctx.privileged());
+        this.temporaries = temporaries;
         this.keepFile = sync::keepFile;
     }
 
@@ -65,39 +60,56 @@ final class FileCopier {
 
     // ---- regular files ------------------------------------------------------------------------
 
-    private void copyRegular(Entry e, CopyCounts counts) {
-        if (ctx.options.modes().atomic()) {
-            copyAtomically(e, counts);
-            return;
-        }
-        Fd dstDir = ctx.destination.get(e.parent());
-        boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
-        int mode = createMode(e, finalMode);
-        Fd dst = createOrReplace.runFile(e, dstDir, mode, createExclusive, keepFile, counts);
-        if (dst != null) writeNew(e, dstDir, e.name(), dst, null, finalMode, counts);
-    }
-
     /**
-     * --atomic: the file is written under a temporary name in its own directory and renamed over
-     * its final name only once data and metadata are complete, so the final name never holds half a file.
+     * A regular file: what its name holds is looked at first (a re-run learns there that it may skip,
+     * without opening the source); the copy is then written where no later run can mistake it for a
+     * complete file ({@link Temporaries}) and given its final name only with its data and all its
+     * metadata, times included.
      */
-    private void copyAtomically(Entry e, CopyCounts counts) {
-        Fd dstDir = ctx.destination.get(e.parent());
-        Stat existing = ctx.statDestination(dstDir, e.name());
-        // Anything else there is replaced by the rename.
-        if (existing != null) {
-            Decision d = createOrReplace.settle(e, dstDir, existing, ctx.decide(e, existing), keepFile, counts);
+    private void copyRegular(Entry e, CopyCounts counts) {
+        Fd dir = ctx.destination.get(e.parent());
+        for (int round = 0; round < ROUNDS; round++) {
+            Stat existing = ctx.statDestination(dir, e.name());
+            if (existing == null) {
+                ctx.requireNamesChangeable(e.parent(), e.path(), "openat"); // no name made in a directory protected at DST
+                if (copyNew(e, dir, counts)) return;
+                continue; // the name was taken meanwhile: look at it
+            }
+            Decision d = createOrReplace.settle(e, dir, existing, ctx.decide(e, existing), keepFile, counts);
             if (d.keeps()) return;
             ctx.requireNamesChangeable(e.parent(), e.path(), "rename");
-            createOrReplace.unlockToReplace(e, dstDir, existing, d); // the rename replaces it
-        } else {
-            ctx.requireNamesChangeable(e.parent(), e.path(), "rename");
+            CreateOrReplace.Claim claim = createOrReplace.claim(e, dir, existing, d, keepFile, counts);
+            if (claim.outcome() == CreateOrReplace.Outcome.KEPT) return;
+            if (claim.outcome() == CreateOrReplace.Outcome.REPLACE) {
+                try {
+                    replace(e, dir, counts);
+                    return;
+                } finally {
+                    ctx.timedClose(claim.held()); // after the rename: no other attempt replaced it meanwhile
+                }
+            }
         }
+        throw Posix.failure("openat", Errno.EBUSY, e.path());
+    }
+
+    /** A file whose name is free: unnamed until complete, then linked there. False when the name was taken meanwhile. */
+    private boolean copyNew(Entry e, Fd dir, CopyCounts counts) {
+        boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
+        Fd dst = temporaries.unnamed(dir, e.path(), createMode(e, finalMode), ctx.options.modes().verify());
+        if (dst == null) { // a named temporary where unnamed files are refused
+            replace(e, dir, counts);
+            return true;
+        }
+        return writeNew(e, dir, dst, null, finalMode, counts);
+    }
+
+    /** A marked temporary in the file's directory, renamed over its final name when complete. */
+    private void replace(Entry e, Fd dir, CopyCounts counts) {
         byte[] temporary = TemporaryNames.next(e.name());
         boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
-        Fd dst = createTemporary(dstDir, e.path(), temporary, createMode(e, finalMode));
+        Fd dst = temporaries.named(dir, e.path(), temporary, createMode(e, finalMode), ctx.options.modes().verify());
         if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
-        writeNew(e, dstDir, temporary, dst, e.name(), finalMode, counts);
+        writeNew(e, dir, dst, temporary, finalMode, counts);
     }
 
     /** Its rwx bits where that makes the final mode ({@link CreationMode}); owner-only where an fchmod follows anyway. */
@@ -106,27 +118,28 @@ final class FileCopier {
     }
 
     /**
-     * Fills a file just created as name in dstDir (dst) with {@link #createMode}: its owner first,
-     * while it is empty, then data and the rest of its metadata and, when finalName is given, the
-     * rename there; closes dst.
+     * Fills a file just made in dstDir with {@link #createMode}: its owner first, while it is empty,
+     * then data and the rest of its metadata, then its final name: linked there when it is unnamed
+     * (temporary null), else renamed from temporary. Closes dst.
+     *
+     * @return false when an unnamed file found its name taken (it is dropped, nothing named)
      */
-    private void writeNew(Entry e, Fd dstDir, byte[] name, Fd dst, byte[] finalName, boolean finalMode, CopyCounts counts) {
+    private boolean writeNew(Entry e, Fd dstDir, Fd dst, byte[] temporary, boolean finalMode, CopyCounts counts) {
         byte[] parent = e.parent();
-        boolean dataComplete = false;
-        boolean inPlace = finalName == null;
+        boolean named = temporary != null; // a named temporary left unfinished is removed
+        boolean placed = false;
         Fd src = null;
         try {
             ParentState where = ctx.parentState(parent);
             ctx.writer.applyOwner(dst, e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
-            if (inPlace && IncompleteMark.worthIt(e.stat().size(), ctx.options.modes())) IncompleteMark.mark(dst);
             src = ctx.openSource(e);
             // The layout on the descriptor that created the file, before its first byte.
             ctx.layouts.copy(src, dst, e.path(), ctx.steps);
             FsXattr source = ctx.readFsXattr(src, e.path());
             WantedFsXattr wanted = ctx.wanted(source);
             List<Xattr> xattrs = ctx.xattrsBesidesLayout(ctx.metadata.readXattrs(src, e.path()));
-            // The name dst has now (the temporary's with --atomic), for the path way's second look-up.
-            byte[] current = inPlace ? e.path() : PathBytes.join(parent, name);
+            // The temporary's name, for the path way's second look-up (that way always has one).
+            byte[] current = temporary == null ? e.path() : PathBytes.join(parent, temporary);
             FsXattr held = where.projectOfNewFile();
             // XFS takes an extent-size hint only while the file has no extents: such a file gets its struct before the data.
             if (wanted != null && wanted.flags() && source.hasExtentSizeHint())
@@ -135,113 +148,25 @@ final class FileCopier {
             long bytes = copyData(e, src, dst);
             if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
             ctx.requireUnchanged(e, src); // after verify too: the bytes compared are the walk's file
-            if (ctx.options.modes().fsync()) ctx.fsync(dst); // durable before times say "complete"
-            dataComplete = true;
+            if (ctx.options.modes().fsync()) ctx.fsync(dst); // durable before the file gets its name
 
-            // A metadata step that fails leaves the data in place but no final times, so a re-run redoes the file.
             if (where.defaultAcl()) dropInheritedXattrs(dst, xattrs);
             held = ctx.writer.applyAfterOwner(dst, current, e.stat(), xattrs, wanted, held, finalMode);
-            if (!inPlace) {
-                unmarkTemporary(dst);
-                renameIntoPlace(dstDir, name, dst, finalName, where);
-                inPlace = true;
+            if (temporary == null) {
+                if (!temporaries.linkIntoPlace(dst, dstDir, e.name(), where)) return false;
+            } else {
+                temporaries.renameIntoPlace(dstDir, temporary, dst, e.name(), where);
             }
-            ctx.writer.applyLocks(dst, e.path(), wanted, held); // a locked file could be neither renamed nor marked
+            placed = true;
+            ctx.writer.applyLocks(dst, e.path(), wanted, held); // a locked file could be neither linked nor renamed
             counts.addCopied(e);
             counts.addBytes(bytes);
             if (ctx.options.modes().verify()) counts.addVerified(); // verify() threw otherwise
+            return true;
         } finally {
             ctx.timedClose(src);
-            // In place, a file with its data stays (a re-run sees no final times); a temporary never does.
-            if (!inPlace) removeIncomplete(dstDir, name);
-            else if (!dataComplete) createOrReplace.removeIncomplete(dstDir, name, dst); // before the close: under its lock
+            if (named && !placed) temporaries.remove(dstDir, temporary);
             ctx.timedClose(dst);
-        }
-    }
-
-    /**
-     * The temporary, already marked, or null when its name is taken. An unnamed file (O_TMPFILE) is
-     * marked and only then linked under the name, so a kill at any point leaves nothing, or a marked
-     * file a re-run removes. Where unnamed files are refused (decided once for the task) it is created
-     * by name and marked at once: a kill between the two leaves an unmarked file, which stays.
-     */
-    private Fd createTemporary(Fd dir, byte[] path, byte[] name, int mode) {
-        Fd unnamed = openUnnamed(dir, path, mode);
-        if (unnamed == null) return createMarked(dir, name, mode);
-        boolean named = false;
-        try {
-            markTemporary(unnamed);
-            named = ctx.steps.time(Step.OPEN_DST, () -> linkUnlessTaken(unnamed, dir, name));
-            return named ? unnamed : null;
-        } finally {
-            if (!named) ctx.timedClose(unnamed);
-        }
-    }
-
-    /** An unnamed file in dir for the entry at path, or null where this task makes its temporaries by name. */
-    private Fd openUnnamed(Fd dir, byte[] path, int mode) {
-        if (unnamedTemporaries == null)
-            unnamedTemporaries = !Boolean.getBoolean(NAMED_TEMPORARIES_PROPERTY) && Posix.procFdExists();
-        if (!unnamedTemporaries) return null;
-        int flags = ctx.layouts.createFlags(ctx.options.modes().verify() ? Linux.O_RDWR : Linux.O_WRONLY);
-        Fd unnamed = ctx.steps.time(Step.OPEN_DST,
-                () -> ctx.unlockingParent(dir, () -> Posix.openUnnamedUnlessRefused(dir, path, flags, mode)));
-        if (unnamed == null) unnamedTemporaries = false;
-        return unnamed;
-    }
-
-    /** The way without O_TMPFILE: created by name, then marked; null when the name is taken. */
-    private Fd createMarked(Fd dir, byte[] name, int mode) {
-        Fd made = ctx.unlockingParent(dir, () -> createExclusive(dir, name, mode));
-        if (made == null) return null;
-        boolean marked = false;
-        try {
-            markTemporary(made);
-            marked = true;
-            return made;
-        } finally {
-            if (!marked) {
-                removeIncomplete(dir, name);
-                ctx.timedClose(made);
-            }
-        }
-    }
-
-    /** False when the name is taken. */
-    private boolean linkUnlessTaken(Fd unnamed, Fd dir, byte[] name) {
-        try {
-            ctx.unlockingParent(dir, () -> Posix.linkUnnamed(unnamed, dir, name));
-            return true;
-        } catch (PosixException ex) {
-            if (ex.errno() != Errno.EEXIST) throw ex;
-            return false;
-        }
-    }
-
-    /**
-     * The marker that tells a later run this file is a temporary of ours (a name can be anyone's).
-     * Where the file system holds no such xattr the temporary goes unmarked: a killed run's then stays.
-     */
-    private void markTemporary(Fd dst) {
-        long t = ctx.steps.start(Step.XATTR_SET);
-        try {
-            Posix.fsetxattr(dst, marker, TemporaryNames.MARKER_VALUE);
-        } catch (PosixException ex) {
-            if (ex.errno() != Errno.EOPNOTSUPP) throw ex;
-        } finally {
-            ctx.steps.stop(Step.XATTR_SET, t);
-        }
-    }
-
-    /** Just before the rename: the final name never carries the marker. */
-    private void unmarkTemporary(Fd dst) {
-        long t = ctx.steps.start(Step.XATTR_SET);
-        try {
-            Posix.fremovexattr(dst, marker);
-        } catch (PosixException ex) {
-            if (ex.errno() != Errno.EOPNOTSUPP) throw ex;
-        } finally {
-            ctx.steps.stop(Step.XATTR_SET, t);
         }
     }
 
@@ -260,53 +185,10 @@ final class FileCopier {
         }
     }
 
-    /**
-     * XFS refuses a rename into a PROJINHERIT directory (EXDEV) when the file's project differs from
-     * the directory's, even within that directory: the file takes the directory's project for the
-     * rename and gets its own back at once, on the descriptor still open.
-     */
-    private void renameIntoPlace(Fd dir, byte[] temporary, Fd file, byte[] finalName, ParentState where) {
-        ctx.steps.time(Step.RENAME, () -> {
-            try {
-                ctx.unlockingParent(dir, () -> Posix.renameat(dir, temporary, dir, finalName));
-            } catch (PosixException ex) {
-                FsXattr dirProject = where.project();
-                if (ex.errno() != Errno.EXDEV || dirProject == null || !dirProject.projInherit()) throw ex;
-                FsXattr own = Posix.getFsXattr(file);
-                Posix.setFsXattr(file, own.withProject(dirProject.projid(), own.projInherit()));
-                try {
-                    Posix.renameat(dir, temporary, dir, finalName);
-                } finally {
-                    Posix.setFsXattr(file, own);
-                }
-            }
-        });
-    }
-
-    /** The new file, or null when the name is taken. */
-    private Fd createExclusive(Fd dir, byte[] name, int mode) {
-        int flags = ctx.layouts.createFlags(ctx.options.modes().verify() ? CREATE_READABLE : CREATE);
-        long t = ctx.steps.start(Step.OPEN_DST);
-        try {
-            return Posix.openatUnless(Errno.EEXIST, dir, name, flags, mode);
-        } finally {
-            ctx.steps.stop(Step.OPEN_DST, t);
-        }
-    }
-
-    /** A file this task created but could not fill must not look like a copy. */
-    private void removeIncomplete(Fd dir, byte[] name) {
-        try {
-            Posix.unlinkat(dir, name, false);
-        } catch (PosixException ignored) {
-            // the failure that brought us here is the one to report
-        }
-    }
-
     /** A default ACL on the parent gave the new file an access ACL the source may not have. */
     private void dropInheritedXattrs(Fd dst, List<Xattr> keep) {
         for (byte[] name : Posix.flistxattr(dst, inherited)) {
-            boolean kept = Arrays.equals(name, marker) || keep.stream().anyMatch(x -> Arrays.equals(x.name(), name));
+            boolean kept = Arrays.equals(name, temporaries.marker()) || keep.stream().anyMatch(x -> Arrays.equals(x.name(), name));
             if (!kept) Posix.fremovexattr(dst, name);
         }
     }

@@ -5,6 +5,7 @@ import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.Stat;
@@ -15,42 +16,52 @@ import io.sparkdcp.walk.Entry;
 import java.util.List;
 
 /**
- * A file above the chunk size is copied by several tasks: {@link #prepare} creates it owner-only at
- * its final size (or finds it already identical) and {@link IncompleteMark marks} it, {@link #copyChunk}
- * copies one byte range, and {@link #finish} gives it its metadata once every chunk is in — times last,
- * so a file whose chunks did not all arrive never looks complete, not even newer than its source. Chunk tasks hold the file's lock shared and the finish holds
- * it alone ({@link AttemptLocks}), so a stale chunk task never writes after the times.
+ * A file above the chunk size is copied by several tasks into a marked temporary in its DST directory
+ * ({@link Temporaries}): {@link #prepare} creates it owner-only at its final size (or finds the file
+ * there already kept), {@link #copyChunk} copies one byte range, and {@link #finish} gives it its
+ * metadata once every chunk is in, times last, and renames it over its final name. A file whose chunks
+ * did not all arrive never has that name. Chunk tasks hold the temporary's lock shared and the finish
+ * holds it alone ({@link AttemptLocks}), so a stale chunk task never writes after the times.
  */
 final class LargeFileCopier {
-    private static final int CREATE = Linux.O_WRONLY | Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
-
     private final CopyContext ctx;
     private final MetadataSync sync;
     private final CreateOrReplace createOrReplace;
     private final AttemptLocks locks;
+    private final Temporaries temporaries;
     private final ContentComparer checksums = new ContentComparer();
 
-    LargeFileCopier(CopyContext ctx, MetadataSync sync, CreateOrReplace createOrReplace, AttemptLocks locks) {
+    LargeFileCopier(CopyContext ctx, MetadataSync sync, CreateOrReplace createOrReplace, AttemptLocks locks,
+                    Temporaries temporaries) {
         this.ctx = ctx;
         this.sync = sync;
         this.createOrReplace = createOrReplace;
         this.locks = locks;
+        this.temporaries = temporaries;
     }
 
-    /** The file created, whose chunks must be copied; null when it is kept as it is or failed. */
+    /** The temporary created, whose chunks must be copied; null when the file there is kept as it is, or failed. */
     LargeFile prepare(Entry e, CopyCounts counts) {
         try {
             Fd dir = ctx.destination.get(e.parent());
-            Fd dst = createOrReplace.runFile(e, dir, 0600,
-                    (in, name, mode) -> ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.EEXIST, in, name, ctx.layouts.createFlags(CREATE), mode)),
-                    sync::keepFile, counts);
-            if (dst == null) return null;
+            Stat existing = ctx.statDestination(dir, e.name());
+            if (existing != null) {
+                Decision d = createOrReplace.settle(e, dir, existing, ctx.decide(e, existing), sync::keepFile, counts);
+                if (d.keeps()) return null;
+                createOrReplace.unlockToReplace(dir, e.name(), existing, d); // the finish's rename replaces it
+            }
+            byte[] temporary = TemporaryNames.next(e.name());
+            Fd dst = temporaries.named(dir, e.path(), temporary, 0600, false);
+            if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
+            boolean prepared = false;
             try {
                 beforeFirstExtent(e, dst);
                 Posix.ftruncate(dst, e.stat().size());
-                IncompleteMark.mark(dst);
-                return new LargeFile(e, statDestination(dst).ino());
+                LargeFile made = new LargeFile(e, statDestination(dst).ino(), temporary);
+                prepared = true;
+                return made;
             } finally {
+                if (!prepared) temporaries.remove(dir, temporary);
                 ctx.timedClose(dst);
             }
         } catch (PosixException ex) {
@@ -82,7 +93,8 @@ final class LargeFileCopier {
         Fd dst = null;
         try {
             src = ctx.openSource(e);
-            dst = ctx.openDestination(e, false);
+            dst = openTemporary(e, c.temporary(), c.destinationIno(), false);
+            if (dst == null) return 0; // finished already: a chunk task that outlived its retry
             locks.holdShared(dst); // beside other chunks; not while the finish sets the times
             Stat current = statDestination(dst);
             requireCreatedInode(e, current, c.destinationIno());
@@ -112,20 +124,34 @@ final class LargeFileCopier {
         Fd dst = null;
         try {
             src = ctx.openSource(e);
-            dst = ctx.openDestination(e, ctx.options.modes().verify());
+            dst = openTemporary(e, large.temporary(), large.destinationIno(), ctx.options.modes().verify());
+            if (dst == null) { // another attempt of this finish renamed it into place
+                counts.addCopied(e);
+                return;
+            }
             locks.hold(dst); // alone: no chunk task writes after the times
             Stat current = statDestination(dst);
             requireCreatedInode(e, current, large.destinationIno());
+            Fd dir = ctx.destination.get(e.parent());
+            if (!ctx.steps.time(Step.STAT_DST, () -> sameInode(Posix.statAtIfExists(dir, large.temporary()), current))) {
+                counts.addCopied(e); // renamed into place by another attempt while this one waited for its lock
+                return;
+            }
             if (current.size() != e.stat().size())
                 throw new PosixException("copy", Errno.EIO, e.path(), "destination has " + current.size()
                         + " bytes after all chunks, expected " + e.stat().size());
-            // A failed verification or a changed source leaves the file without its final times: a re-run copies it again.
+            // A failed verification or a changed source leaves the temporary, never the final name: a re-run copies it again.
             if (ctx.options.modes().verify()) checksums.verify(e, src, dst, ctx.steps);
             ctx.requireUnchanged(e, src); // every chunk checked its own; this covers changes after the last
             if (ctx.options.modes().fsync()) ctx.fsync(dst);
             WantedFsXattr fsx = ctx.wanted(ctx.readFsXattr(src, e.path()));
             List<Xattr> xattrs = ctx.xattrsBesidesLayout(ctx.metadata.readXattrs(src, e.path()));
-            ctx.writer.apply(dst, e.path(), e.stat(), current.uid(), current.gid(), xattrs, fsx, null);
+            byte[] temporaryPath = PathBytes.join(e.parent(), large.temporary());
+            MetadataWriter writer = ctx.writer; // as apply() does, but with the rename before the locks
+            writer.applyOwner(dst, e.stat(), current.uid(), current.gid());
+            FsXattr held = writer.applyAfterOwner(dst, temporaryPath, e.stat(), xattrs, fsx, null, false);
+            temporaries.renameIntoPlace(dir, large.temporary(), dst, e.name(), ctx.parentState(e.parent()));
+            writer.applyLocks(dst, e.path(), fsx, held); // a locked file could not be renamed
             counts.addCopied(e);
             if (ctx.options.modes().verify()) counts.addVerified();
         } catch (PosixException ex) {
@@ -134,6 +160,25 @@ final class LargeFileCopier {
             ctx.timedClose(src);
             ctx.timedClose(dst);
         }
+    }
+
+    /**
+     * The temporary, opened by its name in its directory; null when it is gone because its file is in
+     * place already (its inode under the final name).
+     */
+    private Fd openTemporary(Entry e, byte[] temporary, long createdIno, boolean readable) {
+        Fd dir = ctx.destination.get(e.parent());
+        int flags = (readable ? Linux.O_RDWR : Linux.O_WRONLY) | Linux.O_NOFOLLOW;
+        Fd file = ctx.steps.time(Step.OPEN_DST, () -> Posix.openatUnless(Errno.ENOENT, dir, temporary, flags, 0));
+        if (file != null) return file;
+        Stat placed = ctx.statDestination(dir, e.name());
+        if (placed != null && placed.ino() == createdIno) return null;
+        throw new PosixException("copy", Errno.ESTALE, e.path(), "the temporary its chunks were copied into is gone"
+                + " and not in place: another run or a user removed it");
+    }
+
+    private static boolean sameInode(Stat a, Stat b) {
+        return a != null && a.ino() == b.ino() && a.dev() == b.dev();
     }
 
     private Stat statDestination(Fd dst) {

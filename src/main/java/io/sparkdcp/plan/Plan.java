@@ -18,7 +18,7 @@ public record Plan(List<List<Entry>> directoryLevels, List<FileBatch> fileBatche
             Entry f = large.file();
             long size = f.stat().size();
             for (long off = 0; off < size; off += chunkSize)
-                chunks.add(new Chunk(f, off, Math.min(chunkSize, size - off), large.destinationIno()));
+                chunks.add(new Chunk(f, off, Math.min(chunkSize, size - off), large.destinationIno(), large.temporary()));
         }
         return chunks;
     }

@@ -617,6 +617,15 @@ public final class Posix {
         call("linkat", name, () -> Names.LIBC.linkat(AT_FDCWD, proc, dir.fd(), n, AT_SYMLINK_FOLLOW));
     }
 
+    /**
+     * The same through the descriptor itself (linkat AT_EMPTY_PATH): no path to build or look up, but
+     * the kernel allows it only with CAP_DAC_READ_SEARCH and says ENOENT otherwise (man 2 linkat).
+     */
+    public static void linkUnnamedByDescriptor(Fd file, Fd dir, byte[] name) {
+        byte[] n = PathBytes.cString(name);
+        call("linkat", name, () -> Names.LIBC.linkat(file.fd(), EMPTY_C, dir.fd(), n, AT_EMPTY_PATH));
+    }
+
     /** Whether /proc/self/fd is there, which {@link #linkUnnamed} names files through. */
     public static boolean procFdExists() {
         long rc = callOrErrno(() -> LIBC.statx(AT_FDCWD, PROC_SELF_FD_C, 0, STATX_BASIC_STATS, new byte[Statx.SIZE]));

@@ -5,7 +5,6 @@ import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.StepStats;
-import io.sparkdcp.copy.TaskAttempt;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.TaskFunction;
 import io.sparkdcp.job.TaskItemLog;
@@ -69,7 +68,7 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
             JavaRDD<BatchResult> stage = sc.parallelize(tasks, tasks.size()).mapPartitions(partition -> {
                 List<BatchResult> results = new ArrayList<>();
                 try (TaskItemLog items = openItemLog(shared, phaseNumber);
-                     CopyEngine engine = new CopyEngine(shared, accumulator, handled, items.log(), attempt())) {
+                     CopyEngine engine = new CopyEngine(shared, accumulator, handled, items.log())) {
                     while (partition.hasNext()) results.add(work.run(engine, partition.next()));
                     commitIfCounted(items, phaseNumber);
                 }
@@ -92,12 +91,6 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
         }
     }
 
-    /** The running task's attempt: a retry guards its files against an earlier attempt still running. */
-    private static TaskAttempt attempt() {
-        TaskContext task = TaskContext.get();
-        return TaskAttempt.of(task.attemptNumber(), task.stageAttemptNumber());
-    }
-
     /** The context, for a job that builds its own stages (the plan that stays on the executors). */
     JavaSparkContext context() { return sc; }
 
@@ -116,7 +109,7 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
             partition.forEachRemaining(share::add);
             if (share.isEmpty()) return java.util.Collections.emptyIterator();
             try (TaskItemLog items = openItemLog(shared, phaseNumber);
-                 CopyEngine engine = new CopyEngine(shared, accumulator, handled, items.log(), attempt())) {
+                 CopyEngine engine = new CopyEngine(shared, accumulator, handled, items.log())) {
                 BatchResult result = work.run(engine, share);
                 commitIfCounted(items, phaseNumber);
                 return List.of(result).iterator();

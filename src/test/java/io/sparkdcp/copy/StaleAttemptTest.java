@@ -63,34 +63,37 @@ class StaleAttemptTest {
         c.run(List.of(new Pause(Step.OPEN_SRC, Then.DIE)));
     }
 
-    /** A copy over an older file, as sync makes it: the older attempt chose to replace the old file, then waited. */
+    /**
+     * A copy over an older file, as sync makes it: the older attempt chose to replace the old file, then
+     * waited before it opened it to claim it (its first open_dst).
+     */
     @Test
     void anOlderAttemptThatChoseToReplaceAnOldFileNeverReplacesTheNewerAttemptsCopy() throws Exception {
         Case c = new Case(new CopyModes(true, false, false, false, false), true);
-        c.run(List.of(new Pause(Step.UNLINK, Then.RESUME), new Pause(Step.TIMES, Then.DIE)));
+        c.run(List.of(new Pause(Step.OPEN_DST, Then.RESUME), new Pause(Step.TIMES, Then.DIE)));
     }
 
     /** The same resumed to its end: it must not count the newer attempt's copy, or any copy it did not make, as its own. */
     @Test
     void anOlderAttemptResumedToItsEndLeavesOneCompleteCopy() throws Exception {
         Case c = new Case(new CopyModes(true, false, false, false, false), true);
-        c.run(List.of(new Pause(Step.UNLINK, Then.RESUME)));
+        c.run(List.of(new Pause(Step.OPEN_DST, Then.RESUME)));
     }
 
     /**
-     * The older attempt chose to replace the old file, then waited; the retry replaced it and is
-     * writing its own when the older one goes on: the retry's file is locked, so the older one waits,
-     * finds it finished and keeps it (unlocked, the older one would remove it and die before its times).
+     * The older attempt chose to replace the old file, then waited; the retry claimed it and is writing
+     * its own copy when the older one goes on: the old file is locked, so the older one waits, finds it
+     * replaced by a finished copy and keeps that (unlocked, the older one would rename its own over it).
      */
     @Test
     void anOlderAttemptWaitsForTheFileTheRetryIsWriting() throws Exception {
         Case c = new Case(new CopyModes(true, false, false, false, false), true);
-        // Its second open_dst: the one of the file there, to lock it and look again (the first is the create).
-        PausingSteps olderSteps = new PausingSteps(List.of(new Pause(Step.OPEN_DST, 2, Then.RESUME), new Pause(Step.TIMES, Then.DIE)));
+        // Its first open_dst: the one of the file there, to lock it and look again.
+        PausingSteps olderSteps = new PausingSteps(List.of(new Pause(Step.OPEN_DST, Then.RESUME), new Pause(Step.TIMES, Then.DIE)));
         PausingSteps newerSteps = new PausingSteps(List.of(new Pause(Step.OPEN_SRC, Then.RESUME)));
-        CompletableFuture<CopyCounts> older = c.attempt(olderSteps, TaskAttempt.FIRST);
+        CompletableFuture<CopyCounts> older = c.attempt(olderSteps);
         olderSteps.awaitPause();
-        CompletableFuture<CopyCounts> newer = c.attempt(newerSteps, TaskAttempt.RETRY);
+        CompletableFuture<CopyCounts> newer = c.attempt(newerSteps);
         newerSteps.awaitPause();
         olderSteps.goOn();
         try {
@@ -144,12 +147,12 @@ class StaleAttemptTest {
         TreeComparator.assertSameEntry(c.src.resolve("f"), c.dst.resolve("f"));
     }
 
-    /** --atomic: only complete files ever get the final name, so an older attempt's rename brings an equal copy. */
+    /** Held just before its rename (the old file claimed), resumed or dying there: one complete copy, no temporary. */
     @Test
-    void anAtomicOlderAttemptResumedOrDyingBeforeItsRenameLeavesACompleteCopy() throws Exception {
-        CopyModes atomic = new CopyModes(true, false, true, false, false);
-        new Case(atomic, true).run(List.of(new Pause(Step.RENAME, Then.RESUME)));
-        new Case(atomic, true).run(List.of(new Pause(Step.RENAME, Then.DIE)));
+    void anOlderAttemptResumedOrDyingBeforeItsRenameLeavesACompleteCopy() throws Exception {
+        CopyModes sync = new CopyModes(true, false, false, false, false);
+        new Case(sync, true).run(List.of(new Pause(Step.RENAME, Then.RESUME)));
+        new Case(sync, true).run(List.of(new Pause(Step.RENAME, Then.DIE)));
     }
 
     private enum Then { RESUME, DIE }
@@ -199,16 +202,16 @@ class StaleAttemptTest {
         List<Chunk> chunks(LargeFile f) {
             List<Chunk> out = new ArrayList<>();
             for (long at = 0; at < f.file().stat().size(); at += CHUNK)
-                out.add(new Chunk(f.file(), at, Math.min(CHUNK, f.file().stat().size() - at), f.destinationIno()));
+                out.add(new Chunk(f.file(), at, Math.min(CHUNK, f.file().stat().size() - at), f.destinationIno(), f.temporary()));
             return out;
         }
 
         /** The older attempt held at its first pause while the retry runs, then let go on. */
         void run(List<Pause> pauses) throws Exception {
             PausingSteps olderSteps = new PausingSteps(pauses);
-            CompletableFuture<CopyCounts> older = attempt(olderSteps, TaskAttempt.FIRST);
+            CompletableFuture<CopyCounts> older = attempt(olderSteps);
             olderSteps.awaitPause();
-            CompletableFuture<CopyCounts> newer = attempt((step, nanos) -> {}, TaskAttempt.RETRY);
+            CompletableFuture<CopyCounts> newer = attempt((step, nanos) -> {});
             try {
                 newer.get(NEWER_ALONE_MILLIS, TimeUnit.MILLISECONDS);
             } catch (TimeoutException waiting) {
@@ -235,10 +238,10 @@ class StaleAttemptTest {
             assertEquals(1, counts.copied(FileType.FILE) + counts.skipped(FileType.FILE), attempt + " counts the file once");
         }
 
-        CompletableFuture<CopyCounts> attempt(StepRecorder steps, TaskAttempt attempt) {
+        CompletableFuture<CopyCounts> attempt(StepRecorder steps) {
             Entry f = file();
             return CompletableFuture.supplyAsync(() -> {
-                try (CopyEngine engine = new CopyEngine(options, steps, ProgressRecorder.NONE, ItemLog.NONE, attempt)) {
+                try (CopyEngine engine = new CopyEngine(options, steps, ProgressRecorder.NONE, ItemLog.NONE)) {
                     return engine.copyFiles(List.of(f), List.of()).counts();
                 }
             }, runnable -> new Thread(runnable, "attempt").start());

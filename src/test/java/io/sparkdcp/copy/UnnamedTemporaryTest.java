@@ -28,12 +28,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * --atomic's temporary carries its marker from the moment it has a name: a copy stopped dead at any
- * point of its making leaves nothing, or a marked temporary that a re-run removes. Before, a kill
- * between the create and the marking left an unmarked temporary in DST for ever.
+ * A new file is unnamed until it is complete: a copy stopped dead before its link leaves nothing. The
+ * temporary of a file that replaces another carries its marker from the moment it has a name: a copy
+ * stopped dead at any point of its making leaves nothing, or a marked temporary that a re-run removes.
  */
 class UnnamedTemporaryTest {
-    private static final CopyModes ATOMIC = new CopyModes(false, false, true, false, false);
     private static final int PROJECT = 4242;
     private static LoopMount mount;
     private static final AtomicInteger cases = new AtomicInteger();
@@ -49,20 +48,31 @@ class UnnamedTemporaryTest {
         if (mount != null) mount.close();
     }
 
-    /** Stopped after the unnamed open (nothing to see) and after the link (a marked temporary): the re-run ends exact. */
+    /** A new file stopped after its unnamed open: there is nothing in DST. */
+    @Test
+    void aNewFileKilledBeforeItsLinkLeavesNothing() throws Exception {
+        Case c = new Case(false);
+        assertEquals(HaltAfterCreateMain.HALTED, c.copyInChild(1, false));
+        assertEquals(List.of(), c.names());
+    }
+
+    /**
+     * Replacing: stopped after the unnamed open (nothing to see) and after the link (a marked temporary),
+     * each after the open of the old file to claim it: the re-run ends exact.
+     */
     @Test
     void aCopyKilledWhileMakingItsTemporaryLeavesNothingARerunCannotRemove() throws Exception {
-        for (int haltAfter = 1; haltAfter <= 2; haltAfter++) {
-            Case c = new Case();
+        for (int haltAfter = 2; haltAfter <= 3; haltAfter++) {
+            Case c = new Case(true);
             assertEquals(HaltAfterCreateMain.HALTED, c.copyInChild(haltAfter, false), "stopped after open_dst " + haltAfter);
             List<Path> left = c.temporaries();
             for (Path t : left) assertTrue(marked(t), t + " carries the marker");
 
-            CopyReport rerun = LocalCopy.defaults().withModes(ATOMIC).run(c.src, c.dst);
+            CopyReport rerun = LocalCopy.defaults().run(c.src, c.dst);
 
             assertEquals(List.of(), rerun.counts().failures());
             TreeComparator.assertSameTree(c.src, c.dst); // lists any temporary left behind
-            assertEquals(haltAfter == 1 ? 0 : 1, left.size(), "unnamed until marked, then linked: " + left);
+            assertEquals(haltAfter == 2 ? 0 : 1, left.size(), "unnamed until marked, then linked: " + left);
         }
     }
 
@@ -72,13 +82,13 @@ class UnnamedTemporaryTest {
      */
     @Test
     void whereUnnamedFilesAreRefusedTheTemporaryIsCreatedByNameAndMarked() throws Exception {
-        Case whole = new Case();
+        Case whole = new Case(false);
         assertEquals(0, whole.copyInChild(0, true));
         TreeComparator.assertSameEntry(whole.src.resolve("f"), whole.dst.resolve("f"));
         assertEquals(List.of("f"), whole.names());
 
-        Case killed = new Case();
-        assertEquals(HaltAfterCreateMain.HALTED, killed.copyInChild(1, true));
+        Case killed = new Case(true);
+        assertEquals(HaltAfterCreateMain.HALTED, killed.copyInChild(2, true));
         List<Path> left = killed.temporaries();
         assertEquals(1, left.size(), "created by name: " + left);
         assertFalse(marked(left.get(0)), "stopped before its marking");
@@ -90,9 +100,9 @@ class UnnamedTemporaryTest {
      */
     @Test
     void aTemporaryInAProjInheritDirectoryHasTheDirectorysProjectAndTheCopyTheSources() throws Exception {
-        Case c = new Case();
+        Case c = new Case(true);
         setProject(c.dst, PROJECT, true);
-        assertEquals(HaltAfterCreateMain.HALTED, c.copyInChild(2, false));
+        assertEquals(HaltAfterCreateMain.HALTED, c.copyInChild(3, false));
         List<Path> left = c.temporaries();
         assertEquals(1, left.size());
         assertEquals(PROJECT, fsXattr(left.get(0)).projid(), "the directory's project from the start");
@@ -126,7 +136,8 @@ class UnnamedTemporaryTest {
         final Path src;
         final Path dst;
 
-        Case() throws IOException {
+        /** @param oldThere DST has an older f, which the copy replaces */
+        Case(boolean oldThere) throws IOException {
             Path dir = Files.createDirectory(mount.dir().resolve("case-" + cases.incrementAndGet()));
             src = Files.createDirectory(dir.resolve("src"));
             dst = Files.createDirectory(dir.resolve("dst"));
@@ -134,11 +145,12 @@ class UnnamedTemporaryTest {
             new Random(11).nextBytes(data);
             Files.write(src.resolve("f"), data);
             Files.setLastModifiedTime(src.resolve("f"), FileTime.from(Instant.parse("2024-03-01T10:00:00.123456789Z")));
+            if (oldThere) Files.writeString(dst.resolve("f"), "an older version");
         }
 
         /** Runs {@link HaltAfterCreateMain}, by name where named; its exit status. */
         int copyInChild(int haltAfter, boolean named) throws Exception {
-            List<String> options = named ? List.of("-D" + FileCopier.NAMED_TEMPORARIES_PROPERTY + "=true") : List.of();
+            List<String> options = named ? List.of("-D" + Temporaries.NAMED_TEMPORARIES_PROPERTY + "=true") : List.of();
             return HaltAfterCreateMain.runInChild(options, src.toString(), dst.toString(), Integer.toString(haltAfter));
         }
 

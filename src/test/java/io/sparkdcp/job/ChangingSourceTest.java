@@ -125,6 +125,35 @@ class ChangingSourceTest {
         rerunCopiesExactly(chunked);
     }
 
+    /**
+     * A file rewritten in place with its size kept and its mtime put back (as a tool that restores
+     * times does) differs from the walk's by its ctime alone. Its copy fails; a chunked one, whose
+     * chunks hold the old bytes, never gets the final name with them (the next run would find size and
+     * mtime equal and skip it for good).
+     */
+    @Test
+    void aFileRewrittenWithItsSizeAndMtimeRestoredFailsByItsCtime() throws IOException {
+        Files.write(src.resolve("small"), new byte[100_000]);
+        Map<String, Failure> failed = copyChangingBefore("copy files", LocalCopy.defaults(),
+                () -> overwriteKeepingMtime(src.resolve("small"), 4096));
+        assertEquals(List.of("small"), List.copyOf(failed.keySet()));
+        assertTrue(failed.get("small").message().contains(CHANGED + ": its ctime moved"), failed.toString());
+        assertFalse(Files.exists(dst.resolve("small")), "no copy under the final name");
+        rerunCopiesExactly(LocalCopy.defaults());
+    }
+
+    @Test
+    void aChunkedFileRewrittenWithItsSizeAndMtimeRestoredBeforeTheFinishFailsByItsCtime() throws IOException {
+        LocalCopy chunked = LocalCopy.defaults().withChunkSize(MIB);
+        Files.write(src.resolve("large"), new byte[4 * MIB]);
+        Map<String, Failure> failed = copyChangingBefore("finish large files", chunked,
+                () -> overwriteKeepingMtime(src.resolve("large"), 3 * MIB));
+        assertEquals(List.of("large"), List.copyOf(failed.keySet()));
+        assertTrue(failed.get("large").message().contains(CHANGED + ": its ctime moved"), failed.toString());
+        assertFalse(Files.exists(dst.resolve("large")), "the old bytes never get the final name");
+        rerunCopiesExactly(chunked);
+    }
+
     /** A FIFO or device put where the walk saw a file fails that entry; the copy never waits for a writer. */
     @Test
     void aFifoOrDeviceSwappedInAfterTheWalkFailsThatEntryWithoutHanging() throws IOException {
@@ -166,6 +195,17 @@ class ChangingSourceTest {
     private static void truncate(Path file, long size) {
         try (var f = Files.newByteChannel(file, StandardOpenOption.WRITE)) {
             f.truncate(size);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@link #overwrite}, then the mtime put back: only the ctime tells. */
+    private static void overwriteKeepingMtime(Path file, long offset) {
+        try {
+            var mtime = Files.getLastModifiedTime(file);
+            overwrite(file, offset);
+            Files.setLastModifiedTime(file, mtime);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

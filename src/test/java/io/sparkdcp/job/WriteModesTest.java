@@ -45,15 +45,19 @@ class WriteModesTest {
         }
     }
 
+    /** --atomic is what every copy does: each new file (and each further name of a hard link) is linked into place once. */
     @Test
     void atomicCopyGivesTheExactTreeWithNoTemporaryLeft() throws IOException {
-        Path dst = newDestination();
-        CopyReport report = LocalCopy.defaults().withModes(ATOMIC).run(source.tree().root(), dst);
-        assertEquals(List.of(), report.counts().failures());
-        TreeComparator.assertSameTree(source.tree().root(), dst);
-        assertEquals(List.of(), temporaries(dst));
-        assertEquals(report.counts().copied(FileType.FILE), report.steps().asMap().get(Step.RENAME.label())[0],
-                "every file renamed into place once");
+        for (CopyModes modes : List.of(ATOMIC, CopyModes.COPY)) {
+            Path dst = newDestination();
+            CopyReport report = LocalCopy.defaults().withModes(modes).run(source.tree().root(), dst);
+            assertEquals(List.of(), report.counts().failures());
+            TreeComparator.assertSameTree(source.tree().root(), dst);
+            assertEquals(List.of(), temporaries(dst));
+            long[] renames = report.steps().asMap().getOrDefault(Step.RENAME.label(), new long[1]);
+            assertEquals(report.counts().copied(FileType.FILE) + report.counts().links(),
+                    report.steps().asMap().get(Step.LINK.label())[0] + renames[0], "every file linked (or, in chunks, renamed) into place once");
+        }
     }
 
     @Test

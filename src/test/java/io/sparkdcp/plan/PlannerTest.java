@@ -115,7 +115,7 @@ class PlannerTest {
         Entry linkedBig2 = entry("lb2", FileType.FILE, 50_000, 9, 2);
         Plan plan = new Planner(100, 1 << 30, 1024).plan(List.of(dir(""), big, linkedBig1, linkedBig2, file("small", 10)));
         assertEquals(List.of("big"), paths(plan.largeFiles()));
-        List<Chunk> chunks = Plan.chunksOf(plan.largeFiles().stream().map(e -> new io.sparkdcp.plan.LargeFile(e, 0)).toList(), 1024);
+        List<Chunk> chunks = Plan.chunksOf(plan.largeFiles().stream().map(e -> new io.sparkdcp.plan.LargeFile(e, 0, new byte[0])).toList(), 1024);
         assertEquals(11, chunks.size());
         assertEquals(1, chunks.get(10).length());
         assertEquals(10 * 1024 + 1, chunks.stream().mapToLong(Chunk::length).sum());

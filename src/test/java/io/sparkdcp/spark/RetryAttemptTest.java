@@ -7,6 +7,7 @@ import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.TaskWork;
+import io.sparkdcp.posix.FileType;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.ForwardingPhaseRunner;
 import io.sparkdcp.testing.LocalCopy;
@@ -27,17 +28,17 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A retried Spark task knows it is a retry: an earlier attempt of it may still run (its executor cut
- * off from a killed worker), so it holds each file it creates locked while it writes it (the step
- * `lock`, one per file), and a first attempt takes no lock (local Spark, up to three attempts per task).
- * What the locks prevent is shown, attempt by attempt, by {@code copy.StaleAttemptTest}.
+ * Retried Spark tasks (each first attempt fails before its work) copy exactly. An earlier attempt of a
+ * task may still run (its executor cut off from a killed worker): a new file gets its name only when
+ * complete, so no lock guards it, and a file to be replaced is held under its lock until the rename
+ * over it (the step `lock`, one per file replaced). What the locks prevent is shown, attempt by
+ * attempt, by {@code copy.StaleAttemptTest}.
  */
 class RetryAttemptTest {
     private static final int FILES = 30;
     private static LoopMount mount;
     private static Path source;
     private static JavaSparkContext sc;
-    private static int runs;
 
     @BeforeAll
     static void start() throws IOException {
@@ -56,19 +57,20 @@ class RetryAttemptTest {
     }
 
     @Test
-    void aRetriedTaskLocksEachFileItCreatesAndAFirstAttemptLocksNone() throws IOException {
-        assertEquals(FILES, locksOfACopy(true), "a lock per file the retries created");
-        assertEquals(0, locksOfACopy(false), "first attempts take no lock");
+    void retriedTasksCopyExactlyAndLockOnlyTheFilesTheyReplace() throws IOException {
+        Path dst = Files.createDirectory(mount.dir().resolve("dst"));
+        assertEquals(0, locksOfACopy(dst), "new files are linked into place complete: no lock");
+        for (int i = 0; i < FILES; i++) Files.writeString(source.resolve("f" + i), "file " + i + ", changed");
+        assertEquals(FILES, locksOfACopy(dst), "a lock per file replaced");
     }
 
-    /** Copies SRC into a new DST on Spark, each task's first attempt failing before its work if asked; the locks taken. */
-    private static long locksOfACopy(boolean firstAttemptsFail) throws IOException {
-        Path dst = Files.createDirectory(mount.dir().resolve("dst" + ++runs));
+    /** Copies SRC into DST on Spark, each task's first attempt failing before its work; the locks taken. */
+    private static long locksOfACopy(Path dst) {
         JobOptions job = LocalCopy.defaults().withBatchFiles(7).jobOptions(source, dst);
         try (SparkPhaseRunner spark = new SparkPhaseRunner(sc)) {
-            PhaseRunner runner = firstAttemptsFail ? new FirstAttemptFailsFirst(spark) : spark;
-            CopyReport report = new CopyJob(job, runner, line -> {}).run();
+            CopyReport report = new CopyJob(job, new FirstAttemptFailsFirst(spark), line -> {}).run();
             assertEquals(List.of(), report.counts().failures());
+            assertEquals(FILES, report.counts().copied(FileType.FILE));
             TreeComparator.assertSameTree(source, dst);
             return report.steps().count(Step.LOCK);
         }

@@ -16,8 +16,9 @@ import java.util.List;
 
 /**
  * A copy in a JVM of its own, for tests that watch or kill a whole process (strace, SIGKILL, another
- * user). Args: SRC DST fd|path|fd-always-set [fsync] [atomic] [sync] [delete] [pause] [report=FILE] [layout=inherit|keep|exact]: fsync writes
- * durably (and slower), atomic renames finished files into place, sync runs a sync job, delete makes it
+ * user). Args: SRC DST fd|path|fd-always-set [fsync] [atomic] [update] [sync] [delete] [pause] [report=FILE] [chunk=BYTES]
+ * [layout=inherit|keep|exact]: fsync writes durably (and slower), atomic is accepted as --atomic is, update keeps files
+ * newer at DST, chunk copies files above BYTES in chunks, sync runs a sync job, delete makes it
  * delete what SRC lacks, pause prints "paused" before the files are copied and waits for a line on stdin,
  * report writes the JSON report. A usage error (DST held by another run, say) exits 2 with one line.
  */
@@ -28,9 +29,11 @@ public final class CopyTreeMain {
         List<String> words = List.of(args).subList(3, args.length);
         boolean sync = words.contains("sync");
         LocalCopy how = LocalCopy.defaults().withAccess(access(args[2]))
-                .withModes(new CopyModes(sync, false, words.contains("atomic"), false, words.contains("fsync")));
-        for (String w : words)
+                .withModes(new CopyModes(sync, false, words.contains("atomic"), false, words.contains("fsync"), words.contains("update")));
+        for (String w : words) {
             if (w.startsWith("layout=")) how = how.withInode(how.inode().withLustreLayout(LustreLayout.parse(w.substring("layout=".length()))));
+            if (w.startsWith("chunk=")) how = how.withChunkSize(Long.parseLong(w.substring("chunk=".length())));
+        }
         Path src = Path.of(args[0]);
         Path dst = Path.of(args[1]);
         PhaseRunner runner = new LocalPhaseRunner(3);

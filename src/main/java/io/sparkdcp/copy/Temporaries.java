@@ -1,0 +1,191 @@
+package io.sparkdcp.copy;
+
+import io.sparkdcp.posix.Errno;
+import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.FsXattr;
+import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.posix.PosixException;
+
+/**
+ * Where a file's data is written before it gets its final name, which then only ever holds a complete
+ * file with its final times, whatever reads it meanwhile and whatever times SRC carries. A new file is
+ * an unnamed file (O_TMPFILE) in its DST directory, linked under its final name once complete: a killed
+ * run leaves nothing. A file that replaces another, or is copied in chunks, is a named temporary there
+ * ({@link TemporaryNames}, marked), renamed over the final name. In its final directory either way, so
+ * it inherits that directory's project ID and the link or rename stays within one directory.
+ */
+final class Temporaries {
+    private static final int CREATE = Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
+    /** Makes every temporary a named one, as where O_TMPFILE is refused; for tests of that way only. */
+    static final String NAMED_TEMPORARIES_PROPERTY = "sparkdcp.test.namedTemporaries";
+
+    private final CopyContext ctx;
+    private final byte[] marker;
+    /** Whether unnamed files can be made and linked here; decided at the first, null before. */
+    private Boolean unnamed;
+    /** Whether linkat's AT_EMPTY_PATH names them (it needs CAP_DAC_READ_SEARCH); else /proc/self/fd. */
+    private boolean emptyPath;
+
+    Temporaries(CopyContext ctx) {
+        this.ctx = ctx;
+        this.marker = TemporaryNames.marker(ctx.privileged());
+        this.emptyPath = ctx.privileged();
+    }
+
+    /** The marker xattr's name, which a default ACL's clean-up must leave. */
+    byte[] marker() {
+        return marker;
+    }
+
+    /**
+     * An unnamed file in dir for the entry at path, or null where this task makes named temporaries
+     * (no O_TMPFILE, no /proc/self/fd, or metadata set by name, which needs one).
+     */
+    Fd unnamed(Fd dir, byte[] path, int mode, boolean readable) {
+        if (unnamed == null)
+            unnamed = !Boolean.getBoolean(NAMED_TEMPORARIES_PROPERTY) && ctx.options.xattrAccess() != MetadataAccess.PATH
+                    && Posix.procFdExists();
+        if (!unnamed) return null;
+        int flags = ctx.layouts.createFlags(readable ? Linux.O_RDWR : Linux.O_WRONLY);
+        Fd made = ctx.steps.time(Step.OPEN_DST,
+                () -> ctx.unlockingParent(dir, () -> Posix.openUnnamedUnlessRefused(dir, path, flags, mode)));
+        if (made == null) unnamed = false;
+        return made;
+    }
+
+    /**
+     * A marked temporary named name in dir, or null when the name is taken. An unnamed file is marked
+     * and only then linked under the name, so a kill at any point leaves nothing, or a marked file a
+     * later run removes. Where unnamed files are refused it is created by name and marked at once: a
+     * kill between the two leaves an unmarked file, which stays (never under a final name).
+     */
+    Fd named(Fd dir, byte[] path, byte[] name, int mode, boolean readable) {
+        Fd file = unnamed(dir, path, mode, readable);
+        if (file == null) return createMarked(dir, name, mode, readable);
+        boolean linked = false;
+        try {
+            mark(file);
+            linked = ctx.steps.time(Step.OPEN_DST, () -> linkUnlessTaken(file, dir, name));
+            return linked ? file : null;
+        } finally {
+            if (!linked) ctx.timedClose(file);
+        }
+    }
+
+    private Fd createMarked(Fd dir, byte[] name, int mode, boolean readable) {
+        int flags = ctx.layouts.createFlags((readable ? Linux.O_RDWR : Linux.O_WRONLY) | CREATE);
+        Fd made = ctx.steps.time(Step.OPEN_DST,
+                () -> ctx.unlockingParent(dir, () -> Posix.openatUnless(Errno.EEXIST, dir, name, flags, mode)));
+        if (made == null) return null;
+        boolean marked = false;
+        try {
+            mark(made);
+            marked = true;
+            return made;
+        } finally {
+            if (!marked) {
+                remove(dir, name);
+                ctx.timedClose(made);
+            }
+        }
+    }
+
+    /**
+     * Names a complete unnamed file at its final name in dir; false when the name is taken (another
+     * attempt or a user made it meanwhile: what is there is looked at again).
+     */
+    boolean linkIntoPlace(Fd file, Fd dir, byte[] name, ParentState where) {
+        return ctx.steps.time(Step.LINK, () -> acrossProjects(file, where, () -> linkUnlessTaken(file, dir, name)));
+    }
+
+    /** Renames a complete named temporary over the final name in dir; removes its marker first. */
+    void renameIntoPlace(Fd dir, byte[] temporary, Fd file, byte[] finalName, ParentState where) {
+        unmark(file);
+        ctx.steps.time(Step.RENAME, () -> acrossProjects(file, where, () -> {
+            ctx.unlockingParent(dir, () -> Posix.renameat(dir, temporary, dir, finalName));
+            return true;
+        }));
+    }
+
+    /**
+     * XFS refuses a link or rename into a PROJINHERIT directory (EXDEV) when the file's project differs
+     * from the directory's, even within that directory: the file takes the directory's project for the
+     * call and gets its own back at once, on the descriptor still open.
+     */
+    private static boolean acrossProjects(Fd file, ParentState where, java.util.function.BooleanSupplier call) {
+        try {
+            return call.getAsBoolean();
+        } catch (PosixException ex) {
+            FsXattr dirProject = where.project();
+            if (ex.errno() != Errno.EXDEV || dirProject == null || !dirProject.projInherit()) throw ex;
+            FsXattr own = Posix.getFsXattr(file);
+            Posix.setFsXattr(file, own.withProject(dirProject.projid(), own.projInherit()));
+            try {
+                return call.getAsBoolean();
+            } finally {
+                Posix.setFsXattr(file, own);
+            }
+        }
+    }
+
+    /** False when the name is taken. */
+    private boolean linkUnlessTaken(Fd file, Fd dir, byte[] name) {
+        try {
+            ctx.unlockingParent(dir, () -> link(file, dir, name));
+            return true;
+        } catch (PosixException ex) {
+            if (ex.errno() != Errno.EEXIST) throw ex;
+            return false;
+        }
+    }
+
+    private void link(Fd file, Fd dir, byte[] name) {
+        if (emptyPath) {
+            try {
+                Posix.linkUnnamedByDescriptor(file, dir, name);
+                return;
+            } catch (PosixException ex) {
+                if (ex.errno() != Errno.ENOENT) throw ex;
+                emptyPath = false; // refused without CAP_DAC_READ_SEARCH (in a user namespace, say)
+            }
+        }
+        Posix.linkUnnamed(file, dir, name);
+    }
+
+    /**
+     * The marker that tells a later run this file is a temporary of ours (a name can be anyone's).
+     * Where the file system holds no such xattr the temporary goes unmarked: a killed run's then stays.
+     */
+    private void mark(Fd file) {
+        long t = ctx.steps.start(Step.XATTR_SET);
+        try {
+            Posix.fsetxattr(file, marker, TemporaryNames.MARKER_VALUE);
+        } catch (PosixException ex) {
+            if (ex.errno() != Errno.EOPNOTSUPP) throw ex;
+        } finally {
+            ctx.steps.stop(Step.XATTR_SET, t);
+        }
+    }
+
+    /** Just before the rename: the final name never carries the marker. */
+    private void unmark(Fd file) {
+        long t = ctx.steps.start(Step.XATTR_SET);
+        try {
+            Posix.fremovexattr(file, marker);
+        } catch (PosixException ex) {
+            if (ex.errno() != Errno.EOPNOTSUPP && ex.errno() != Errno.ENODATA) throw ex;
+        } finally {
+            ctx.steps.stop(Step.XATTR_SET, t);
+        }
+    }
+
+    /** Removes a temporary this task made and could not finish; the failure that brought us here is the one to report. */
+    void remove(Fd dir, byte[] name) {
+        try {
+            Posix.unlinkat(dir, name, false);
+        } catch (PosixException ignored) {
+            // the failure that brought us here is the one to report
+        }
+    }
+}
