@@ -48,7 +48,10 @@ final class LargeFileCopier {
             if (existing != null) {
                 Decision d = createOrReplace.settle(e, dir, existing, ctx.decide(e, existing), sync::keepFile, counts);
                 if (d.keeps()) return null;
-                createOrReplace.unlockToReplace(dir, e.name(), existing, d); // the finish's rename replaces it
+                ctx.requireNamesChangeable(e.parent(), e.path(), "rename");
+                createOrReplace.unlockToReplace(e, dir, existing, d); // the finish's rename replaces it
+            } else {
+                ctx.requireNamesChangeable(e.parent(), e.path(), "openat"); // no name made in a directory protected at DST
             }
             byte[] temporary = TemporaryNames.next(e.name());
             Fd dst = temporaries.named(dir, e.path(), temporary, 0600, false);
