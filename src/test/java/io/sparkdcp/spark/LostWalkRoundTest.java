@@ -12,6 +12,7 @@ import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.TreeComparator;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
+import org.apache.spark.SparkJobInfo;
 import org.apache.spark.SparkStageInfo;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
@@ -151,15 +152,20 @@ class LostWalkRoundTest {
             if (!"spark-dcp: walk, round 2".equals(job) || roundOne == null || dropped.get()) return;
             int jobId = start.jobId();
             Thread dropper = new Thread(() -> {
-                int walking = Arrays.stream(sc.statusTracker().getJobInfo(jobId).stageIds()).max().orElseThrow();
-                for (SparkStageInfo s; (s = sc.statusTracker().getStageInfo(walking)) == null || s.submissionTime() <= 0; ) {
-                    LockSupport.parkNanos(2_000_000);
-                }
+                while (!walkingStageSubmitted(jobId)) LockSupport.parkNanos(2_000_000);
                 SparkEnv.get().blockManager().master().removeRdd(roundOne, true);
                 dropped.set(true);
             }, "drop-round-1");
             dropper.setDaemon(true);
             dropper.start();
+        }
+
+        /** Whether the job's last stage, the one that walks, is submitted: its parents, which read round 1, are done. */
+        private boolean walkingStageSubmitted(int jobId) {
+            SparkJobInfo job = sc.statusTracker().getJobInfo(jobId);
+            if (job == null || job.stageIds().length == 0) return false;
+            SparkStageInfo walking = sc.statusTracker().getStageInfo(Arrays.stream(job.stageIds()).max().getAsInt());
+            return walking != null && walking.submissionTime() > 0;
         }
     }
 }
