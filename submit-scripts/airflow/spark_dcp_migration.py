@@ -1,6 +1,6 @@
 """Example Airflow DAG: migrate a directory tree with spark-dcp, then read its JSON report.
 
-The contract this DAG relies on (see the README, "Running from Airflow"):
+The contract this DAG relies on (see docs/cluster.md, "Airflow"):
 
 * Exit codes. spark-dcp exits 0 when every entry was copied or already identical, 1 when some
   entries failed (the rest was copied) or the run itself stopped, 2 for a usage error or an

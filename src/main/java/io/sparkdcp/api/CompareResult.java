@@ -7,9 +7,7 @@ import io.sparkdcp.report.CompareJson;
 import io.sparkdcp.report.CompareReport;
 import io.sparkdcp.report.CompareText;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -50,12 +48,6 @@ public record CompareResult(CompareReport report) implements RunResult {
 
     public String toJson() {
         return CompareJson.render(report);
-    }
-
-    /** Writes the JSON report atomically (a temporary beside FILE, renamed over it). */
-    @Override
-    public void writeJson(Path file) throws IOException {
-        CompareJson.write(report, file);
     }
 
     @SuppressWarnings("unchecked")

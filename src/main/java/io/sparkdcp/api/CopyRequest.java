@@ -6,12 +6,13 @@ import io.sparkdcp.copy.LustreLayout;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
 import io.sparkdcp.job.WalkMode;
+import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.PosixException;
+import io.sparkdcp.posix.SmallFiles;
 import io.sparkdcp.walk.Filter;
+import io.sparkdcp.walk.RuleText;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -244,25 +245,29 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         public Builder include(byte[] pattern) { return rule(true, pattern, "--include"); }
 
         /**
-         * Exclude rules read from FILE, one pattern a line (bytes as they are); blank lines and lines
-         * starting with {@code #} or {@code ;} are skipped, {@code + } makes a line an include rule and
-         * {@code - } an exclude rule.
+         * Rules read from FILE, one a line (bytes as they are), as rsync's --exclude-from reads them:
+         * blank lines and lines starting with {@code #} or {@code ;} are skipped, {@code + } makes a
+         * line an include rule and {@code - } an exclude rule, {@code !} clears the rules so far.
          */
-        public Builder excludeFrom(String file) {
-            for (byte[] line : lines(file, "--exclude-from")) {
-                if (line.length == 0 || line[0] == '#' || line[0] == ';') continue;
-                boolean prefixed = line.length > 2 && (line[0] == '+' || line[0] == '-') && line[1] == ' ';
-                byte[] pattern = prefixed ? Arrays.copyOfRange(line, 2, line.length) : line;
-                rule(prefixed && line[0] == '+', pattern, "--exclude-from " + file + ":");
-            }
-            return this;
-        }
+        public Builder excludeFrom(String file) { return excludeFrom(bytes(file)); }
+
+        /** The same for a file named by bytes (a name that is not UTF-8). */
+        public Builder excludeFrom(byte[] file) { return ruleFile(false, file, "--exclude-from"); }
+
+        /** As {@link #excludeFrom}, a line without a prefix being an include rule (rsync's --include-from). */
+        public Builder includeFrom(String file) { return includeFrom(bytes(file)); }
+
+        /** The same for a file named by bytes (a name that is not UTF-8). */
+        public Builder includeFrom(byte[] file) { return ruleFile(true, file, "--include-from"); }
 
         /**
          * Copy only the paths listed in FILE (one a line, relative to SRC; a listed directory with all
          * it holds), and the directories above them, which get their metadata too.
          */
-        public Builder filesFrom(String file) {
+        public Builder filesFrom(String file) { return filesFrom(bytes(file)); }
+
+        /** The same for a file named by bytes (a name that is not UTF-8). */
+        public Builder filesFrom(byte[] file) {
             List<byte[]> paths = new ArrayList<>();
             for (byte[] line : lines(file, "--files-from")) {
                 if (line.length == 0) continue;
@@ -270,7 +275,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
                 try {
                     path = Filter.listedPath(line);
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("--files-from " + file + ": " + e.getMessage());
+                    throw new IllegalArgumentException("--files-from " + PathBytes.display(file) + ": " + e.getMessage());
                 }
                 if (path == null) return this; // SRC itself is listed: everything is
                 paths.add(path);
@@ -342,7 +347,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
                 throw new IllegalArgumentException("--listing and --save-listing exclude each other: the listing is already saved");
             if (listing != null && !filter.none())
                 throw new IllegalArgumentException("--listing copies a saved listing as it is: --exclude, --include, "
-                        + "--exclude-from and --files-from filter a walk of SRC (save the listing with them)");
+                        + "--include-from, --exclude-from and --files-from filter a walk of SRC (save the listing with them)");
             if (logSkipped && log == null)
                 throw new IllegalArgumentException("--log-skipped adds to the log of --log DIR: give --log too");
             if (deleteExcluded && !modes.sync())
@@ -353,23 +358,23 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
                     log, logSkipped);
         }
 
-        private Builder rule(boolean include, byte[] pattern, String option) {
+        private Builder rule(boolean include, byte[] text, String option) {
             try {
-                this.filter = filter.with(Filter.Rule.of(include, required(pattern, option)));
+                this.filter = RuleText.apply(filter, include, required(text, option));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(option + " " + e.getMessage());
             }
             return this;
         }
 
+        private Builder ruleFile(boolean include, byte[] file, String option) {
+            for (byte[] line : RuleText.fileLines(read(file, option))) rule(include, line, option + " " + PathBytes.display(file) + ":");
+            return this;
+        }
+
         /** The file's lines as bytes (a trailing CR dropped); an unreadable file names itself and the reason. */
-        private static List<byte[]> lines(String file, String option) {
-            byte[] all;
-            try {
-                all = Files.readAllBytes(Path.of(required(file, option)));
-            } catch (IOException | java.nio.file.InvalidPathException e) {
-                throw new IllegalArgumentException(option + " cannot read " + file + ": " + ioReason(e));
-            }
+        private static List<byte[]> lines(byte[] file, String option) {
+            byte[] all = read(file, option);
             List<byte[]> lines = new ArrayList<>();
             int start = 0;
             for (int i = 0; i <= all.length; i++) {
@@ -381,10 +386,23 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
             return lines;
         }
 
-        private static String ioReason(Exception e) {
-            if (e instanceof java.nio.file.NoSuchFileException) return "no such file";
-            if (e instanceof java.nio.file.AccessDeniedException) return "permission denied";
-            return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        private static byte[] read(byte[] file, String option) {
+            try {
+                return SmallFiles.read(required(file, option));
+            } catch (PosixException e) {
+                throw new IllegalArgumentException(option + " cannot read " + PathBytes.display(file) + ": " + ioReason(e));
+            }
+        }
+
+        private static String ioReason(PosixException e) {
+            if (e.errno() == Errno.ENOENT) return "no such file";
+            if (e.errno() == Errno.EACCES) return "permission denied";
+            return e.reason();
+        }
+
+        /** A name as its UTF-8 bytes; null stays null, for the check to name. */
+        private static byte[] bytes(String name) {
+            return name == null ? null : PathBytes.of(name);
         }
 
         private static int threads(int n, String option) {

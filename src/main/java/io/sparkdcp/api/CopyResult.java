@@ -6,9 +6,7 @@ import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.report.ReportJson;
 import io.sparkdcp.report.ReportText;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -33,12 +31,6 @@ public record CopyResult(CopyReport report) implements RunResult {
 
     public String toJson() {
         return ReportJson.render(report);
-    }
-
-    /** The JSON report written to {@code file} atomically (a temporary file, then a rename); its directory must exist. */
-    @Override
-    public void writeJson(Path file) throws IOException {
-        ReportJson.write(report, file);
     }
 
     /** The JSON report as nested maps and lists (what PySpark receives as a dict-like object). */

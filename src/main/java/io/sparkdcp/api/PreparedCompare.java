@@ -11,6 +11,7 @@ import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.Sources;
 import io.sparkdcp.job.UsageException;
+import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.spark.ExecutorCompare;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -32,10 +33,10 @@ public final class PreparedCompare {
         this.request = request;
     }
 
-    static PreparedCompare check(String source, String destination, CopyRequest request) {
+    static PreparedCompare check(byte[] source, byte[] destination, CopyRequest request) {
         // rsync's forms, as copy and sync take them: SRC/ against DST, SRC against DST/name (what copy SRC DST made).
         Roots roots = Sources.check(List.of(source), destination, true).pairs().get(0);
-        if (!roots.destinationExists()) throw new UsageException("destination " + roots.target() + " does not exist");
+        if (!roots.destinationExists()) throw new UsageException("destination " + PathBytes.display(roots.target()) + " does not exist");
         if (request.listing() != null || request.saveListing() != null)
             throw new UsageException("compare walks both trees: --listing and --save-listing do not apply");
         if (request.maxOps() > 0 || request.bwlimit() > 0)

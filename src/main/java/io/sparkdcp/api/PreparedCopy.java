@@ -50,7 +50,7 @@ public final class PreparedCopy {
     }
 
     /** The request's values, under the same names, as the engine's options: nothing is checked or defaulted here again. */
-    static PreparedCopy check(List<String> sourceNames, String destination, CopyRequest request) {
+    static PreparedCopy check(List<byte[]> sourceNames, byte[] destination, CopyRequest request) {
         // Compare reads bytes with contents(true) too; a copy has no use for it.
         if (request.modes().compareContents() && !request.modes().sync())
             throw new IllegalArgumentException("--contents compares the data of a sync; a copy replaces what differs");
@@ -68,7 +68,7 @@ public final class PreparedCopy {
                     .withRootFile(roots.file());
             // Paths in the log are relative to DST: one of several sources' under its name there.
             if (log != null) copy = copy.withItemLog(sources.pairs().size() == 1 ? log
-                    : log.under(PathBytes.of(roots.destination().getFileName().toString())));
+                    : log.under(roots.destinationName()));
             JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
                     request.threadsPerTask(), new ListingOptions(request.walk(), listingOf(request.listing(), i, sources),
                             listingOf(request.saveListing(), i, sources), request.filter(), request.deleteExcluded()));
@@ -212,7 +212,7 @@ public final class PreparedCopy {
 
     /** Each pair's name in DST, under which its paths are shown; empty for a file, whose path is its name in DST already. */
     private List<String> names() {
-        return sources.pairs().stream().map(r -> r.file() != null ? "" : r.destination().getFileName().toString()).toList();
+        return sources.pairs().stream().map(r -> r.file() != null ? "" : PathBytes.display(r.destinationName())).toList();
     }
 
     /** True when this run made the pair's destination root (it then counts as copied, not as fixed). */
@@ -223,8 +223,10 @@ public final class PreparedCopy {
 
     /** DST resolved: the given name's real path once it exists. */
     private String destinationDisplay() {
-        return sources.pairs().size() == 1 ? sources.pairs().get(0).target().toString()
-                : sources.pairs().get(0).target().getParent().toString();
+        byte[] target = sources.pairs().get(0).target();
+        if (sources.pairs().size() == 1) return PathBytes.display(target);
+        byte[] parent = PathBytes.parent(target); // several sources: each is DST/name, and DST is absolute
+        return parent.length == 0 ? "/" : PathBytes.display(parent);
     }
 
     /** As many tasks at once as Spark's local[*] runs: one per CPU. */

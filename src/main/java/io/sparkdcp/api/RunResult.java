@@ -1,5 +1,8 @@
 package io.sparkdcp.api;
 
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.report.JsonFile;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -10,5 +13,16 @@ public interface RunResult {
 
     void printProblems(PrintWriter err);
 
-    void writeJson(Path file) throws IOException;
+    /** The --report fields as JSON. */
+    String toJson();
+
+    /** The JSON report written to {@code file} atomically (a temporary file, then a rename); its directory must exist. */
+    default void writeJson(Path file) throws IOException {
+        writeJson(PathBytes.of(file.toAbsolutePath().toString()));
+    }
+
+    /** The same for a file named by bytes (a name that is not UTF-8, as a command line gives it). */
+    default void writeJson(byte[] file) throws IOException {
+        JsonFile.write(file, toJson());
+    }
 }

@@ -1,5 +1,6 @@
 package io.sparkdcp.api;
 
+import io.sparkdcp.posix.PathBytes;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -72,6 +73,11 @@ public final class SparkDcp {
 
     /** Checks the two roots and the options of a comparison now, without Spark. */
     public static PreparedCompare prepareCompare(String source, String destination, CopyRequest request) {
+        return prepareCompare(bytes(source), bytes(destination), request);
+    }
+
+    /** The same for roots given as bytes: names that are not UTF-8, as a command line gives them. */
+    public static PreparedCompare prepareCompare(byte[] source, byte[] destination, CopyRequest request) {
         return PreparedCompare.check(source, destination, request);
     }
 
@@ -82,6 +88,16 @@ public final class SparkDcp {
 
     /** The same for several sources. */
     public static PreparedCopy prepare(List<String> sources, String destination, CopyRequest request) {
+        return prepare(sources.stream().map(SparkDcp::bytes).toList(), bytes(destination), request);
+    }
+
+    /** The same for roots given as bytes: names that are not UTF-8, as a command line gives them. */
+    public static PreparedCopy prepare(List<byte[]> sources, byte[] destination, CopyRequest request) {
         return PreparedCopy.check(sources, destination, request);
+    }
+
+    /** A name as its UTF-8 bytes; null stays null, for the check to name. */
+    private static byte[] bytes(String name) {
+        return name == null ? null : PathBytes.of(name);
     }
 }

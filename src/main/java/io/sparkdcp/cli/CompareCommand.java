@@ -13,7 +13,6 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
@@ -33,7 +32,8 @@ import java.util.concurrent.Callable;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the trees are identical",
                 "1:differences found (summary on stdout, the first 50 on stderr, all in the report)",
-                "2:usage error, or some entries could not be read and compared (listed on stderr and in the report)"})
+                "2:usage error, or some entries could not be read and compared (listed on stderr and in the report)",
+                "20:interrupted by SIGTERM, SIGINT or SIGHUP; the comparison stopped at once"})
 final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -61,7 +61,7 @@ final class CompareCommand implements Callable<Integer> {
     void timeWindow(long nanos) { OptionValue.set(spec, "--time-window", () -> engine.request.timeWindow(Duration.ofNanos(nanos))); }
 
     @Option(names = "--report", paramLabel = "FILE", description = "Also write the report, every difference listed, as JSON to FILE.")
-    Path reportFile;
+    String reportFile;
 
     @Mixin
     EngineOptions engine;
@@ -79,11 +79,12 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Interruption.reportTo(reportFile); // from the start: a signal at any time writes it
         String missing = FullClassPath.missingFor(spec);
         if (missing != null) return usageError(missing);
         PreparedCompare compare;
         try {
-            compare = SparkDcp.prepareCompare(source, destination, request());
+            compare = SparkDcp.prepareCompare(RawArguments.bytes(source), RawArguments.bytes(destination), request());
             if (reportFile != null) CopyCommand.checkReportTarget(reportFile);
         } catch (IllegalArgumentException e) { // a UsageException (DST missing, say), or options that exclude each other
             return usageError(e.getMessage());

@@ -6,6 +6,7 @@ import io.sparkdcp.api.DriverOutOfMemoryException;
 import io.sparkdcp.api.RunResult;
 import io.sparkdcp.api.DryRun;
 import io.sparkdcp.api.PreparedCopy;
+import io.sparkdcp.api.ReportFile;
 import io.sparkdcp.api.SparkDcp;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,8 +17,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -37,7 +36,8 @@ import java.util.concurrent.Callable;
                 "1:some entries failed (listed on stderr and in the report); the rest was copied. "
                         + "Also when the run itself stopped, or the report could not be written",
                 "2:usage error or impossible request; nothing was written",
-                "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)"})
+                "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)",
+                "20:interrupted by SIGTERM, SIGINT or SIGHUP; the run stopped at once (run it again to resume)"})
 class CopyCommand implements Callable<Integer> {
     /** The CLI's own default: progress is for a person watching. */
     static final int PROGRESS_SECONDS_ON_A_TERMINAL = 5;
@@ -84,7 +84,7 @@ class CopyCommand implements Callable<Integer> {
     void lustreLayout(String word) { OptionValue.set(spec, "--lustre-layout", () -> engine.request.lustreLayout(word)); }
 
     @Option(names = "--report", paramLabel = "FILE", description = "Also write the report as JSON to FILE.")
-    Path reportFile;
+    String reportFile;
 
     @Mixin
     EngineOptions engine;
@@ -103,12 +103,14 @@ class CopyCommand implements Callable<Integer> {
 
     @Option(names = "--save-listing", paramLabel = "DIR",
             description = "Save the listing of SRC in DIR (a Hadoop SequenceFile; any Hadoop path) for later runs' --listing.")
-    void saveListing(String dir) { OptionValue.set(spec, "--save-listing", () -> engine.request.saveListing(dir)); }
+    void saveListing(String dir) { OptionValue.set(spec, "--save-listing", () -> engine.request.saveListing(OptionValue.hadoopPath("--save-listing", dir))); }
+
 
     @Option(names = "--listing", paramLabel = "DIR",
             description = "Copy from the listing an earlier run saved in DIR instead of walking SRC: "
                     + "entries SRC gained since are not copied.")
-    void listing(String dir) { OptionValue.set(spec, "--listing", () -> engine.request.listing(dir)); }
+    void listing(String dir) { OptionValue.set(spec, "--listing", () -> engine.request.listing(OptionValue.hadoopPath("--listing", dir))); }
+
 
     private boolean progressGiven;
 
@@ -137,12 +139,14 @@ class CopyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Interruption.reportTo(reportFile); // from the start: a signal at any time writes it
         if (paths.size() < 2) return usageError("missing DST: give SRC... DST; see '" + spec.qualifiedName() + " --help'");
         String missing = FullClassPath.missingFor(spec);
         if (missing != null) return usageError(missing);
         PreparedCopy copy;
         try {
-            copy = SparkDcp.prepare(paths.subList(0, paths.size() - 1), paths.get(paths.size() - 1), request());
+            List<byte[]> named = paths.stream().map(RawArguments::bytes).toList();
+            copy = SparkDcp.prepare(named.subList(0, named.size() - 1), named.get(named.size() - 1), request());
             if (reportFile != null) checkReportTarget(reportFile);
         } catch (IllegalArgumentException e) { // a UsageException, or options that exclude each other
             return usageError(e.getMessage());
@@ -237,12 +241,8 @@ class CopyCommand implements Callable<Integer> {
     }
 
     /** Found out now, not after hours of copying. */
-    static void checkReportTarget(Path file) {
-        Path target = file.toAbsolutePath();
-        if (Files.isDirectory(target)) throw new IllegalArgumentException("report " + file + " is a directory");
-        Path dir = target.getParent();
-        if (!Files.isDirectory(dir)) throw new IllegalArgumentException("report directory " + dir + " does not exist");
-        if (!Files.isWritable(dir)) throw new IllegalArgumentException("report directory " + dir + " is not writable");
+    static void checkReportTarget(String file) {
+        ReportFile.check(RawArguments.bytes(file));
     }
 
     private int finish(CopyResult result) {
@@ -250,7 +250,8 @@ class CopyCommand implements Callable<Integer> {
     }
 
     /** The summary on stdout, problems on stderr, the JSON report if asked for; copy, sync and compare end here. */
-    static int finish(CommandSpec spec, RunResult result, Path reportFile, int exitIfNoReport) {
+    static int finish(CommandSpec spec, RunResult result, String reportFile, int exitIfNoReport) {
+        if (!Interruption.ending()) return Main.EXIT_INTERRUPTED; // a signal told the ending already
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         out.print(result);
@@ -258,9 +259,9 @@ class CopyCommand implements Callable<Integer> {
         result.printProblems(err);
         if (reportFile != null) {
             try {
-                result.writeJson(reportFile);
+                result.writeJson(RawArguments.bytes(reportFile));
             } catch (IOException e) {
-                err.println("spark-dcp: cannot write the report " + reportFile + ": " + e);
+                err.println("spark-dcp: cannot write the report " + RawArguments.shown(reportFile) + ": " + e);
                 err.flush();
                 return exitIfNoReport;
             }

@@ -23,8 +23,9 @@ final class FilterOptions {
     CommandSpec command;
 
     @Option(names = "--exclude", paramLabel = "PATTERN", parameterConsumer = InOrder.class,
-            description = "Leave out entries matching PATTERN (rsync's rules: * within a name, ** across /, a leading / "
-                    + "anchors at SRC, a trailing / matches directories only). Excluded directories are not walked. Repeatable.")
+            description = "Leave out entries matching PATTERN, matched as rsync matches it (* within a name, ** across /, "
+                    + "dir/*** dir and all it holds, a leading / anchors at SRC, a trailing / matches directories only; "
+                    + "'+ ' and '- ' prefixes, '!' clears the rules). Excluded directories are not walked. Repeatable.")
     List<String> exclude;
 
     @Option(names = "--include", paramLabel = "PATTERN", parameterConsumer = InOrder.class,
@@ -32,14 +33,20 @@ final class FilterOptions {
     List<String> include;
 
     @Option(names = "--exclude-from", paramLabel = "FILE", parameterConsumer = InOrder.class,
-            description = "Exclude the patterns in FILE, one a line ('+ ' starts an include; lines starting with # or ; "
-                    + "are comments). Repeatable.")
+            description = "Exclude the patterns in FILE, one a line ('+ ' starts an include, '- ' an exclude; lines starting "
+                    + "with # or ; are comments). Repeatable.")
     List<String> excludeFrom;
+
+    @Option(names = "--include-from", paramLabel = "FILE", parameterConsumer = InOrder.class,
+            description = "Include the patterns in FILE, one a line, as --exclude-from reads them. Repeatable.")
+    List<String> includeFrom;
 
     @Option(names = "--files-from", paramLabel = "FILE",
             description = "Copy only the paths listed in FILE (one a line, relative to SRC; a directory with all it holds), "
                     + "and the directories above them.")
-    void filesFrom(String file) { OptionValue.set(command, "--files-from", () -> engine(command).request.filesFrom(file)); }
+    void filesFrom(String file) {
+        OptionValue.set(command, "--files-from", () -> engine(command).request.filesFrom(RawArguments.bytes(file)));
+    }
 
     /** The builder the rules go to: the command's engine options. */
     private static EngineOptions engine(CommandSpec command) {
@@ -60,9 +67,10 @@ final class FilterOptions {
             CopyRequest.Builder request = engine(commandSpec).request;
             OptionValue.set(commandSpec, option, () -> {
                 switch (option) {
-                    case "--exclude" -> request.exclude(value);
-                    case "--include" -> request.include(value);
-                    default -> request.excludeFrom(value);
+                    case "--exclude" -> request.exclude(RawArguments.bytes(value));
+                    case "--include" -> request.include(RawArguments.bytes(value));
+                    case "--include-from" -> request.includeFrom(RawArguments.bytes(value));
+                    default -> request.excludeFrom(RawArguments.bytes(value));
                 }
             });
         }

@@ -15,7 +15,7 @@ final class ItemLogOptions {
     boolean skipped;
 
     CopyRequest.Builder applyTo(CopyRequest.Builder request) {
-        if (dir != null) request.log(dir);
+        if (dir != null) request.log(OptionValue.hadoopPath("--log", dir));
         return request.logSkipped(skipped);
     }
 }

@@ -21,6 +21,8 @@ public final class Main implements Runnable {
     public static final int EXIT_USAGE = 2;
     /** The driver ran out of memory (HotSpot's code for -XX:+ExitOnOutOfMemoryError, too); the run stopped at once. */
     public static final int EXIT_OUT_OF_MEMORY = 3;
+    /** SIGTERM, SIGINT or SIGHUP ended the run (rsync's code for them); a re-run resumes. */
+    public static final int EXIT_INTERRUPTED = 20;
     private static final String NO_CLOSURES = "picocli.disable.closures";
 
     @Spec
@@ -87,11 +89,12 @@ public final class Main implements Runnable {
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && COPIES.contains(args[0])) NativeCalls.bindInBackground();
         OutOfMemoryExit.install();
+        if (args.length > 0 && COPIES.contains(args[0]) && !isDriverInApplicationMaster()) Interruption.install();
         // picocli looks for Groovy's Closure class, a miss that makes the JVM open every jar on the class path.
         if (System.getProperty(NO_CLOSURES) == null) System.setProperty(NO_CLOSURES, "true");
-        String notUtf8 = RawArguments.refusal(args);
-        if (notUtf8 != null) System.err.println("spark-dcp: " + notUtf8);
-        int exitCode = notUtf8 != null ? EXIT_USAGE : commandLine(args).execute(args);
+        RawArguments.Taken taken = RawArguments.take(args);
+        if (taken.refusal() != null) System.err.println("spark-dcp: " + taken.refusal());
+        int exitCode = Interruption.exitCode(taken.refusal() != null ? EXIT_USAGE : commandLine(taken.escaped()).execute(taken.escaped()));
         if (isDriverInApplicationMaster()) ApplicationMasterExit.finish(exitCode);
         else System.exit(exitCode);
     }

@@ -19,4 +19,15 @@ final class OptionValue {
             throw new ParameterException(command.commandLine(), "Invalid value for option '" + option + "': " + reason);
         }
     }
+
+    /**
+     * A Hadoop path ({@code --log}, {@code --listing}, {@code --save-listing}): Hadoop names files by
+     * Strings, so a name whose bytes are not UTF-8 cannot reach its file and is refused.
+     */
+    static String hadoopPath(String option, String dir) {
+        if (RawArguments.notUtf8(dir))
+            throw new IllegalArgumentException(option + " " + RawArguments.shown(dir) + " is not UTF-8, which a Hadoop path cannot name "
+                    + "(its file systems name files by Java strings); give a directory whose name is UTF-8");
+        return dir;
+    }
 }

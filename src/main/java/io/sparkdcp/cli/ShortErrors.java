@@ -23,7 +23,7 @@ final class ShortErrors {
         UnmatchedArgumentException.printSuggestions(e, new PrintWriter(suggestions));
         String suggested = suggestions.toString().strip().replaceAll("\\s+", " ");
         PrintWriter err = cmd.getErr();
-        err.println("spark-dcp: " + firstLine(e.getMessage()) + (suggested.isEmpty() ? "" : " (" + suggested + ")")
+        err.println("spark-dcp: " + RawArguments.bytesShown(firstLine(e.getMessage())) + (suggested.isEmpty() ? "" : " (" + suggested + ")")
                 + "; see '" + cmd.getCommandSpec().qualifiedName() + " --help'");
         err.flush();
         return cmd.getCommandSpec().exitCodeOnInvalidInput();

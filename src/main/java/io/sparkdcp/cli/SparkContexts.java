@@ -77,9 +77,12 @@ final class SparkContexts {
         } catch (Exception e) { // Spark's own exceptions are checked ones Scala does not declare
             throw new CannotStart(e);
         }
+        Runnable cancel = sc::cancelAllJobs; // a signal stops the run: its jobs end at once
+        Interruption.onInterrupt(cancel);
         try {
             return work.apply(sc);
         } finally {
+            Interruption.removeOnInterrupt(cancel);
             sc.stop();
         }
     }

@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
                 "1:some entries failed, or deletion was refused after an error listing SRC (listed on stderr and in "
                         + "the report). Also when the run itself stopped, or the report could not be written",
                 "2:usage error or impossible request; nothing was written",
-                "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)"})
+                "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)",
+                "20:interrupted by SIGTERM, SIGINT or SIGHUP; the run stopped at once (run it again to resume)"})
 final class SyncCommand extends CopyCommand {
     @Option(names = "--delete", description = "Remove the entries SRC does not have, only inside what SRC maps to "
             + "(DST for SRC/, DST/name for SRC; nothing for a file), as rsync does. Refused (nothing deleted, exit 1) when any part of SRC "
@@ -31,7 +32,7 @@ final class SyncCommand extends CopyCommand {
     boolean delete;
 
     @Option(names = "--delete-excluded", description = "With --delete (which it implies), also remove the entries of DST "
-            + "that --exclude, --include, --exclude-from or --files-from leave out (by default they stay, as with rsync).")
+            + "that --exclude, --include, --include-from, --exclude-from or --files-from leave out (by default they stay, as with rsync).")
     boolean deleteExcluded;
 
     @Option(names = "--contents", description = "Compare the bytes of files of equal size instead of trusting "

@@ -18,7 +18,8 @@ import java.util.Set;
  * follow ".." up to "/" comparing device and inode with the outer directory. At the root of a bind
  * mount of a subdirectory, ".." leads to where the mount sits, not to the directory's real parents, so
  * those are followed too, through another mount of the same file system that shows them. Symlinks
- * and bind mounts therefore cannot hide that DST is inside SRC (or SRC inside DST).
+ * and bind mounts therefore cannot hide that DST is inside SRC (or SRC inside DST), nor, for
+ * {@link DestinationLock}, that one run's DST is inside another's.
  */
 final class Containment {
     private static final byte[] DOT = {'.'};
@@ -27,8 +28,22 @@ final class Containment {
 
     private Containment() {}
 
+    /** A directory on the way up, open for the length of the call, and its identity. */
+    interface Visit {
+        /** @return true to stop the walk here */
+        boolean stopAt(Fd dir, DirectoryIdentity id);
+    }
+
     /** True when {@code dir} is {@code outer} or lies anywhere below it. */
     static boolean inside(Fd dir, DirectoryIdentity outer, MountTable mounts) {
+        return upward(dir, mounts, (current, id) -> id.sameInode(outer));
+    }
+
+    /**
+     * Visits {@code dir}, then every directory above it up to "/": by "..", and at the root of a mount
+     * of a subdirectory also through its real parents. True when a visit stopped the walk.
+     */
+    static boolean upward(Fd dir, MountTable mounts, Visit visit) {
         Deque<Fd> todo = new ArrayDeque<>();
         Set<List<Long>> seen = new HashSet<>();
         todo.add(Posix.openat(dir, DOT, DIRECTORY, 0));
@@ -36,8 +51,8 @@ final class Containment {
             while (!todo.isEmpty()) {
                 try (Fd current = todo.poll()) {
                     DirectoryIdentity id = Posix.identity(current);
-                    if (id.sameInode(outer)) return true;
                     if (!seen.add(List.of(id.dev(), id.ino(), id.mountId()))) continue;
+                    if (visit.stopAt(current, id)) return true;
                     Fd parent = Posix.openat(current, DOT_DOT, DIRECTORY, 0);
                     DirectoryIdentity up = Posix.identity(parent);
                     if (up.mountId() != id.mountId()) addRealParent(id, mounts, todo);

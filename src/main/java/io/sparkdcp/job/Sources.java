@@ -1,12 +1,12 @@
 package io.sparkdcp.job;
 
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
+import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Stat;
+
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The sources as users give them, mapped onto DST by rsync's rule: {@code SRC/} (or {@code SRC/.})
@@ -19,45 +19,45 @@ import java.util.Map;
  * unless {@code mkpath} (rsync's {@code --mkpath}): a typo in DST must not make a new tree.
  *
  * @param pairs       one checked pair of roots per source, in the order given
- * @param destination DST as given
+ * @param destination DST as given (bytes: any name, UTF-8 or not)
  */
-public record Sources(List<Roots> pairs, String destination) {
+public record Sources(List<Roots> pairs, byte[] destination) {
 
-    public static Sources check(List<String> sources, String destination, boolean mkpath) {
+    public static Sources check(List<byte[]> sources, byte[] destination, boolean mkpath) {
         if (sources == null || sources.isEmpty()) throw new UsageException("no source given");
-        if (destination == null || destination.isEmpty())
+        if (destination == null || destination.length == 0)
             throw new UsageException("destination must not be empty (an empty DST is not the current directory)");
-        Path dst = Path.of(destination).toAbsolutePath().normalize();
+        byte[] dst = RootPaths.absolute(destination);
         // rsync's rule for one file: into DST when DST is a directory (or written as one), else DST becomes the file.
-        boolean intoDst = sources.size() > 1 || destination.endsWith("/") || destination.endsWith("/.") || Files.isDirectory(dst);
-        Map<Path, String> targets = new LinkedHashMap<>();
+        boolean intoDst = sources.size() > 1 || endsWith(destination, "/") || endsWith(destination, "/.")
+                || RootPaths.isDirectory(dst, destination);
+        List<byte[]> targets = new ArrayList<>();
         List<Boolean> files = new ArrayList<>();
-        for (String source : sources) {
-            if (source == null || source.isEmpty())
+        for (byte[] source : sources) {
+            if (source == null || source.length == 0)
                 throw new UsageException("source must not be empty (an empty SRC is not the current directory)");
             boolean file = notADirectory(source);
             files.add(file);
-            Path target = contentsOf(source) ? dst : file && !intoDst ? dst : dst.resolve(Path.of(source).normalize().getFileName());
-            String other = targets.putIfAbsent(target, source);
-            if (other != null)
-                throw new UsageException("sources " + other + " and " + source + " both map to " + target
-                        + ": nothing was copied; give each source its own name in DST");
+            byte[] target = contentsOf(source) || (file && !intoDst) ? dst : RootPaths.child(dst, RootPaths.name(RootPaths.absolute(source)));
+            for (int other = 0; other < targets.size(); other++)
+                if (Arrays.equals(targets.get(other), target))
+                    throw new UsageException("sources " + PathBytes.display(sources.get(other)) + " and " + PathBytes.display(source)
+                            + " both map to " + PathBytes.display(target) + ": nothing was copied; give each source its own name in DST");
+            targets.add(target);
         }
         if (sources.size() > 1)
-            for (String source : sources)
+            for (byte[] source : sources)
                 if (contentsOf(source))
-                    throw new UsageException("source " + source + " means its contents, which map onto DST itself, over "
+                    throw new UsageException("source " + PathBytes.display(source) + " means its contents, which map onto DST itself, over "
                             + "the other sources' places: with several sources, name each without the trailing slash");
         List<Roots> pairs = new ArrayList<>();
-        List<Path> targetList = new ArrayList<>(targets.keySet());
         for (int i = 0; i < sources.size(); i++)
-            pairs.add(files.get(i) ? Roots.checkFile(sources.get(i), targetList.get(i).toString())
-                    : Roots.check(sources.get(i), targetList.get(i).toString()));
+            pairs.add(files.get(i) ? Roots.checkFile(sources.get(i), targets.get(i)) : Roots.check(sources.get(i), targets.get(i)));
         // Checked after the pairs, so that a source inside DST (say) is named as that, the worse mistake.
-        Path parent = dst.getParent();
-        if (!mkpath && parent != null && !Files.exists(dst, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(parent))
-            throw new UsageException("the parent of destination " + destination + " (" + parent + ") does not exist: "
-                    + "nothing was created; give --mkpath to create the missing directories");
+        byte[] parent = RootPaths.parent(dst);
+        if (!mkpath && parent != null && !RootPaths.exists(dst, destination) && !RootPaths.isDirectory(parent, parent))
+            throw new UsageException("the parent of destination " + PathBytes.display(destination) + " (" + PathBytes.display(parent)
+                    + ") does not exist: nothing was created; give --mkpath to create the missing directories");
         return new Sources(List.copyOf(pairs), destination);
     }
 
@@ -65,9 +65,14 @@ public record Sources(List<Roots> pairs, String destination) {
      * rsync's rule: a trailing slash, or a last component "." (or ".."), names the directory's
      * contents; anything else names the directory itself.
      */
-    static boolean contentsOf(String source) {
-        if (source.endsWith("/") || source.endsWith("/.") || source.endsWith("/..")) return true;
-        return source.equals(".") || source.equals("..");
+    static boolean contentsOf(byte[] source) {
+        if (endsWith(source, "/") || endsWith(source, "/.") || endsWith(source, "/..")) return true;
+        return Arrays.equals(source, new byte[]{'.'}) || Arrays.equals(source, new byte[]{'.', '.'});
+    }
+
+    private static boolean endsWith(byte[] path, String tail) {
+        byte[] t = PathBytes.of(tail);
+        return path.length >= t.length && Arrays.equals(path, path.length - t.length, path.length, t, 0, t.length);
     }
 
     /**
@@ -75,10 +80,10 @@ public record Sources(List<Roots> pairs, String destination) {
      * which is copied as the link (rsync -a; {@code link/} follows it). A missing one is left to
      * {@link Roots#check}, which names it.
      */
-    private static boolean notADirectory(String source) {
+    private static boolean notADirectory(byte[] source) {
         if (contentsOf(source)) return false;
-        Path p = Path.of(source);
-        return Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
+        Stat stat = RootPaths.stat(source, false, source);
+        return stat != null && stat.type() != FileType.DIRECTORY;
     }
 
     /** Creates each pair's destination that does not exist yet (DST first, when missing). */
@@ -88,6 +93,6 @@ public record Sources(List<Roots> pairs, String destination) {
 
     /** The sources as the report shows them: the resolved roots, one or several. */
     public String sourceDisplay() {
-        return String.join(", ", pairs.stream().map(r -> r.named().toString()).toList());
+        return String.join(", ", pairs.stream().map(r -> PathBytes.display(r.named())).toList());
     }
 }

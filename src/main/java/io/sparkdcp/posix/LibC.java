@@ -55,6 +55,12 @@ public interface LibC {
 
     String strerror(int errnum);
 
+    /**
+     * The roots of every run are resolved by it: resolved gets PATH_MAX bytes, NUL-terminated; the
+     * result is null on failure (errno set), else resolved itself.
+     */
+    Pointer realpath(@In byte[] path, @Out byte[] resolved);
+
     int geteuid();
 
     int getegid();

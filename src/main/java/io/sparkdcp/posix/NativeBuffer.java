@@ -26,6 +26,11 @@ public final class NativeBuffer {
         if (size > capacity) allocate((int) Math.min(Integer.MAX_VALUE - 8, Math.max(size, 2L * capacity)));
     }
 
+    /** Puts length bytes of src, from srcOffset, at the start of the buffer (which must hold them). */
+    void copyIn(byte[] src, int srcOffset, int length) {
+        memory.put(0, src, srcOffset, length);
+    }
+
     public byte[] copyOut(int offset, int length) {
         byte[] out = new byte[length];
         memory.get(offset, out, 0, length);

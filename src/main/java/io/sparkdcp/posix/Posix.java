@@ -306,6 +306,28 @@ public final class Posix {
         return Statx.decode(buf);
     }
 
+    /** stat (or lstat, without follow) of a whole path, or null when it or a directory on its way is missing. */
+    public static Stat statIfExists(byte[] path, boolean follow) {
+        byte[] buf = new byte[Statx.SIZE];
+        byte[] c = PathBytes.cString(path);
+        int flags = follow ? 0 : AT_SYMLINK_NOFOLLOW;
+        long rc = callOrErrno(() -> LIBC.statx(AT_FDCWD, c, flags, STATX_BASIC_STATS, buf));
+        if (rc == -Errno.ENOENT || rc == -Errno.ENOTDIR) return null;
+        if (rc < 0) throw failure(follow ? "stat" : "lstat", (int) -rc, path);
+        return Statx.decode(buf);
+    }
+
+    /** realpath(3) on bytes: the absolute path with every symlink, "." and ".." resolved; the path must exist. */
+    public static byte[] realpath(byte[] path) {
+        byte[] c = PathBytes.cString(path);
+        byte[] resolved = new byte[PATH_MAX];
+        int again = 0;
+        while (LIBC.realpath(c, resolved) == null) again = retryOrThrow(again, "realpath", path);
+        int end = 0;
+        while (end < resolved.length && resolved[end] != 0) end++;
+        return java.util.Arrays.copyOf(resolved, end);
+    }
+
     // ---- project ID ioctls --------------------------------------------------------------------
 
     public static FsXattr getFsXattr(Fd fd) {

@@ -8,10 +8,7 @@ import io.sparkdcp.copy.Difference;
 import io.sparkdcp.posix.Failure;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The compare command's {@code --report FILE}: settings, counts, differences by kind, and every
@@ -66,14 +63,6 @@ public final class CompareJson {
 
     /** Written beside its name, then renamed over it, as the copy's report is. */
     public static void write(CompareReport r, Path file) throws IOException {
-        Path target = file.toAbsolutePath();
-        Path temp = target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + "."
-                + Long.toHexString(System.nanoTime()) + ".tmp");
-        try {
-            Files.writeString(temp, render(r), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(temp);
-        }
+        JsonFile.write(file, render(r));
     }
 }

@@ -9,10 +9,7 @@ import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,6 +45,7 @@ public final class ReportJson {
         settings.put("max_ops_per_second", report.throttle().maxOps() > 0 ? report.throttle().maxOps() : null);
         settings.put("bwlimit_bytes_per_second", report.throttle().bwlimit() > 0 ? report.throttle().bwlimit() : null);
         root.put("exit_code", report.exitCode());
+        root.put("interrupted", false);
         root.put("walk_complete", report.walkComplete());
         root.put("entries_listed", report.entriesListed());
         root.put("bytes_listed", report.bytesListed());
@@ -89,16 +87,20 @@ public final class ReportJson {
      * sees half a report, and an older report stays whole until the new one is complete.
      */
     public static void write(CopyReport report, Path file) throws IOException {
-        Path target = file.toAbsolutePath();
-        // Not createTempFile: its 0600 would outlive the rename; a plain create honours the umask.
-        Path temp = target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + "."
-                + Long.toHexString(System.nanoTime()) + ".tmp");
-        try {
-            Files.writeString(temp, render(report), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(temp);
-        }
+        JsonFile.write(file, render(report));
+    }
+
+    /**
+     * The report of a run a signal ended: no counts (the run kept none it could vouch for; its re-run
+     * resumes and counts the whole copy), written whole like any report.
+     */
+    public static void writeInterrupted(String signal, int exitCode, byte[] file) throws IOException {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("interrupted", true);
+        root.put("signal", signal);
+        root.put("exit_code", exitCode);
+        root.put("counted", "nothing: an interrupted run reports no counts; run it again to resume, its report counts the whole copy");
+        JsonFile.write(file, MAPPER.writeValueAsString(root) + "\n");
     }
 
     private static void byType(ObjectNode node, Map<FileType, Long> counts) {

@@ -13,17 +13,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Which entries of SRC a walk lists: rsync's include/exclude rules for the common cases, and
- * optionally a list of the paths wanted ({@code --files-from}). Everything is bytes, so names that
- * are not UTF-8 filter like any other. An entry left out is not listed, and a directory left out is
- * not walked.
- *
- * <p>Patterns: {@code *} any bytes but {@code /}, {@code **} any bytes, {@code ?} one byte but
- * {@code /}, {@code [...]} a class ({@code [!...]} or {@code [^...]} negated, {@code a-z} ranges).
- * A leading {@code /} anchors the pattern at SRC; a trailing {@code /} matches directories only. A
- * pattern without {@code /} (besides a trailing one) and without {@code **} matches the entry's
- * name; otherwise the end of its path relative to SRC, from a name's start (anchored: the whole
- * path). The first rule that matches decides; an entry no rule matches is included.
+ * Which entries of SRC a walk lists: rsync's include/exclude rules, matched as rsync matches them
+ * ({@link Rule}, {@link Wildmatch}; {@link RuleText} reads the rule syntax), and optionally a list of
+ * the paths wanted ({@code --files-from}). Everything is bytes, so names that are not UTF-8 filter
+ * like any other. An entry left out is not listed, and a directory left out is not walked. The first
+ * rule that matches decides; an entry no rule matches is included.
  *
  * <p>With {@code --files-from}, an entry is listed only when it is one of the listed paths, a
  * directory above one, or inside a listed directory; the rules then apply as well.
@@ -45,46 +39,115 @@ public final class Filter implements Serializable {
     /** The paths of --files-from, or null. */
     public List<byte[]> listed() { return listed; }
 
-    /** One include or exclude rule, compiled. */
-    public record Rule(boolean include, byte[] glob, boolean anchored, boolean directoriesOnly, boolean wholePath)
-            implements Serializable {
+    /**
+     * One include or exclude rule, as rsync's {@code add_rule} compiles it and {@code rule_matches}
+     * applies it (exclude.c): the pattern keeps its leading {@code /} and loses one trailing {@code /}.
+     */
+    public static final class Rule implements Serializable {
+        private final boolean include;
+        private final byte[] pattern;
+        private final boolean directoriesOnly;
+        private final int slashes;
+        private final boolean wild;           // holds * ? or [: wildmatch, else a plain compare
+        private final boolean crossesSlashes; // holds **
+        private final boolean startsWithTwoStars;
+        private final boolean endsWithThreeStars;
+        private final boolean anchored;
+        private final byte[] body; // the pattern without its anchoring '/'
 
-        /** Parses a pattern as rsync does for --include/--exclude; a bad one is an IllegalArgumentException naming it. */
+        private Rule(boolean include, byte[] pattern, boolean directoriesOnly) {
+            this.include = include;
+            this.pattern = pattern;
+            this.directoriesOnly = directoriesOnly;
+            int n = 0;
+            for (byte b : pattern) if (b == '/') n++;
+            this.slashes = n;
+            this.wild = indexOf(pattern, (byte) '*') >= 0 || indexOf(pattern, (byte) '?') >= 0 || indexOf(pattern, (byte) '[') >= 0;
+            int twoStars = wild ? indexOf(pattern, new byte[]{'*', '*'}) : -1;
+            this.crossesSlashes = twoStars >= 0;
+            this.startsWithTwoStars = twoStars == 0;
+            int len = pattern.length;
+            this.endsWithThreeStars = crossesSlashes && len >= 3 && pattern[len - 1] == '*' && pattern[len - 2] == '*' && pattern[len - 3] == '*';
+            this.anchored = len > 0 && pattern[0] == '/';
+            this.body = anchored ? Arrays.copyOfRange(pattern, 1, len) : pattern;
+        }
+
+        /**
+         * Compiles one pattern as rsync does for an include or exclude rule (no prefix: see {@link RuleText}).
+         * A pattern that rsync would never match, or that wildmatch would read past, is an
+         * IllegalArgumentException naming it.
+         */
         public static Rule of(boolean include, byte[] pattern) {
             byte[] p = pattern;
             boolean directoriesOnly = false;
-            while (p.length > 1 && p[p.length - 1] == '/') {
+            if (p.length > 1 && p[p.length - 1] == '/') {
                 directoriesOnly = true;
                 p = Arrays.copyOf(p, p.length - 1);
             }
-            boolean anchored = p.length > 0 && p[0] == '/';
-            if (anchored) p = Arrays.copyOfRange(p, 1, p.length);
-            if (p.length == 0 || (p.length == 1 && p[0] == '/'))
-                throw new IllegalArgumentException("pattern '" + PathBytes.display(pattern) + "' matches no name");
-            checkClasses(p, pattern);
-            boolean wholePath = anchored || indexOf(p, (byte) '/') >= 0 || contains(p, new byte[]{'*', '*'});
-            return new Rule(include, p, anchored, directoriesOnly, wholePath);
+            Rule rule = new Rule(include, p, directoriesOnly);
+            String why = rule.matchesNothing();
+            if (why != null) throw new IllegalArgumentException("pattern '" + PathBytes.display(pattern) + "' " + why);
+            return rule;
         }
 
+        public boolean include() { return include; }
+
+        /** Why no name can match this rule, or null. */
+        private String matchesNothing() {
+            if (pattern.length == 0) return "is empty";
+            if (indexOf(pattern, (byte) 0) >= 0) return "holds a NUL byte";
+            if (pattern.length == 1 && pattern[0] == '/') return "matches no name (a lone /)";
+            if (!wild) return null; // a plain compare: every byte is itself, \ too
+            for (int i = 0; i < pattern.length; i++) {
+                if (pattern[i] == '\\') {
+                    if (++i == pattern.length) return "ends with a lone '\\'";
+                } else if (pattern[i] == '[') {
+                    Wildmatch.ClassMatch c = Wildmatch.matchClass(pattern, i, 'x');
+                    if (c == null) return "has a '[' class without its ']' or with an unknown [:name:]";
+                    i = c.end();
+                }
+            }
+            return null;
+        }
+
+        /** rsync's rule_matches for a path relative to the transfer root (SRC), never empty. */
         boolean matches(byte[] path, boolean directory) {
             if (directoriesOnly && !directory) return false;
-            if (anchored) return Glob.matches(glob, 0, path, 0);
-            if (!wholePath) return Glob.matches(glob, 0, path, lastSlash(path) + 1);
-            for (int start = 0; start <= path.length; start++) {
-                if ((start == 0 || path[start - 1] == '/') && Glob.matches(glob, 0, path, start)) return true;
+            int nameStart = 0;
+            boolean slashBefore = false;
+            if (slashes == 0 && !crossesSlashes) nameStart = lastSlash(path) + 1; // the name only
+            else if (startsWithTwoStars) slashBefore = true; // lets "**/" match at the start
+            boolean slashAfter = directory && endsWithThreeStars; // lets "dir/***" match dir itself
+            byte[] p = body;
+            int where;
+            if (!anchored && slashes > 0 && !crossesSlashes) where = slashes + 1; // the last slashes+1 names
+            else if (!anchored && !startsWithTwoStars && crossesSlashes) where = -1; // after any slash
+            else where = 0;
+            if (wild) {
+                byte[] text = path;
+                if (nameStart > 0 || slashBefore || slashAfter) {
+                    text = new byte[(slashBefore ? 1 : 0) + path.length - nameStart + (slashAfter ? 1 : 0)];
+                    if (slashBefore) text[0] = '/';
+                    System.arraycopy(path, nameStart, text, slashBefore ? 1 : 0, path.length - nameStart);
+                    if (slashAfter) text[text.length - 1] = '/';
+                }
+                return Wildmatch.matches(p, text, where);
             }
-            return false;
+            int l1 = path.length - nameStart;
+            if (anchored) return Arrays.equals(path, nameStart, path.length, p, 0, p.length);
+            int l2 = p.length;
+            return l2 <= l1 && Arrays.equals(path, path.length - l2, path.length, p, 0, l2)
+                    && (l1 == l2 || path[path.length - l2 - 1] == '/');
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Rule r && include == r.include && anchored == r.anchored && directoriesOnly == r.directoriesOnly
-                    && Arrays.equals(glob, r.glob);
+            return o instanceof Rule r && include == r.include && directoriesOnly == r.directoriesOnly && Arrays.equals(pattern, r.pattern);
         }
 
         @Override
         public int hashCode() {
-            return Arrays.hashCode(glob) * 31 + (include ? 1 : 0);
+            return Arrays.hashCode(pattern) * 31 + (include ? 1 : 0);
         }
     }
 
@@ -98,6 +161,11 @@ public final class Filter implements Serializable {
         List<Rule> more = new ArrayList<>(rules);
         more.add(rule);
         return new Filter(more, listed);
+    }
+
+    /** The same filter without its rules (rsync's {@code !} rule clears the list); --files-from stays. */
+    public Filter cleared() {
+        return new Filter(List.of(), listed);
     }
 
     /** The same rules, listing only these paths (and the directories above them). */
@@ -201,18 +269,6 @@ public final class Filter implements Serializable {
         return path;
     }
 
-    private static void checkClasses(byte[] p, byte[] pattern) {
-        for (int i = 0; i < p.length; i++) {
-            if (p[i] == '\\') {
-                i++;
-            } else if (p[i] == '[' && Glob.classEnd(p, i) < 0) {
-                throw new IllegalArgumentException("pattern '" + PathBytes.display(pattern) + "' has a '[' without its ']'");
-            }
-        }
-        if (p[p.length - 1] == '\\' && (p.length < 2 || p[p.length - 2] != '\\'))
-            throw new IllegalArgumentException("pattern '" + PathBytes.display(pattern) + "' ends with a lone '\\'");
-    }
-
     private static int lastSlash(byte[] path) {
         for (int i = path.length - 1; i >= 0; i--) if (path[i] == '/') return i;
         return -1;
@@ -223,75 +279,12 @@ public final class Filter implements Serializable {
         return -1;
     }
 
-    private static boolean contains(byte[] a, byte[] part) {
+    private static int indexOf(byte[] a, byte[] part) {
         outer:
         for (int i = 0; i + part.length <= a.length; i++) {
             for (int j = 0; j < part.length; j++) if (a[i + j] != part[j]) continue outer;
-            return true;
+            return i;
         }
-        return false;
-    }
-
-    /** Shell-style matching of a byte pattern against the rest of a path. */
-    static final class Glob {
-        private Glob() {}
-
-        static boolean matches(byte[] p, int pi, byte[] s, int si) {
-            while (pi < p.length) {
-                byte c = p[pi];
-                if (c == '*') {
-                    boolean any = pi + 1 < p.length && p[pi + 1] == '*';
-                    int next = pi + (any ? 2 : 1);
-                    while (next < p.length && p[next] == '*') next++; // *** is **
-                    for (int k = si; k <= s.length; k++) {
-                        if (matches(p, next, s, k)) return true;
-                        if (k < s.length && s[k] == '/' && !any) return false;
-                    }
-                    return false;
-                }
-                if (si >= s.length) return false;
-                if (c == '?') {
-                    if (s[si] == '/') return false;
-                    pi++;
-                } else if (c == '[') {
-                    int end = classEnd(p, pi);
-                    if (s[si] == '/' || !inClass(p, pi + 1, end, s[si])) return false;
-                    pi = end + 1;
-                } else {
-                    if (c == '\\') c = p[++pi];
-                    if (s[si] != c) return false;
-                    pi++;
-                }
-                si++;
-            }
-            return si == s.length;
-        }
-
-        /** Index of the ']' closing the class opened at {@code open}, or -1. */
-        static int classEnd(byte[] p, int open) {
-            int i = open + 1;
-            if (i < p.length && (p[i] == '!' || p[i] == '^')) i++;
-            if (i < p.length && p[i] == ']') i++; // a leading ] is a member
-            for (; i < p.length; i++) if (p[i] == ']') return i;
-            return -1;
-        }
-
-        private static boolean inClass(byte[] p, int from, int end, byte b) {
-            boolean negated = p[from] == '!' || p[from] == '^';
-            int i = negated ? from + 1 : from;
-            boolean found = false;
-            int v = b & 0xff;
-            for (; i < end; i++) {
-                int lo = p[i] & 0xff;
-                if (i + 2 < end && p[i + 1] == '-') {
-                    int hi = p[i + 2] & 0xff;
-                    if (v >= lo && v <= hi) found = true;
-                    i += 2;
-                } else if (v == lo) {
-                    found = true;
-                }
-            }
-            return found != negated;
-        }
+        return -1;
     }
 }

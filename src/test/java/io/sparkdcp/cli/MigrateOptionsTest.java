@@ -133,7 +133,12 @@ class MigrateOptionsTest {
         Path src = source();
         Path dst = tmp.resolve("dst");
         assertRefused(CommandLineRun.asLaunched("copy", "--exclude", "data[0-9", src + "/", dst.toString()),
-                "'--exclude'", "'data[0-9' has a '[' without its ']'");
+                "'--exclude'", "'data[0-9' has a '[' class without its ']'");
+        assertRefused(CommandLineRun.asLaunched("copy", "--exclude", "-! *.o", src + "/", dst.toString()),
+                "'--exclude'", "rule '-! *.o' is rsync's --filter syntax (a rule with modifiers '!')");
+        Path merge = Files.write(tmp.resolve("merge-rules"), "+ keep/***\n: .rsync-filter\n".getBytes());
+        assertRefused(CommandLineRun.asLaunched("copy", "--include-from", merge.toString(), src + "/", dst.toString()),
+                "'--include-from'", "rule ': .rsync-filter' is rsync's --filter syntax (a merge rule)");
         assertRefused(CommandLineRun.asLaunched("copy", "--exclude-from", tmp.resolve("absent").toString(), src + "/", dst.toString()),
                 "'--exclude-from'", "cannot read " + tmp.resolve("absent") + ": no such file");
         Path up = Files.write(tmp.resolve("up"), "a/../../etc\n".getBytes());
@@ -148,7 +153,7 @@ class MigrateOptionsTest {
     @Test
     void helpListsTheNewOptions() {
         CommandLineRun copy = CommandLineRun.asLaunched("copy", "--help");
-        for (String option : new String[]{"--exclude", "--include", "--exclude-from", "--files-from", "--update", "--dry-run"})
+        for (String option : new String[]{"--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "--update", "--dry-run"})
             assertTrue(copy.out().contains(option), option + " in\n" + copy.out());
         assertTrue(CommandLineRun.asLaunched("sync", "--help").out().contains("--delete-excluded"));
     }

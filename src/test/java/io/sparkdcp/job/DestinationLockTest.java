@@ -1,5 +1,7 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.cli.Main;
+import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.CopyTreeMain;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;
@@ -25,9 +27,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One run per DST at a time: a copy process stopped after its walk holds DST; a second process (and a
- * job in this JVM) is refused with exit 2 and the holder's pid and host, and changes nothing; once the
- * first run ends (or is killed) the next one runs.
+ * One run at a time in a DST, inside it or above it: a copy process stopped after its walk holds DST; a
+ * second process (and a job in this JVM) into DST, into a directory inside it or into one above it,
+ * however named (a symlink, a bind mount), is refused with exit 2 and the holder's pid and host, and
+ * changes nothing; a run into a sibling DST runs; once the first run ends (or is killed) the next one runs.
  */
 class DestinationLockTest {
     private static LoopMount mount;
@@ -103,5 +106,136 @@ class DestinationLockTest {
         TreeComparator.assertSameTree(src, dst);
         assertEquals(List.of(), TreeFiles.everything(dst).stream().filter(p -> p.getFileName().toString().contains("lock")).toList(),
                 "the lock is no entry of DST");
+    }
+
+    /** The spark-dcp command (without --master: on threads) in a process of its own: its exit code and output. */
+    private static Commands.Result command(String... args) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(List.of(args));
+        return Commands.tryRun(new ProcessBuilder(command));
+    }
+
+    /** {@code spark-dcp sync --mkpath --delete EMPTY/ dst}, which would empty dst. */
+    private static Commands.Result emptyingSync(Path dst) throws IOException {
+        Path empty = Files.createDirectories(mount.dir().resolve("empty"));
+        return command("sync", "--mkpath", "--delete", empty + "/", dst.toString());
+    }
+
+    private static String hostname() throws IOException {
+        return Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+    }
+
+    /** Lets the holder copy its files and end; asserts it copied everything. */
+    private static void release(Process holder, Path dst) throws Exception {
+        try (OutputStream release = holder.getOutputStream()) {
+            release.write('\n');
+        }
+        assertTrue(holder.waitFor(2, TimeUnit.MINUTES));
+        assertEquals(0, holder.exitValue(), "the holder finishes its copy");
+        TreeComparator.assertSameTree(src, dst);
+    }
+
+    @Test
+    void aRunIntoADestinationInsideAHeldOneIsRefused() throws Exception {
+        Path dst = Files.createDirectory(mount.dir().resolve("dst-outer"));
+        Process first = holder(dst);
+        try {
+            List<Path> before = TreeFiles.everything(dst);
+            Commands.Result inside = emptyingSync(dst.resolve("d0")); // made by the holder, its files still to come
+            assertEquals(2, inside.exitCode(), inside.stderr());
+            assertEquals("spark-dcp: another spark-dcp run holds DST " + dst + ", and DST " + dst.resolve("d0") + " is inside it (pid "
+                    + first.pid() + ", host " + hostname() + "); wait for it to end, or stop it", inside.stderr().strip());
+            Commands.Result deeper = emptyingSync(dst.resolve("d1/new/deeper"));
+            assertEquals(2, deeper.exitCode(), deeper.stderr());
+            assertTrue(deeper.stderr().contains("holds DST " + dst + ", and DST "), deeper.stderr());
+            Path link = Files.createSymbolicLink(mount.dir().resolve("link-into-outer"), dst.resolve("d2"));
+            Commands.Result throughLink = emptyingSync(link);
+            assertEquals(2, throughLink.exitCode(), throughLink.stderr());
+            assertEquals(before, TreeFiles.everything(dst), "the refused runs wrote nothing, not even their missing DST");
+            release(first, dst);
+        } finally {
+            first.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void aRunIntoADestinationAboveAHeldOneIsRefused() throws Exception {
+        Path above = Files.createDirectories(mount.dir().resolve("above/middle"));
+        Path dst = Files.createDirectory(above.resolve("dst"));
+        Process first = holder(dst);
+        try {
+            List<Path> before = TreeFiles.everything(above.getParent());
+            Commands.Result parent = emptyingSync(above);
+            assertEquals(2, parent.exitCode(), parent.stderr());
+            assertEquals("spark-dcp: another spark-dcp run holds a DST inside DST " + above + " (pid " + first.pid() + ", host "
+                    + hostname() + "); wait for it to end, or stop it", parent.stderr().strip());
+            Commands.Result grandparent = command("copy", src + "/", above.getParent().toString());
+            assertEquals(2, grandparent.exitCode(), grandparent.stderr());
+            UsageException inProcess = assertThrows(UsageException.class, () -> LocalCopy.defaults().run(src, above.getParent()));
+            assertTrue(inProcess.getMessage().contains("a DST inside DST"), inProcess.getMessage());
+            assertEquals(before, TreeFiles.everything(above.getParent()), "the refused runs wrote nothing");
+            release(first, dst);
+        } finally {
+            first.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void bindMountsHideNoNesting() throws Exception {
+        Path dst = Files.createDirectories(mount.dir().resolve("real/dst"));
+        Path viewOfInside = Files.createDirectory(mount.dir().resolve("view-of-inside"));
+        Path viewOfDst = Files.createDirectory(mount.dir().resolve("view-of-dst"));
+        Process first = holder(dst);
+        Commands.run("mount", "--bind", dst.resolve("d0").toString(), viewOfInside.toString());
+        Commands.run("mount", "--bind", dst.toString(), viewOfDst.toString());
+        try {
+            // DST seen through the bind mount of a directory inside the held one: only its real parents show that.
+            Commands.Result inside = emptyingSync(viewOfInside);
+            assertEquals(2, inside.exitCode(), inside.stderr());
+            assertTrue(inside.stderr().contains("holds DST " + dst + ", and DST " + viewOfInside + " is inside it (pid " + first.pid()),
+                    inside.stderr());
+            Commands.Result same = emptyingSync(viewOfDst);
+            assertEquals(2, same.exitCode(), same.stderr());
+            assertTrue(same.stderr().contains("holds DST " + viewOfDst + " (pid " + first.pid()), same.stderr());
+            release(first, dst);
+        } finally {
+            first.destroyForcibly().waitFor();
+            Commands.run("umount", viewOfInside.toString());
+            Commands.run("umount", viewOfDst.toString());
+        }
+    }
+
+    @Test
+    void aHeldBindMountOfADirectoryLocksItsRealParents() throws Exception {
+        Path hidden = Files.createDirectories(mount.dir().resolve("tree/hidden"));
+        Path view = Files.createDirectory(mount.dir().resolve("view-of-hidden"));
+        Commands.run("mount", "--bind", hidden.toString(), view.toString());
+        Process first = null;
+        try {
+            first = holder(view);
+            Commands.Result above = emptyingSync(hidden.getParent());
+            assertEquals(2, above.exitCode(), above.stderr());
+            assertTrue(above.stderr().contains("holds a DST inside DST " + hidden.getParent() + " (pid " + first.pid()), above.stderr());
+            release(first, view);
+        } finally {
+            if (first != null) first.destroyForcibly().waitFor();
+            Commands.run("umount", view.toString());
+        }
+    }
+
+    @Test
+    void runsIntoSiblingDestinationsRunTogether() throws Exception {
+        Path parent = Files.createDirectories(mount.dir().resolve("siblings"));
+        Path dst = Files.createDirectory(parent.resolve("one"));
+        Process first = holder(dst);
+        try {
+            Commands.Result sibling = command("copy", src + "/", parent.resolve("two").toString());
+            assertEquals(0, sibling.exitCode(), sibling.stderr());
+            TreeComparator.assertSameTree(src, parent.resolve("two"));
+            release(first, dst);
+        } finally {
+            first.destroyForcibly().waitFor();
+        }
     }
 }

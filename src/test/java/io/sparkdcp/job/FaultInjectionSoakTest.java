@@ -2,9 +2,7 @@ package io.sparkdcp.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sparkdcp.testing.ChildJvm;
 import io.sparkdcp.testing.Commands;
-import io.sparkdcp.testing.CopyTreeMain;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.TreeComparator;
 import io.sparkdcp.testing.TreeFiles;
@@ -17,38 +15,55 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 12's fault-injection soak: runs of a real spark-dcp process (copy, --atomic, sync, sync --delete,
- * chosen at random) on a 2,000-entry XFS tree, each SIGKILLed with its whole process group at a random
- * moment (up to 0.7 times a full copy's time; a re-run is quicker, so some end first), with random changes to SRC between
- * runs; after every fifth, one run is left to end. Every run that ends by itself must exit 0 and its
- * report must agree with the tree (every entry accounted once, and what it calls copied or identical
- * is); after a final sync --delete the tree comparator finds no difference and no temporary is left.
+ * The fault-injection soak: runs of the real command, {@code submit-scripts/spark-dcp} (copy, --atomic, --update,
+ * sync, sync --delete, chosen at random), on a 2,000-entry XFS tree, each SIGKILLed with its whole process group at a
+ * random moment (up to 0.7 times a full run's time; a re-run is quicker, so some end first). Between runs: random
+ * changes to SRC, SRC atimes drawn at random (the epoch's first second among them), edits a user makes at DST, and a
+ * reader that reads every file of DST (so relatime moves the atimes of whatever a killed run left). Now and then a
+ * second run on a DST nested inside the first's is started while the first runs: it must be refused. After every
+ * fifth run, one more is left to end. Every run that ends by itself must exit 0 and its report must agree with the
+ * tree: every entry counted once, what it calls copied or identical is, and what --update kept as newer is a
+ * complete version of the file (one SRC had, or a user's edit), never a half-written one. A final sync --delete
+ * must leave 0 differences (and {@code compare --contents} must exit 0) and no temporaries.
  * 50 runs in CI; {@code -Dspark-dcp.soak.runs=N} for a longer one, {@code -Dspark-dcp.soak.seed=S} to replay.
  */
 class FaultInjectionSoakTest {
     private static final int RUNS = Integer.getInteger("spark-dcp.soak.runs", 50);
     private static final long SEED = Long.getLong("spark-dcp.soak.seed", System.nanoTime());
-    private static final List<List<String>> MODES = List.of(List.of(), List.of("atomic"), List.of("sync"),
-            List.of("sync", "delete"), List.of("sync", "delete", "atomic"));
+    private static final Path LAUNCHER = Path.of("submit-scripts", "spark-dcp").toAbsolutePath();
+    private static final List<List<String>> MODES = List.of(List.of("copy"), List.of("copy", "--atomic"),
+            List.of("copy", "--update"), List.of("sync"), List.of("sync", "--update"), List.of("sync", "--delete"),
+            List.of("sync", "--delete", "--atomic"), List.of("sync", "--delete", "--update"));
+    /** The first second after the epoch: the atime that once marked a half-written file. */
+    private static final FileTime EPOCH_MARK = FileTime.from(Instant.ofEpochSecond(1));
     private static LoopMount mount;
     private static Path src;
     private static Path dst;
     private final Random random = new Random(SEED);
     private final ObjectMapper json = new ObjectMapper();
+    /** Every complete content each path of DST may hold: the versions SRC had, and the edits made at DST. */
+    private final Map<String, Set<ByteBuffer>> versions = new HashMap<>();
 
     @BeforeAll
     static void build() throws IOException {
@@ -64,20 +79,24 @@ class FaultInjectionSoakTest {
     }
 
     @Test
-    void killedRunsWithSourceChangesInBetweenEndInAnExactCopyAndNoRunReportsWhatIsNotThere(TestReporter reporter) throws Exception {
+    void killedRunsWithChangesInBetweenEndInAnExactCopyAndNoRunReportsOrKeepsWhatIsNotThere(TestReporter reporter) throws Exception {
         buildTree();
         assertEquals(2_000, TreeFiles.everything(src).size() - 1, "a 2,000-entry tree");
         long start = System.nanoTime();
-        Run first = run(List.of("sync", "delete"), Long.MAX_VALUE);
+        List<String> full = List.of("sync", "--delete");
+        Run first = run(full, Long.MAX_VALUE, false);
         long fullRunMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        checkAgreement(first, List.of("sync", "delete"));
-        int kills = 0, completed = 0;
+        checkAgreement(first, full);
+        int kills = 0, completed = 0, nestedRefused = 0;
         for (int i = 0; i < RUNS; i++) {
             changeSource(random.nextInt(9));
+            changeDestination(random.nextInt(3));
             List<String> mode = MODES.get(random.nextInt(MODES.size()));
-            Run r = run(mode, (long) (random.nextDouble() * fullRunMillis * 0.7));
+            Run r = run(mode, (long) (random.nextDouble() * fullRunMillis * 0.7), random.nextInt(5) == 0);
+            if (r.nestedRefused()) nestedRefused++;
             if (r.killed()) {
                 kills++;
+                readEveryFile(dst); // a backup scan or a user's cat over what the killed run left
             } else {
                 completed++;
                 checkAgreement(r, mode);
@@ -85,49 +104,73 @@ class FaultInjectionSoakTest {
             if (i % 5 == 4) { // and a run left to end after the kills, whose report is checked
                 changeSource(random.nextInt(4));
                 List<String> resumed = MODES.get(random.nextInt(MODES.size()));
-                checkAgreement(run(resumed, Long.MAX_VALUE), resumed);
+                checkAgreement(run(resumed, Long.MAX_VALUE, false), resumed);
                 completed++;
             }
         }
         changeSource(8);
-        Run last = run(List.of("sync", "delete"), Long.MAX_VALUE);
-        checkAgreement(last, List.of("sync", "delete"));
+        Run last = run(full, Long.MAX_VALUE, false);
+        checkAgreement(last, full);
         List<String> differences = TreeComparator.differences(src, dst);
         List<Path> temporaries = TreeFiles.everything(dst).stream().filter(p -> p.getFileName().toString().startsWith(".spark-dcp.")).toList();
+        Commands.Result compare = Commands.tryRun(LAUNCHER.toString(), "compare", "--contents", src + "/", dst.toString());
         String figures = "seed " + SEED + ": " + RUNS + " runs, " + kills + " killed, " + completed + " completed (each checked), "
-                + "then a final run: " + differences.size() + " differences, " + temporaries.size() + " temporaries; "
-                + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) + " s";
+                + nestedRefused + " nested runs refused, then a final run: " + differences.size() + " differences, "
+                + temporaries.size() + " temporaries; " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) + " s";
         reporter.publishEntry("soak", figures);
-        Files.writeString(Path.of("target", "soak-figures.txt"), figures + "\n"); // for the README's figures
+        Files.writeString(Path.of("target", "soak-figures.txt"), figures + "\n"); // for the figures in docs/benchmarks.md
         assertEquals(List.of(), differences, "seed " + SEED);
         assertEquals(List.of(), temporaries, "seed " + SEED);
+        assertEquals(0, compare.exitCode(), "compare --contents, seed " + SEED + ":\n" + compare.stdout() + compare.stderr());
         assertTrue(kills >= RUNS / 4, "runs killed mid-way: " + kills + " of " + RUNS + " (seed " + SEED + ")");
     }
 
-    private record Run(boolean killed, int exitCode, Path report, String output) {}
+    private record Run(boolean killed, int exitCode, Path report, String output, boolean nestedRefused) {}
 
-    /** One spark-dcp process in a process group of its own, SIGKILLed (the whole group) after killAfterMillis. */
-    private Run run(List<String> mode, long killAfterMillis) throws Exception {
+    /**
+     * One launcher in a process group of its own, SIGKILLed (the whole group) after killAfterMillis. With nested, a
+     * second launcher syncs one directory of SRC into its place inside DST while the first runs: it must be refused
+     * (exit 2, naming the holder) whenever the first still runs when it ends.
+     */
+    private Run run(List<String> mode, long killAfterMillis, boolean nested) throws Exception {
         Path report = mount.dir().resolve("report.json");
         Path output = mount.dir().resolve("output.txt");
         Files.deleteIfExists(report);
-        List<String> command = new ArrayList<>(List.of("setsid", Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
-        command.addAll(ChildJvm.FLAGS);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), CopyTreeMain.class.getName(), src.toString(), dst.toString(), "fd"));
+        List<String> command = new ArrayList<>(List.of("setsid", LAUNCHER.toString()));
         command.addAll(mode);
-        command.add("report=" + report);
-        Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        boolean ended = killAfterMillis == Long.MAX_VALUE ? p.waitFor(5, TimeUnit.MINUTES) : p.waitFor(killAfterMillis, TimeUnit.MILLISECONDS);
+        command.addAll(List.of("--report", report.toString(), src + "/", dst.toString()));
+        Process p = start(command, output);
+        boolean nestedRefused = nested && runNested(p);
+        long waitMillis = killAfterMillis == Long.MAX_VALUE ? TimeUnit.MINUTES.toMillis(5) : killAfterMillis;
+        boolean ended = p.waitFor(waitMillis, TimeUnit.MILLISECONDS);
         if (!ended) {
-            Commands.tryRun("kill", "-KILL", "--", "-" + p.pid()); // setsid made the JVM its group's leader
+            Commands.tryRun("kill", "-KILL", "--", "-" + p.pid()); // setsid made the launcher its group's leader
             assertTrue(p.waitFor(1, TimeUnit.MINUTES), "killed");
             assertTrue(killAfterMillis != Long.MAX_VALUE, "a run that should end did not: " + Files.readString(output));
         }
-        return new Run(!ended, ended ? p.exitValue() : -1, report, Files.readString(output));
+        return new Run(!ended, ended ? p.exitValue() : -1, report, Files.readString(output), nestedRefused);
     }
 
-    /** A run that ended by itself: exit 0, every entry accounted once, and the tree is what it claims. */
+    private boolean runNested(Process outer) throws Exception {
+        List<Path> dirs = directories(src);
+        String name = dirs.get(random.nextInt(dirs.size())).getFileName().toString();
+        Path output = mount.dir().resolve("nested-output.txt");
+        Process inner = start(List.of("setsid", LAUNCHER.toString(), "sync", "--delete", src.resolve(name) + "/", dst.resolve(name).toString()), output);
+        assertTrue(inner.waitFor(5, TimeUnit.MINUTES), "the nested run ended");
+        String said = Files.readString(output);
+        boolean outerRan = outer.isAlive();
+        if (outerRan) assertEquals(2, inner.exitValue(), "a run into DST/" + name + " while a run holds DST, seed " + SEED + ":\n" + said);
+        else assertTrue(inner.exitValue() == 0 || inner.exitValue() == 2, "the nested run, seed " + SEED + ":\n" + said);
+        if (inner.exitValue() == 2) assertTrue(said.contains("holds"), said);
+        return inner.exitValue() == 2;
+    }
+
+    private static Process start(List<String> command, Path output) throws IOException {
+        return new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    }
+
+    /** A run that ended by itself: exit 0, every entry counted once, and the tree is what the report claims. */
     private void checkAgreement(Run r, List<String> mode) throws IOException {
         String why = "mode " + mode + ", seed " + SEED + ":\n" + r.output();
         assertEquals(0, r.exitCode(), why);
@@ -136,14 +179,45 @@ class FaultInjectionSoakTest {
         long entries = TreeFiles.everything(src).size(); // the root included, as the listing counts it
         assertEquals(entries, report.get("entries_listed").asLong(), why);
         assertEquals(entries, report.get("copied").asLong() - report.get("links").asLong() + report.get("skipped").asLong()
-                - report.get("links_skipped").asLong() + report.get("metadata_fixed").asLong(), "each entry once: " + report);
-        List<String> differences = TreeComparator.differences(src, dst);
-        if (!mode.contains("delete")) // a copy keeps what SRC no longer has, and a killed --atomic run's temporaries
-            differences = differences.stream().filter(d -> !d.contains(": only_in_destination: ")).toList();
-        assertEquals(List.of(), differences, "what the report calls copied or identical is: " + why);
+                - report.get("links_skipped").asLong() + report.get("metadata_fixed").asLong() + report.get("kept_newer").asLong(),
+                "each entry once: " + report);
+        List<String> differences = new ArrayList<>(TreeComparator.differences(src, dst));
+        if (!mode.contains("--delete")) // a copy keeps what SRC no longer has, and a killed --atomic run's temporaries
+            differences.removeIf(d -> d.contains(": only_in_destination: "));
+        if (mode.contains("--update")) differences.removeIf(this::keptNewerWhole);
+        assertEquals(List.of(), differences, "what the report calls copied, identical or kept is: " + why);
+        versions.replaceAll((path, contents) -> onlyCurrent(path));
     }
 
-    // ---- the source tree and its changes --------------------------------------------------------
+    /** A difference --update may leave: a regular file newer at DST that holds a complete version, SRC's or a user's. */
+    private boolean keptNewerWhole(String difference) {
+        String path = difference.substring(0, difference.indexOf(": "));
+        Path s = src.resolve(path);
+        Path d = dst.resolve(path);
+        try {
+            if (!Files.isRegularFile(s, LinkOption.NOFOLLOW_LINKS) || !Files.isRegularFile(d, LinkOption.NOFOLLOW_LINKS)) return false;
+            boolean newer = Files.getLastModifiedTime(d, LinkOption.NOFOLLOW_LINKS).compareTo(Files.getLastModifiedTime(s, LinkOption.NOFOLLOW_LINKS)) > 0;
+            return newer && versions.getOrDefault(path, Set.of()).contains(ByteBuffer.wrap(Files.readAllBytes(d)));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** After a run that ended, the versions a path may hold from then on: what DST holds now (it was checked). */
+    private Set<ByteBuffer> onlyCurrent(String path) {
+        Set<ByteBuffer> now = new HashSet<>();
+        try {
+            Path s = src.resolve(path);
+            Path d = dst.resolve(path);
+            if (Files.isRegularFile(s, LinkOption.NOFOLLOW_LINKS)) now.add(ByteBuffer.wrap(Files.readAllBytes(s)));
+            if (Files.isRegularFile(d, LinkOption.NOFOLLOW_LINKS)) now.add(ByteBuffer.wrap(Files.readAllBytes(d)));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return now;
+    }
+
+    // ---- the trees and their changes --------------------------------------------------------------
 
     private void buildTree() throws IOException {
         for (int d = 0; d < 40; d++) {
@@ -156,27 +230,41 @@ class FaultInjectionSoakTest {
         }
     }
 
+    /** Writes a SRC file, remembers its content as a version, and gives it a random atime (at times the epoch mark). */
     private void writeRandom(Path file, int size) throws IOException {
         byte[] data = new byte[size];
         random.nextBytes(data);
         Files.write(file, data);
+        remember(file, data);
+        FileTime atime = random.nextInt(4) == 0 ? EPOCH_MARK : FileTime.fromMillis(random.nextLong(1L << 41));
+        Files.getFileAttributeView(file, BasicFileAttributeView.class).setTimes(null, atime, null);
+    }
+
+    private void remember(Path srcFile, byte[] data) {
+        versions.computeIfAbsent(src.relativize(srcFile).toString(), p -> new HashSet<>()).add(ByteBuffer.wrap(data.clone()));
     }
 
     /** n random changes, as users make them between runs. */
     private void changeSource(int n) throws IOException {
         for (int i = 0; i < n; i++) {
-            List<Path> dirs = directories();
+            List<Path> dirs = directories(src);
             Path dir = dirs.get(random.nextInt(dirs.size()));
-            List<Path> files = TreeFiles.regularFiles(dir).stream().filter(f -> f.getParent().equals(dir)).toList();
+            List<Path> files = filesIn(dir);
             Path file = files.isEmpty() ? null : files.get(random.nextInt(files.size()));
             switch (file == null ? 3 : random.nextInt(9)) {
                 case 0 -> writeRandom(file, random.nextInt(64 << 10));
-                case 1 -> Files.write(file, new byte[]{(byte) random.nextInt()}, StandardOpenOption.APPEND);
+                case 1 -> {
+                    Files.write(file, new byte[]{(byte) random.nextInt()}, StandardOpenOption.APPEND);
+                    remember(file, Files.readAllBytes(file));
+                }
                 case 2 -> Files.delete(file);
                 case 3 -> writeRandom(dir.resolve("new" + random.nextInt(1_000_000)), random.nextInt(16 << 10));
                 case 4 -> Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(random.nextBoolean() ? "rw-------" : "rwxr-xr-x"));
                 case 5 -> Files.setLastModifiedTime(file, FileTime.fromMillis(1_500_000_000_000L + random.nextInt(1 << 30)));
-                case 6 -> Files.move(file, dir.resolve("renamed" + random.nextInt(1_000_000)));
+                case 6 -> {
+                    Path renamed = Files.move(file, dir.resolve("renamed" + random.nextInt(1_000_000)));
+                    remember(renamed, Files.readAllBytes(renamed));
+                }
                 case 7 -> {
                     Path made = Files.createDirectory(src.resolve("made" + random.nextInt(1_000_000)));
                     for (int f = 0; f < 3; f++) writeRandom(made.resolve("f" + f), random.nextInt(8 << 10));
@@ -188,9 +276,36 @@ class FaultInjectionSoakTest {
         }
     }
 
-    private static List<Path> directories() throws IOException {
-        try (var s = Files.list(src)) {
-            return s.filter(Files::isDirectory).sorted().toList();
+    /** n edits a user makes at DST: appends, which leave the file newer than SRC's (what --update keeps). */
+    private void changeDestination(int n) throws IOException {
+        for (int i = 0; i < n; i++) {
+            List<Path> dirs = directories(dst);
+            if (dirs.isEmpty()) return;
+            List<Path> files = filesIn(dirs.get(random.nextInt(dirs.size())));
+            if (files.isEmpty()) continue;
+            Path file = files.get(random.nextInt(files.size()));
+            Files.write(file, ("edited at DST " + random.nextInt()).getBytes(), StandardOpenOption.APPEND);
+            versions.computeIfAbsent(dst.relativize(file).toString(), p -> new HashSet<>()).add(ByteBuffer.wrap(Files.readAllBytes(file)));
+        }
+    }
+
+    private static void readEveryFile(Path root) throws IOException {
+        for (Path file : TreeFiles.regularFiles(root)) {
+            try {
+                Files.readAllBytes(file);
+            } catch (IOException e) {
+                // a temporary or a file the kill left unreadable: the reader goes on, as cat would
+            }
+        }
+    }
+
+    private static List<Path> filesIn(Path dir) {
+        return TreeFiles.regularFiles(dir).stream().filter(f -> f.getParent().equals(dir) && !f.getFileName().toString().startsWith(".spark-dcp.")).toList();
+    }
+
+    private static List<Path> directories(Path root) throws IOException {
+        try (var s = Files.list(root)) {
+            return s.filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)).sorted().toList();
         }
     }
 

@@ -47,6 +47,45 @@ class FilterTest {
             [!ab]*.dat      | c1.dat              | f    | false
             [a-c]x          | bx                  | f    | false
             [a-c]x          | dx                  | f    | true
+            # rsync's own examples and forms (rsync.1 PATTERN MATCHING RULES), as rsync 3 matches them
+            keep/***        | keep                | d    | false
+            keep/***        | keep/a/b            | f    | false
+            keep/***        | keep                | f    | true
+            keep/***        | x/keep              | d    | false
+            /keep/***       | x/keep              | d    | true
+            keep/***/       | keep/a              | f    | true
+            foo/*/bar       | foo/x/bar           | f    | false
+            foo/*/bar       | a/foo/x/bar         | f    | false
+            foo/*/bar       | foo/x/y/bar         | f    | true
+            /foo/**/bar     | foo/bar             | f    | true
+            /foo/**/bar     | foo/x/bar           | f    | false
+            /foo/**/bar     | foo/x/y/bar         | f    | false
+            **/cache        | cache               | d    | false
+            a/**            | a                   | d    | true
+            a/**            | a/x/y               | f    | false
+            a/**/b          | a/b                 | f    | true
+            **              | a                   | f    | false
+            *               | a/b                 | f    | false
+            a*/             | ab                  | d    | false
+            a*/             | ab                  | f    | true
+            a/b             | x/a/b               | f    | false
+            a/b             | xa/b                | f    | true
+            /a/b            | x/a/b               | f    | true
+            */b             | x/a/b               | f    | false
+            foo\\bar         | foo\\bar             | f    | false
+            foo\\bar*        | foobar1             | f    | false
+            foo\\\\bar*       | foo\\bar1            | f    | false
+            \\*              | *                   | f    | false
+            \\*              | a                   | f    | true
+            []a]            | ]                   | f    | false
+            [!a]b           | ab                  | f    | true
+            [^a]b           | cb                  | f    | false
+            [[:digit:]]*    | 9x                  | f    | false
+            [[:digit:]]*    | x9                  | f    | true
+            [a-]            | -                   | f    | false
+            'x y'           | x y                 | f    | false
+            '*.o '          | b.o                 | f    | true
+            trailing\\       | trailing\\           | f    | false
             """)
     void anExcludePattern(String pattern, String path, String type, boolean listed) {
         Filter f = Filter.NONE.with(Filter.Rule.of(false, PathBytes.of(pattern)));
@@ -86,7 +125,53 @@ class FilterTest {
         assertTrue(unclosed.getMessage().contains("'data[0-9'"), unclosed.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Filter.Rule.of(false, PathBytes.of("")));
         assertThrows(IllegalArgumentException.class, () -> Filter.Rule.of(false, PathBytes.of("/")));
-        assertThrows(IllegalArgumentException.class, () -> Filter.Rule.of(false, PathBytes.of("trailing\\")));
+        assertThrows(IllegalArgumentException.class, () -> Filter.Rule.of(false, PathBytes.of("//")));
+        assertThrows(IllegalArgumentException.class, () -> Filter.Rule.of(false, PathBytes.of("*trailing\\")),
+                "a lone \\ ends a wildcard pattern: rsync's wildmatch never matches it");
+        IllegalArgumentException named = assertThrows(IllegalArgumentException.class, () -> Filter.Rule.of(false, PathBytes.of("[[:word:]]")));
+        assertTrue(named.getMessage().contains("[:name:]"), named.getMessage());
+    }
+
+    /** One --exclude (false) or --include (true) argument after another: is the entry listed? */
+    private static boolean listedAfter(String path, boolean directory, Object... includeThenText) {
+        Filter f = Filter.NONE;
+        for (int i = 0; i < includeThenText.length; i += 2)
+            f = RuleText.apply(f, (Boolean) includeThenText[i], PathBytes.of((String) includeThenText[i + 1]));
+        return f.lists(PathBytes.of(path), directory);
+    }
+
+    @Test
+    void ruleTextTakesRsyncsPrefixesAndTheListClearingRule() {
+        assertAll(
+                () -> assertTrue(listedAfter("keep/a", false, true, "keep/***", false, "*"), "rsync's idiom: a directory and all it holds"),
+                () -> assertFalse(listedAfter("other", true, true, "keep/***", false, "*")),
+                () -> assertTrue(listedAfter("a.o", false, false, "+ *.o", false, "*"), "'+ ' in an --exclude includes"),
+                () -> assertFalse(listedAfter("a.o", false, true, "- *.o"), "'- ' in an --include excludes"),
+                () -> assertTrue(listedAfter("a.o", false, false, "*.o", true, "!"), "'!' clears the rules so far"),
+                () -> assertFalse(listedAfter("a.o", false, false, "*.x", true, "!", false, "*.o")),
+                () -> assertFalse(listedAfter("!x", false, false, "!x"), "'!' with more is a pattern"),
+                () -> assertFalse(listedAfter("- a", false, false, "- - a"), "only one prefix"));
+    }
+
+    @Test
+    void rsyncsOtherFilterRuleFormsAreRefusedNamingTheForm() {
+        String[][] refused = {{"-! *.o", "modifiers '!'"}, {"+s keep", "modifiers 's'"}, {"-/ /etc", "modifiers '/'"},
+                {". rules.txt", "merge"}, {": .rsync-filter", "merge"}, {"dir-merge .f", "merge"}, {"hide *.o", "hide"},
+                {"P keep", "protect"}, {"- ", "no pattern"}, {"", "empty"}, {"a[b", "'['"}};
+        for (String[] r : refused) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> RuleText.apply(Filter.NONE, false, PathBytes.of(r[0])), r[0]);
+            assertTrue(e.getMessage().contains(r[1]), r[0] + ": " + e.getMessage());
+        }
+        // Forms rsync takes as names here: a file named "include" or "._x", a pattern "-_a".
+        for (String name : new String[]{"include", "._*", "-_a", "clear", "P"})
+            assertFalse(listedAfter(name, false, false, name), name);
+    }
+
+    @Test
+    void ruleFilesSplitLinesAndSkipCommentsAndBlankLines() {
+        List<byte[]> lines = RuleText.fileLines(PathBytes.of("+ keep/***\r\n# comment\n; comment\n\n - x\r- *\n"));
+        assertEquals(List.of("+ keep/***", " - x", "- *"), lines.stream().map(PathBytes::display).toList());
     }
 
     @Test

@@ -1,0 +1,16 @@
+package io.sparkdcp.api;
+
+import io.sparkdcp.report.ReportJson;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** A run that a signal ended: what its {@code --report} file says. */
+public final class InterruptedRun {
+    private InterruptedRun() {}
+
+    /** {@code "interrupted": true}, the signal and the exit code, without counts; written whole (a temporary, then a rename). */
+    public static void writeReport(String signal, int exitCode, byte[] file) throws IOException {
+        ReportJson.writeInterrupted(signal, exitCode, file);
+    }
+}
