@@ -60,8 +60,8 @@ import java.util.stream.StreamSupport;
  */
 public final class ExecutorPlanCopy {
     /**
-     * Kept on two executors: a lost executor's partitions are not computed again, since a walk task
-     * lists within a time budget and would list another share of its subtree the second time.
+     * Kept on two executors: a lost executor's partitions need not be computed again (a walk round's
+     * would list the source again; it would list the same share, {@link RoundCuts}, but slowly).
      */
     private static final StorageLevel KEPT = StorageLevel.MEMORY_AND_DISK_SER_2();
 

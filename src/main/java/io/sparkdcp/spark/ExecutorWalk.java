@@ -17,6 +17,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -25,7 +26,8 @@ import java.util.function.Consumer;
  * directories' subtrees within a time budget, keep what they listed as a persisted partition of
  * directory blocks, and hand on the directories they did not reach as the next round's input,
  * without either passing through the driver. The driver receives one {@link ListingSummary} per
- * task: counts, never an entry.
+ * task, counts, never an entry, and the one path where the task stopped ({@link RoundCuts}): a
+ * partition that Spark computes again lists what it listed the first time.
  */
 final class ExecutorWalk {
     /** How long a task lists per round: long enough to amortise a Spark job, short enough to rebalance. */
@@ -79,17 +81,19 @@ final class ExecutorWalk {
             TreeWalker.Budget budget = new TreeWalker.Budget(entriesPerTask, round == 1 ? FIRST_ROUND_NANOS : ROUND_NANOS);
             int threads = threadsPerTask;
             sc.setJobDescription("spark-dcp: walk, round " + round);
-            JavaRDD<SubtreeWalk.Result> results = ExecutorPlanCopy.dealt(frontier, tasks).mapPartitions(share -> {
+            RoundCuts cuts = new RoundCuts();
+            JavaRDD<SubtreeWalk.Result> results = ExecutorPlanCopy.dealt(frontier, tasks).mapPartitionsWithIndex((p, share) -> {
                 List<Subdirectory> dirs = new ArrayList<>();
                 share.forEachRemaining(dirs::add);
                 if (dirs.isEmpty()) return Collections.emptyIterator();
-                return List.of(new SubtreeWalk(sourceRoot, projectIds, filter, threads, dirs, budget).run()).iterator();
-            }).persist(ExecutorPlanCopy.kept(sc.sc()));
+                return List.of(new SubtreeWalk(sourceRoot, projectIds, filter, threads, dirs, budget, cuts.of(p)).run()).iterator();
+            }, false).persist(ExecutorPlanCopy.kept(sc.sc()));
             rounds.add(results);
             pending = 0;
-            for (ListingSummary s : results.map(ListingSummary::of).collect()) {
-                summary = summary.plus(s);
-                pending += s.frontier();
+            for (RoundCuts.Report r : results.mapPartitionsWithIndex(ExecutorWalk::reports, false).collect()) {
+                cuts.record(r);
+                summary = summary.plus(r.summary());
+                pending += r.summary().frontier();
             }
             frontier = results.flatMap(r -> r.frontier().iterator());
             JavaRDD<DirectoryBlock> listed = results.flatMap(r -> r.blocks().iterator());
@@ -98,6 +102,12 @@ final class ExecutorWalk {
         sc.setJobDescription(null);
         log.accept("walked on the executors in " + Counted.of(round, "round") + "; the listing stays there");
         return new Walked(blocks, summary);
+    }
+
+    private static Iterator<RoundCuts.Report> reports(int partition, Iterator<SubtreeWalk.Result> results) {
+        List<RoundCuts.Report> out = new ArrayList<>();
+        results.forEachRemaining(r -> out.add(new RoundCuts.Report(partition, r.last(), ListingSummary.of(r))));
+        return out.iterator();
     }
 
     /**

@@ -13,12 +13,12 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
  * Lists a tree with several threads, one directory per task ({@link DirectoryLister}): the whole
- * tree on the driver, or, in a distributed walk, subtrees up to a budget of entries. Threads keep
+ * tree on the driver, or, in a distributed walk, subtrees up to a budget of entries and time, in a
+ * fixed order so that where a budgeted walk stopped can be named and walked again ({@link PrefixWalk}). Threads keep
  * several metadata reads in flight, which is what a cold cache or a remote metadata server needs.
  */
 public final class TreeWalker {
@@ -37,8 +37,11 @@ public final class TreeWalker {
         this.filter = filter;
     }
 
-    /** What a budgeted walk listed, and the directories it did not reach. */
-    public record Part(List<DirectoryBlock> blocks, List<Subdirectory> frontier, List<Failure> errors) {}
+    /**
+     * What a budgeted walk listed, the directories it did not reach, and the last directory it listed in
+     * {@link PrefixWalk#ORDER} (a walk of the same starts through it lists the same directories).
+     */
+    public record Part(List<DirectoryBlock> blocks, List<Subdirectory> frontier, List<Failure> errors, byte[] last) {}
 
     /** The whole tree under {@code sourceRoot}. */
     public Listing walk(byte[] sourceRoot) {
@@ -51,8 +54,8 @@ public final class TreeWalker {
      */
     public Listing walk(byte[] sourceRoot, Consumer<DirectoryBlock> listed) {
         try (Fd root = openRoot(sourceRoot)) {
-            Part all = walk(root, List.of(new Subdirectory(PathBytes.EMPTY, Posix.fstat(root))), Budget.NONE, listed);
-            return Listing.sorted(all.blocks(), all.errors());
+            Shared all = walk(root, new Subdirectory(PathBytes.EMPTY, Posix.fstat(root)), listed);
+            return Listing.sorted(new ArrayList<>(all.blocks), List.copyOf(all.errors));
         }
     }
 
@@ -81,32 +84,36 @@ public final class TreeWalker {
     }
 
     /**
-     * Lists {@code starts} and their subtrees within the budget; a directory met after that is not
-     * opened but handed back in the frontier.
+     * Lists {@code starts} and their subtrees within the budget, in {@link PrefixWalk#ORDER}; a directory
+     * met after that is not opened but handed back in the frontier. The first start is listed whatever the
+     * budget says, so every walk makes progress.
      */
     public Part walk(Fd root, List<Subdirectory> starts, Budget budget) {
-        return walk(root, starts, budget, block -> {});
+        return new PrefixWalk(root, starts, budget, null, this::lister).run(threads);
     }
 
-    private Part walk(Fd root, List<Subdirectory> starts, Budget budget, Consumer<DirectoryBlock> listed) {
-        long deadline = budget.nanos() == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + budget.nanos();
-        Shared shared = new Shared(root, budget.entries(), deadline, ThreadLocal.withInitial(() -> new DirectoryLister(projectIds, filter)),
-                listed);
+    /**
+     * Lists {@code starts} and their subtrees up to and including {@code last} in {@link PrefixWalk#ORDER}:
+     * what a budgeted walk of the same starts that stopped at {@code last} listed, and the same frontier.
+     */
+    public Part walkThrough(Fd root, List<Subdirectory> starts, byte[] last) {
+        return new PrefixWalk(root, starts, Budget.NONE, last, this::lister).run(threads);
+    }
+
+    private DirectoryLister lister() {
+        return new DirectoryLister(projectIds, filter);
+    }
+
+    /** The whole tree below {@code start}, on a fork-join pool: no budget, so in whatever order the threads go. */
+    private Shared walk(Fd root, Subdirectory start, Consumer<DirectoryBlock> listed) {
+        Shared shared = new Shared(root, ThreadLocal.withInitial(this::lister), listed);
         ForkJoinPool pool = new ForkJoinPool(threads);
         try {
-            List<DirectoryTask> tasks = new ArrayList<>();
-            // The first start is listed whatever the budget says, so every walk makes progress.
-            for (int i = 0; i < starts.size(); i++) tasks.add(new DirectoryTask(starts.get(i), shared, i == 0));
-            pool.invoke(new RecursiveAction() {
-                @Override
-                protected void compute() {
-                    invokeAll(tasks);
-                }
-            });
+            pool.invoke(new DirectoryTask(start, shared));
         } finally {
             pool.shutdown();
         }
-        return new Part(new ArrayList<>(shared.blocks), new ArrayList<>(shared.frontier), List.copyOf(shared.errors));
+        return shared;
     }
 
     /**
@@ -122,44 +129,31 @@ public final class TreeWalker {
         }
     }
 
-    private record Shared(Fd root, long budget, long deadline, ThreadLocal<DirectoryLister> listers,
-                          Consumer<DirectoryBlock> onListed, AtomicLong listed, ConcurrentLinkedQueue<DirectoryBlock> blocks,
-                          ConcurrentLinkedQueue<Subdirectory> frontier, ConcurrentLinkedQueue<Failure> errors) {
-        Shared(Fd root, long budget, long deadline, ThreadLocal<DirectoryLister> listers, Consumer<DirectoryBlock> onListed) {
-            this(root, budget, deadline, listers, onListed, new AtomicLong(), new ConcurrentLinkedQueue<>(),
-                    new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
-        }
-
-        boolean spent() {
-            return listed.get() >= budget || (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0);
+    private record Shared(Fd root, ThreadLocal<DirectoryLister> listers, Consumer<DirectoryBlock> onListed,
+                          ConcurrentLinkedQueue<DirectoryBlock> blocks, ConcurrentLinkedQueue<Failure> errors) {
+        Shared(Fd root, ThreadLocal<DirectoryLister> listers, Consumer<DirectoryBlock> onListed) {
+            this(root, listers, onListed, new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
         }
     }
 
     private static final class DirectoryTask extends RecursiveAction {
         private final Subdirectory dir;
         private final Shared shared;
-        private final boolean first;
 
-        DirectoryTask(Subdirectory dir, Shared shared, boolean first) {
+        DirectoryTask(Subdirectory dir, Shared shared) {
             this.dir = dir;
             this.shared = shared;
-            this.first = first;
         }
 
         @Override
         protected void compute() {
-            if (!first && shared.spent()) {
-                shared.frontier.add(dir);
-                return;
-            }
             DirectoryLister.Listed listed = shared.listers.get().list(shared.root, dir);
             shared.errors.addAll(listed.errors());
             if (listed.block() == null) return;
             shared.blocks.add(listed.block());
-            shared.listed.addAndGet(listed.block().entryCount());
             shared.onListed.accept(listed.block());
             List<DirectoryTask> children = new ArrayList<>();
-            for (Subdirectory s : listed.subdirectories()) children.add(new DirectoryTask(s, shared, false));
+            for (Subdirectory s : listed.subdirectories()) children.add(new DirectoryTask(s, shared));
             invokeAll(children);
         }
     }
