@@ -3,7 +3,6 @@ package io.sparkdcp.copy;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
-import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.NativeBuffer;
@@ -91,13 +90,7 @@ final class DirectoryCopier {
 
     private boolean isMarkedTemporary(Fd dir, Posix.DirEntry d) {
         if (d.dType() != Linux.DT_REG && d.dType() != Linux.DT_UNKNOWN) return false;
-        try (Fd file = Posix.openat(dir, d.name(), Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK, 0)) {
-            return Posix.fstat(file).type() == FileType.FILE
-                    && Posix.fgetxattr(file, TemporaryNames.marker(ctx.privileged()), marker) != null;
-        } catch (PosixException ex) {
-            if (ex.errno() == Errno.ENOENT || ex.errno() == Errno.ELOOP || ex.errno() == Errno.EOPNOTSUPP) return false;
-            throw ex;
-        }
+        return Temporaries.isMarked(dir, d.name(), TemporaryNames.marker(ctx.privileged()), marker);
     }
 
     /** An existing name is fine if it is a directory; anything else is the user's and stays. */

@@ -53,8 +53,12 @@ final class LargeFileCopier {
             } else {
                 ctx.requireNamesChangeable(e.parent(), e.path(), "openat"); // no name made in a directory protected at DST
             }
-            byte[] temporary = TemporaryNames.next(e.name());
+            byte[] temporary = TemporaryNames.forSource(e.name(), e.stat());
             Fd dst = temporaries.named(dir, e.path(), temporary, 0600, false);
+            if (dst == null) { // an earlier attempt's of this step (its task failed after it): replaced
+                temporaries.removeIfMarked(dir, temporary);
+                dst = temporaries.named(dir, e.path(), temporary, 0600, false);
+            }
             if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
             boolean prepared = false;
             try {

@@ -4,6 +4,7 @@ import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
 
@@ -177,6 +178,24 @@ final class Temporaries {
             if (ex.errno() != Errno.EOPNOTSUPP && ex.errno() != Errno.ENODATA) throw ex;
         } finally {
             ctx.steps.stop(Step.XATTR_SET, t);
+        }
+    }
+
+    /**
+     * Removes the entry at name in dir if it is a marked temporary (a regular file with our marker: one an
+     * earlier attempt made); anything else there stays.
+     */
+    void removeIfMarked(Fd dir, byte[] name) {
+        if (isMarked(dir, name, marker, new NativeBuffer(64))) remove(dir, name);
+    }
+
+    /** Whether the entry at name in dir is a regular file that carries the marker named markerName. */
+    static boolean isMarked(Fd dir, byte[] name, byte[] markerName, NativeBuffer buffer) {
+        try (Fd file = Posix.openat(dir, name, Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK, 0)) {
+            return Posix.fstat(file).type() == io.sparkdcp.posix.FileType.FILE && Posix.fgetxattr(file, markerName, buffer) != null;
+        } catch (PosixException ex) {
+            if (ex.errno() == Errno.ENOENT || ex.errno() == Errno.ELOOP || ex.errno() == Errno.EOPNOTSUPP) return false;
+            throw ex;
         }
     }
 

@@ -31,9 +31,25 @@ final class TemporaryNames {
     }
 
     static byte[] next(byte[] name) {
+        return named(name, ThreadLocalRandom.current().nextLong());
+    }
+
+    /**
+     * The temporary of a file copied in chunks, named by its source's identity and state: every attempt of
+     * its prepare step (the retry of a task that failed after it) takes this one name, so a retry replaces
+     * the temporary an attempt before it made instead of leaving it beside its own.
+     */
+    static byte[] forSource(byte[] name, io.sparkdcp.posix.Stat source) {
+        long hash = 0xcbf29ce484222325L; // 64-bit FNV-1a
+        for (long v : new long[]{source.dev(), source.ino(), source.size(), source.mtimeSec(), source.mtimeNsec(),
+                source.ctimeSec(), source.ctimeNsec()})
+            for (int i = 0; i < Long.BYTES; i++) hash = (hash ^ ((v >>> (8 * i)) & 0xff)) * 0x100000001b3L;
+        return named(name, hash);
+    }
+
+    private static byte[] named(byte[] name, long digits) {
         byte[] part = Arrays.copyOf(name, Math.min(name.length, NAME_PART_MAX));
-        String random = String.format("%016x", ThreadLocalRandom.current().nextLong());
-        byte[] tail = ("." + random).getBytes(StandardCharsets.US_ASCII);
+        byte[] tail = String.format(".%016x", digits).getBytes(StandardCharsets.US_ASCII);
         byte[] out = new byte[PREFIX.length + part.length + tail.length + SUFFIX.length];
         System.arraycopy(PREFIX, 0, out, 0, PREFIX.length);
         System.arraycopy(part, 0, out, PREFIX.length, part.length);

@@ -337,6 +337,7 @@ public final class ExecutorPlanCopy {
         FilesInFlight copy = new FilesInFlight(job.threadsPerTask());
         runner.context().setJobDescription("spark-dcp: plan the file batches");
         JavaRDD<FileBatch> tasks = oneTaskPer(batches, 1);
+        if (tasks == null) return; // a tree of directories alone
         merge(counts, stage("copy files", tasks, job.copy(), (engine, share) -> {
             CopyCounts done = new CopyCounts();
             for (FileBatch b : share) done.merge(copy.run(engine, b).counts());

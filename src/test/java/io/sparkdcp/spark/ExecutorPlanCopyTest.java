@@ -103,6 +103,21 @@ class ExecutorPlanCopyTest {
     }
 
     @Test
+    void aTreeOfDirectoriesAloneIsCopiedOnTheExecutors() throws IOException {
+        Path root = Files.createDirectories(mount.dir().resolve("no-files"));
+        Files.createDirectories(root.resolve("a/b"));
+        Files.createDirectories(root.resolve("c"));
+        Path dst = newDestination();
+        CopyReport report;
+        try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+            report = new ExecutorPlanCopy(copy(WalkMode.DISTRIBUTED).jobOptions(root, dst), false, runner, line -> {}, total -> {},
+                    ExecutorPlanCopy.TaskFault.NONE, 25).run();
+        }
+        assertEquals(List.of(), report.counts().failures());
+        TreeComparator.assertSameTree(root, dst);
+    }
+
+    @Test
     void theExecutorPlanMakesTheSameTreeAndCountsAsTheDriverPlan() throws IOException {
         Path byDriver = newDestination(), byExecutors = newDestination();
         CopyReport driver = onDriver(copy(WalkMode.DRIVER), byDriver);
