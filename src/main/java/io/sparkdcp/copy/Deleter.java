@@ -2,6 +2,7 @@ package io.sparkdcp.copy;
 
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Failure;
+import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Posix;
@@ -61,7 +62,7 @@ final class Deleter {
         } catch (PosixException ex) {
             if (ex.errno() == Errno.ENOENT) return; // gone already: a retried task, or someone else
             if (ex.errno() == Errno.ENOTEMPTY) {
-                counts.addFailure(e, Failure.of(e.path(), ex.call(), Protection.NOT_EMPTIED));
+                counts.addFailure(e, new Failure(PathBytes.display(e.path()), ex.call(), ex.errnoName(), Protection.NOT_EMPTIED));
                 return;
             }
             counts.addFailure(e, Failure.of(e.path(), ex));

@@ -59,6 +59,10 @@ final class LargeFileCopier {
                 temporaries.removeIfMarked(dir, temporary);
                 dst = temporaries.named(dir, e.path(), temporary, 0600, false);
             }
+            if (dst == null) { // a file of someone else's under that name: left alone, a name of chance instead
+                temporary = TemporaryNames.next(e.name());
+                dst = temporaries.named(dir, e.path(), temporary, 0600, false);
+            }
             if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
             boolean prepared = false;
             try {

@@ -20,13 +20,14 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A chunked file whose destination name is given to another inode between the prepare step and its
- * chunks or its finish (another run, a user): the copy fails that file and leaves the other inode
- * alone, instead of writing chunks or the source's metadata into it.
+ * A chunked file whose temporary's name (where the prepare step created it, until the finish renames it
+ * into place) is given to another inode between the prepare step and its chunks or its finish (another
+ * run, a user): the copy fails that file and leaves the other inode alone, instead of writing chunks or
+ * the source's metadata into it or renaming it into place.
  */
 class ReplacedDestinationTest {
     private static final int MIB = 1 << 20;
@@ -66,14 +67,17 @@ class ReplacedDestinationTest {
     }
 
     private void copyReplacingBefore(String phase) throws IOException {
-        Path target = dst.resolve("large");
+        Path[] target = new Path[1];
         FileTime theirTime = FileTime.fromMillis(1_000_000_000_000L);
         SwappingPhaseRunner otherRun = new SwappingPhaseRunner(new LocalPhaseRunner(2), phase, () -> {
             try {
                 // Made beside it and renamed over it, so it is surely another inode.
                 Path other = Files.write(dst.resolve("large.other"), theirs);
                 Files.setLastModifiedTime(other, theirTime);
-                Files.move(other, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                try (var names = Files.list(dst)) {
+                    target[0] = names.filter(p -> p.getFileName().toString().startsWith(".spark-dcp.large.")).findFirst().orElseThrow();
+                }
+                Files.move(other, target[0], java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                         java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -85,12 +89,15 @@ class ReplacedDestinationTest {
         assertEquals(List.of("large"), failures.stream().map(Failure::path).toList());
         assertTrue(failures.get(0).message().contains("destination file was replaced"), failures.toString());
         assertEquals(1, report.exitCode());
-        assertArrayEquals(theirs, Files.readAllBytes(target), "the other inode keeps its bytes");
-        assertEquals(theirTime, Files.getLastModifiedTime(target), "and its times");
-        assertNotEquals(Files.getLastModifiedTime(src.resolve("large")), Files.getLastModifiedTime(target));
+        assertArrayEquals(theirs, Files.readAllBytes(target[0]), "the other inode keeps its bytes");
+        assertEquals(theirTime, Files.getLastModifiedTime(target[0]), "and its times");
+        assertFalse(Files.exists(dst.resolve("large")), "and is not renamed into place");
 
         CopyReport rerun = CHUNKED.run(src, dst);
         assertEquals(List.of(), rerun.counts().failures());
-        TreeComparator.assertSameTree(src, dst);
+        assertArrayEquals(theirs, Files.readAllBytes(target[0]), "a re-run leaves the other file alone too");
+        List<String> differences = TreeComparator.differences(src, dst);
+        assertEquals(1, differences.size(), differences.toString());
+        assertTrue(differences.get(0).startsWith(target[0].getFileName() + ": only_in_destination"), differences.toString());
     }
 }
