@@ -50,7 +50,8 @@ final class StraceLog {
                 if (p.find() && !p.group(1).startsWith("\"")) lookups++;
             } else if (TWO_PATHS.contains(name)) {
                 calls++;
-                lookups += 2;
+                // linkat(fd, "", dir, name, AT_EMPTY_PATH) names an open file: only the new name is resolved.
+                lookups += name.equals("linkat") && args.matches("^[^,]+, \"\",.*AT_EMPTY_PATH.*") ? 1 : 2;
             } else if (BY_DESCRIPTOR.contains(name)) {
                 calls++;
             }

@@ -153,9 +153,9 @@ final class FileCopier {
             if (where.defaultAcl()) dropInheritedXattrs(dst, xattrs);
             held = ctx.writer.applyAfterOwner(dst, current, e.stat(), xattrs, wanted, held, finalMode);
             if (temporary == null) {
-                if (!temporaries.linkIntoPlace(dst, dstDir, e.name(), where)) return false;
+                if (!temporaries.linkIntoPlace(dst, held, dstDir, e.name(), where)) return false;
             } else {
-                temporaries.renameIntoPlace(dstDir, temporary, dst, e.name(), where);
+                temporaries.renameIntoPlace(dstDir, temporary, dst, held, e.name(), where);
             }
             placed = true;
             ctx.writer.applyLocks(dst, e.path(), wanted, held); // a locked file could be neither linked nor renamed

@@ -161,7 +161,7 @@ final class LargeFileCopier {
             MetadataWriter writer = ctx.writer; // as apply() does, but with the rename before the locks
             writer.applyOwner(dst, e.stat(), current.uid(), current.gid());
             FsXattr held = writer.applyAfterOwner(dst, temporaryPath, e.stat(), xattrs, fsx, null, false);
-            temporaries.renameIntoPlace(dir, large.temporary(), dst, e.name(), ctx.parentState(e.parent()));
+            temporaries.renameIntoPlace(dir, large.temporary(), dst, null, e.name(), ctx.parentState(e.parent()));
             writer.applyLocks(dst, e.path(), fsx, held); // a locked file could not be renamed
             counts.addCopied(e);
             if (ctx.options.modes().verify()) counts.addVerified();

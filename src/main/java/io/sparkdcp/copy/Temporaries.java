@@ -96,14 +96,14 @@ final class Temporaries {
      * Names a complete unnamed file at its final name in dir; false when the name is taken (another
      * attempt or a user made it meanwhile: what is there is looked at again).
      */
-    boolean linkIntoPlace(Fd file, Fd dir, byte[] name, ParentState where) {
-        return ctx.steps.time(Step.LINK, () -> acrossProjects(file, where, () -> linkUnlessTaken(file, dir, name)));
+    boolean linkIntoPlace(Fd file, FsXattr held, Fd dir, byte[] name, ParentState where) {
+        return ctx.steps.time(Step.LINK, () -> acrossProjects(file, held, where, () -> linkUnlessTaken(file, dir, name)));
     }
 
     /** Renames a complete named temporary over the final name in dir; removes its marker first. */
-    void renameIntoPlace(Fd dir, byte[] temporary, Fd file, byte[] finalName, ParentState where) {
+    void renameIntoPlace(Fd dir, byte[] temporary, Fd file, FsXattr held, byte[] finalName, ParentState where) {
         unmark(file);
-        ctx.steps.time(Step.RENAME, () -> acrossProjects(file, where, () -> {
+        ctx.steps.time(Step.RENAME, () -> acrossProjects(file, held, where, () -> {
             ctx.unlockingParent(dir, () -> Posix.renameat(dir, temporary, dir, finalName));
             return true;
         }));
@@ -112,13 +112,22 @@ final class Temporaries {
     /**
      * XFS refuses a link or rename into a PROJINHERIT directory (EXDEV) when the file's project differs
      * from the directory's, even within that directory: the file takes the directory's project for the
-     * call and gets its own back at once, on the descriptor still open.
+     * call and gets its own back at once, on the descriptor still open. Where the file's project is known
+     * (held: what was set on it; null: unknown) and differs, that is done at once, without the refused call.
      */
-    private static boolean acrossProjects(Fd file, ParentState where, java.util.function.BooleanSupplier call) {
+    private static boolean acrossProjects(Fd file, FsXattr held, ParentState where, java.util.function.BooleanSupplier call) {
+        FsXattr dirProject = where.project();
+        if (held != null && dirProject != null && dirProject.projInherit() && held.projid() != dirProject.projid()) {
+            Posix.setFsXattr(file, held.withProject(dirProject.projid(), held.projInherit()));
+            try {
+                return call.getAsBoolean();
+            } finally {
+                Posix.setFsXattr(file, held);
+            }
+        }
         try {
             return call.getAsBoolean();
         } catch (PosixException ex) {
-            FsXattr dirProject = where.project();
             if (ex.errno() != Errno.EXDEV || dirProject == null || !dirProject.projInherit()) throw ex;
             FsXattr own = Posix.getFsXattr(file);
             Posix.setFsXattr(file, own.withProject(dirProject.projid(), own.projInherit()));

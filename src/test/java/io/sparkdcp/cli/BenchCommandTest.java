@@ -37,7 +37,7 @@ class BenchCommandTest {
         JsonNode contenders = new ObjectMapper().readTree(run.out()).get("contenders");
         double fdLookups = contenders.get(0).get("path_lookups_per_file").asDouble();
         double pathLookups = contenders.get(1).get("path_lookups_per_file").asDouble();
-        assertTrue(fdLookups > 0 && fdLookups < pathLookups, fdLookups + " vs " + pathLookups);
+        assertTrue(fdLookups > 0 && fdLookups < pathLookups, fdLookups + " vs " + pathLookups + ": " + contenders);
         assertTrue(contenders.get(0).get("file_syscalls_per_file").asDouble() > 0);
     }
 
