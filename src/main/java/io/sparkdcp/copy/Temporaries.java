@@ -49,10 +49,25 @@ final class Temporaries {
                     && Posix.procFdExists();
         if (!unnamed) return null;
         int flags = ctx.layouts.createFlags(readable ? Linux.O_RDWR : Linux.O_WRONLY);
-        Fd made = ctx.steps.time(Step.OPEN_DST,
-                () -> ctx.unlockingParent(dir, () -> Posix.openUnnamedUnlessRefused(dir, path, flags, mode)));
+        long t = ctx.steps.start(Step.OPEN_DST);
+        Fd made;
+        try {
+            made = openUnnamed(dir, path, flags, mode);
+        } finally {
+            ctx.steps.stop(Step.OPEN_DST, t);
+        }
         if (made == null) unnamed = false;
         return made;
+    }
+
+    /** {@link CopyContext#unlockingParent} without a lambda to capture the arguments: it runs for every file. */
+    private Fd openUnnamed(Fd dir, byte[] path, int flags, int mode) {
+        try {
+            return Posix.openUnnamedUnlessRefused(dir, path, flags, mode);
+        } catch (PosixException ex) {
+            if (!ctx.unlockedAfter(ex, dir)) throw ex;
+            return Posix.openUnnamedUnlessRefused(dir, path, flags, mode);
+        }
     }
 
     /**
@@ -97,7 +112,27 @@ final class Temporaries {
      * attempt or a user made it meanwhile: what is there is looked at again).
      */
     boolean linkIntoPlace(Fd file, FsXattr held, Fd dir, byte[] name, ParentState where) {
-        return ctx.steps.time(Step.LINK, () -> acrossProjects(file, held, where, () -> linkUnlessTaken(file, dir, name)));
+        long t = ctx.steps.start(Step.LINK); // no lambdas: it runs for every file
+        try {
+            boolean lent = lendsProject(held, where);
+            if (lent) Posix.setFsXattr(file, held.withProject(where.project().projid(), held.projInherit()));
+            try {
+                return linkUnlessTaken(file, dir, name);
+            } catch (PosixException ex) {
+                if (lent || ex.errno() != Errno.EXDEV) throw ex;
+                return acrossProjects(file, null, where, () -> linkUnlessTaken(file, dir, name)); // its project unknown
+            } finally {
+                if (lent) Posix.setFsXattr(file, held);
+            }
+        } finally {
+            ctx.steps.stop(Step.LINK, t);
+        }
+    }
+
+    /** Whether a file of project held (null: unknown) takes dir's for its link or rename there ({@link #acrossProjects}). */
+    private static boolean lendsProject(FsXattr held, ParentState where) {
+        FsXattr dirProject = where.project();
+        return held != null && dirProject != null && dirProject.projInherit() && held.projid() != dirProject.projid();
     }
 
     /** Renames a complete named temporary over the final name in dir; removes its marker first. */
@@ -117,7 +152,7 @@ final class Temporaries {
      */
     private static boolean acrossProjects(Fd file, FsXattr held, ParentState where, java.util.function.BooleanSupplier call) {
         FsXattr dirProject = where.project();
-        if (held != null && dirProject != null && dirProject.projInherit() && held.projid() != dirProject.projid()) {
+        if (lendsProject(held, where)) {
             Posix.setFsXattr(file, held.withProject(dirProject.projid(), held.projInherit()));
             try {
                 return call.getAsBoolean();
@@ -142,11 +177,21 @@ final class Temporaries {
     /** False when the name is taken. */
     private boolean linkUnlessTaken(Fd file, Fd dir, byte[] name) {
         try {
-            ctx.unlockingParent(dir, () -> link(file, dir, name));
+            linkUnlocking(file, dir, name);
             return true;
         } catch (PosixException ex) {
             if (ex.errno() != Errno.EEXIST) throw ex;
             return false;
+        }
+    }
+
+    /** {@link CopyContext#unlockingParent} without a lambda to capture the arguments. */
+    private void linkUnlocking(Fd file, Fd dir, byte[] name) {
+        try {
+            link(file, dir, name);
+        } catch (PosixException ex) {
+            if (!ctx.unlockedAfter(ex, dir)) throw ex;
+            link(file, dir, name);
         }
     }
 

@@ -63,9 +63,12 @@ public interface LibC {
 
     int geteuid();
 
+    /** Every new file is linked into place (unnamed until complete), and hard links are made with it. */
+    int linkat(int olddirfd, @In byte[] oldpath, int newdirfd, @In byte[] newpath, int flags);
+
     int getegid();
 
-    /** Entries made or changed by name in their directory: symlinks, hard links, special files. */
+    /** Entries made or changed by name in their directory: symlinks, special files. */
     interface Names {
         int fchownat(int dirfd, @In byte[] path, int uid, int gid, int flags);
 
@@ -76,8 +79,6 @@ public interface LibC {
         int symlinkat(@In byte[] target, int newdirfd, @In byte[] linkpath);
 
         @ssize_t long readlinkat(int dirfd, @In byte[] path, @Out byte[] buf, @size_t long size);
-
-        int linkat(int olddirfd, @In byte[] oldpath, int newdirfd, @In byte[] newpath, int flags);
 
         int mknodat(int dirfd, @In byte[] path, int mode, @u_int64_t long dev);
     }

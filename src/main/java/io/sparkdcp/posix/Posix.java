@@ -592,7 +592,7 @@ public final class Posix {
     public static void linkat(Fd oldDir, byte[] oldName, Fd newDir, byte[] newName) {
         byte[] o = PathBytes.cString(oldName);
         byte[] n = PathBytes.cString(newName);
-        call("linkat", newName, () -> Names.LIBC.linkat(oldDir.fd(), o, newDir.fd(), n, 0));
+        call("linkat", newName, () -> LIBC.linkat(oldDir.fd(), o, newDir.fd(), n, 0));
     }
 
     /**
@@ -614,7 +614,7 @@ public final class Posix {
     public static void linkUnnamed(Fd file, Fd dir, byte[] name) {
         byte[] proc = PathBytes.cString(PathBytes.of("/proc/self/fd/" + file.fd()));
         byte[] n = PathBytes.cString(name);
-        call("linkat", name, () -> Names.LIBC.linkat(AT_FDCWD, proc, dir.fd(), n, AT_SYMLINK_FOLLOW));
+        call("linkat", name, () -> LIBC.linkat(AT_FDCWD, proc, dir.fd(), n, AT_SYMLINK_FOLLOW));
     }
 
     /**
@@ -623,7 +623,7 @@ public final class Posix {
      */
     public static void linkUnnamedByDescriptor(Fd file, Fd dir, byte[] name) {
         byte[] n = PathBytes.cString(name);
-        call("linkat", name, () -> Names.LIBC.linkat(file.fd(), EMPTY_C, dir.fd(), n, AT_EMPTY_PATH));
+        call("linkat", name, () -> LIBC.linkat(file.fd(), EMPTY_C, dir.fd(), n, AT_EMPTY_PATH));
     }
 
     /** Whether /proc/self/fd is there, which {@link #linkUnnamed} names files through. */

@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AllocationPerFileTest {
     private static final int FILES = 500;
-    private static final long BUDGET_BYTES_PER_FILE = 1_500;
+    /** 1,500 until each new file's name was looked at before its link into place: a statx buffer (256 bytes) and the name's C string more. */
+    private static final long BUDGET_BYTES_PER_FILE = 1_750;
 
     @Test
     void aSmallFileInheritingItsProjectAllocatesWithinTheBudget() throws Exception {

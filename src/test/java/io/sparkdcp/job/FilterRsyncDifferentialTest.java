@@ -40,7 +40,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class FilterRsyncDifferentialTest {
     private static final long SEED = Long.getLong("filters.seed", System.nanoTime());
-    private static final int CASES = Integer.getInteger("filters.cases", 200);
+    private static final int CASES = Integer.getInteger("filters.cases", 100);
 
     /** Names with the bytes patterns care about: wildcards, brackets, backslash, spaces, dots, '!' and '+'. */
     private static final String[] NAMES = {"a", "b", "ab", "a.c", "b.o", ".h", "x y", "*", "?", "[a]", "a*", "k[1]",

@@ -137,7 +137,9 @@ class SparkCopyTest {
 
     /** The failed first attempts' step updates reached the accumulator too; Spark must have dropped them. */
     private static void assertStepsMatch(CopyCounts c, StepStats s) {
-        assertEquals(c.copied() - c.links(), s.count(Step.TIMES), "times set once per copied entry but links: " + s);
+        // At most once: a file copied in chunks whose finish a failed attempt ended (renamed into place) is counted
+        // by the retry's finish, which finds it in place and sets nothing.
+        assertTrue(s.count(Step.TIMES) <= c.copied() - c.links(), "times set at most once per copied entry but links: " + s);
         long modeAtCreation = c.copied() - c.links() - c.copied(FileType.SYMLINK) - s.count(Step.MODE);
         assertTrue(modeAtCreation >= 0 && modeAtCreation <= c.copied(FileType.FILE), modeAtCreation + " of " + s);
         assertTrue(s.count(Step.LINK) >= c.links(), s.toString());

@@ -127,22 +127,36 @@ class LustreLayoutTest {
         if (!"true".equals(System.getenv("CI"))) Assumptions.assumeTrue(Commands.available("strace"), "needs strace");
         Path dst = Files.createDirectory(xfs.dir().resolve("traced"));
         Path trace = xfs.dir().resolve("trace");
-        Process p = new ProcessBuilder("strace", "-f", "-qq", "-y", "-e", "trace=openat,fsetxattr,copy_file_range,pwrite64,write",
+        Process p = new ProcessBuilder("strace", "-f", "-qq", "-y", "-e", "trace=openat,fsetxattr,copy_file_range,pwrite64,write,close",
                 "-o", trace.toString(), Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), CopyTreeMain.class.getName(),
                 source.toString(), dst.toString(), "fd", "layout=keep")
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         assertTrue(p.waitFor(3, TimeUnit.MINUTES), "copy under strace timed out");
         assertEquals(0, p.exitValue(), "copy under strace failed");
-        String file = dst.resolve("striped/own").toString();
+        // The file is created unnamed (O_TMPFILE) in its directory: followed by the descriptor the create returned.
+        String directory = dst.resolve("striped").toString();
         List<String> calls = Files.readAllLines(trace).stream().map(l -> l.replaceFirst("^\\d+\\s+", ""))
-                .filter(l -> !l.startsWith("<... ") && l.contains(file)).toList();
-        int create = indexOf(calls, l -> l.startsWith("openat(") && l.contains("O_CREAT") && l.contains("O_NOCTTY")
-                && (l.contains("O_ASYNC") || l.contains("FASYNC")));
-        int layout = indexOf(calls, l -> l.startsWith("fsetxattr(") && l.contains("\"lustre.lov\""));
-        int data = indexOf(calls, l -> (l.startsWith("copy_file_range(") || l.startsWith("pwrite64(") || l.startsWith("write("))
-                && l.contains(file + ">"));
-        assertTrue(create >= 0 && create < layout && layout < data, "create " + create + ", layout " + layout + ", data " + data + ": " + calls);
+                .filter(l -> !l.startsWith("<... ")).toList();
+        // Each unnamed file created there with the delayed-layout flags, up to its close: a layout set on it comes before its data.
+        int checked = 0, layout = -1;
+        for (int create = 0; create < calls.size(); create++) {
+            String c = calls.get(create);
+            if (!(c.startsWith("openat(") && c.contains(directory + ">") && c.contains("O_TMPFILE") && c.contains("O_NOCTTY")
+                    && (c.contains("O_ASYNC") || c.contains("FASYNC")))) continue;
+            String fd = c.replaceFirst("(?s).*\\) = (\\d+)<.*", "$1");
+            int set = -1, data = -1;
+            for (int i = create + 1; i < calls.size() && !calls.get(i).startsWith("close(" + fd + "<"); i++) {
+                String l = calls.get(i);
+                if (set < 0 && l.startsWith("fsetxattr(" + fd + "<") && l.contains("\"lustre.lov\"")) set = i;
+                if (data < 0 && l.matches("(copy_file_range\\([^,]+, [^,]+, |pwrite64\\(|write\\()" + fd + "<.*")) data = i;
+            }
+            if (set < 0) continue; // a file that inherits its directory's layout
+            assertTrue(data < 0 || set < data, "layout " + set + ", data " + data + ": " + calls);
+            checked++;
+            layout = set;
+        }
+        assertTrue(checked >= 2, "files given their own layout (own, pfl): " + checked + ": " + calls);
         // XFS has no lustre namespace: the set fails there, and the copy goes on with one notice.
         assertTrue(calls.get(layout).contains("EOPNOTSUPP"), calls.get(layout));
     }
