@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The fault-injection soak: runs of the real command, {@code submit-scripts/spark-dcp} (copy, --atomic, --update,
  * sync, sync --delete, chosen at random), on a 2,000-entry XFS tree, each SIGKILLed with its whole process group at a
- * random moment (up to 0.7 times a full run's time; a re-run is quicker, so some end first). Between runs: random
+ * random moment (within the time the last run that ended took; some end first). Between runs: random
  * changes to SRC, SRC atimes drawn at random (the epoch's first second among them), edits a user makes at DST, and a
  * reader that reads every file of DST (so relatime moves the atimes of whatever a killed run left). Now and then a
  * second run on a DST nested inside the first's is started while the first runs: it must be refused. After every
@@ -85,14 +85,15 @@ class FaultInjectionSoakTest {
         long start = System.nanoTime();
         List<String> full = List.of("sync", "--delete");
         Run first = run(full, Long.MAX_VALUE, false);
-        long fullRunMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        long typicalMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         checkAgreement(first, full);
         int kills = 0, completed = 0, nestedRefused = 0;
         for (int i = 0; i < RUNS; i++) {
             changeSource(random.nextInt(9));
             changeDestination(random.nextInt(3));
             List<String> mode = MODES.get(random.nextInt(MODES.size()));
-            Run r = run(mode, (long) (random.nextDouble() * fullRunMillis * 0.7), random.nextInt(5) == 0);
+            // Killed within the time the last run that ended took: re-runs are quicker than the first copy.
+            Run r = run(mode, (long) (random.nextDouble() * typicalMillis * 0.9), random.nextInt(5) == 0);
             if (r.nestedRefused()) nestedRefused++;
             if (r.killed()) {
                 kills++;
@@ -102,11 +103,14 @@ class FaultInjectionSoakTest {
             } else {
                 completed++;
                 checkAgreement(r, mode);
+                typicalMillis = r.millis();
             }
             if (i % 5 == 4) { // and a run left to end after the kills, whose report is checked
                 changeSource(random.nextInt(4));
                 List<String> resumed = MODES.get(random.nextInt(MODES.size()));
-                checkAgreement(run(resumed, Long.MAX_VALUE, false), resumed);
+                Run ended = run(resumed, Long.MAX_VALUE, false);
+                checkAgreement(ended, resumed);
+                typicalMillis = ended.millis();
                 completed++;
             }
         }
@@ -127,7 +131,7 @@ class FaultInjectionSoakTest {
         assertTrue(kills >= RUNS / 4, "runs killed mid-way: " + kills + " of " + RUNS + " (seed " + SEED + ")");
     }
 
-    private record Run(boolean killed, int exitCode, Path report, String output, boolean nestedRefused) {
+    private record Run(boolean killed, int exitCode, Path report, String output, boolean nestedRefused, long millis) {
         /** The nested run started first and holds its DST: this run, above it, was refused (exit 2, nothing written). */
         boolean refusedForNested() {
             return exitCode == 2 && output.contains("holds a DST inside DST");
@@ -145,31 +149,59 @@ class FaultInjectionSoakTest {
         Files.deleteIfExists(report);
         List<String> command = new ArrayList<>(List.of("setsid", LAUNCHER.toString()));
         command.addAll(mode);
+        if (nested) command.addAll(List.of("--max-ops", "500")); // slowed, so that it still holds DST when the nested run tries
         command.addAll(List.of("--report", report.toString(), src + "/", dst.toString()));
+        long started = System.nanoTime();
         Process p = start(command, output);
         boolean nestedRefused = nested && runNested(p);
-        long waitMillis = killAfterMillis == Long.MAX_VALUE ? TimeUnit.MINUTES.toMillis(5) : killAfterMillis;
+        long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        long waitMillis = killAfterMillis == Long.MAX_VALUE ? TimeUnit.MINUTES.toMillis(5) : Math.max(1, killAfterMillis - waited);
         boolean ended = p.waitFor(waitMillis, TimeUnit.MILLISECONDS);
         if (!ended) {
             Commands.tryRun("kill", "-KILL", "--", "-" + p.pid()); // setsid made the launcher its group's leader
             assertTrue(p.waitFor(1, TimeUnit.MINUTES), "killed");
             assertTrue(killAfterMillis != Long.MAX_VALUE, "a run that should end did not: " + Files.readString(output));
         }
-        return new Run(!ended, ended ? p.exitValue() : -1, report, Files.readString(output), nestedRefused);
+        return new Run(!ended, ended ? p.exitValue() : -1, report, Files.readString(output), nestedRefused,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
 
     private boolean runNested(Process outer) throws Exception {
+        String holder = awaitLock(dst, outer);
+        if (holder == null) return false; // the run ended (or was killed) before it held DST: no nested run this time
         List<Path> dirs = directories(src);
         String name = dirs.get(random.nextInt(dirs.size())).getFileName().toString();
         Path output = mount.dir().resolve("nested-output.txt");
         Process inner = start(List.of("setsid", LAUNCHER.toString(), "sync", "--delete", src.resolve(name) + "/", dst.resolve(name).toString()), output);
         assertTrue(inner.waitFor(5, TimeUnit.MINUTES), "the nested run ended");
         String said = Files.readString(output);
-        boolean outerRan = outer.isAlive();
-        if (outerRan) assertEquals(2, inner.exitValue(), "a run into DST/" + name + " while a run holds DST, seed " + SEED + ":\n" + said);
+        // Held by the same process before the nested run started and after it ended: held throughout.
+        if (holder.equals(lockHolder(dst)))
+            assertEquals(2, inner.exitValue(), "a run into DST/" + name + " while a run holds DST, seed " + SEED + ":\n" + said);
         else assertTrue(inner.exitValue() == 0 || inner.exitValue() == 2, "the nested run, seed " + SEED + ":\n" + said);
         if (inner.exitValue() == 2) assertTrue(said.contains("holds"), said);
         return inner.exitValue() == 2;
+    }
+
+    /** The pid holding an exclusive flock on dir, once the running process takes it; null if it ends first. */
+    private static String awaitLock(Path dir, Process running) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (running.isAlive() && System.nanoTime() < deadline) {
+            String holder = lockHolder(dir);
+            if (holder != null) return holder;
+            Thread.sleep(10);
+        }
+        return null;
+    }
+
+    /** From /proc/locks: the pid of an exclusive FLOCK on dir's inode, or null. */
+    private static String lockHolder(Path dir) throws IOException {
+        String inode = ":" + Files.getAttribute(dir, "unix:ino") + " ";
+        for (String line : Files.readAllLines(Path.of("/proc/locks"))) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 6 && f[1].equals("FLOCK") && f[3].equals("WRITE") && (f[5] + " ").endsWith(inode)) return f[4];
+        }
+        return null;
     }
 
     private static Process start(List<String> command, Path output) throws IOException {
