@@ -108,8 +108,11 @@ class CopyCommandRunTest {
     /** The report without what differs from run to run: the wall time and rates over it, step times, the destination. */
     private static JsonNode withoutTimesAndRoots(JsonNode report) {
         ObjectNode o = (ObjectNode) report;
-        o.remove(List.of("wall_nanos", "metadata_calls_per_second", "bytes_copied_per_second", "destination"));
+        o.remove(List.of("wall_nanos", "metadata_calls_per_second", "bytes_copied_per_second", "destination", "metadata_calls"));
         for (Iterator<JsonNode> steps = o.get("steps").elements(); steps.hasNext(); ) ((ObjectNode) steps.next()).remove("nanos");
+        // A destination directory's state (its stat, default ACL and project) is read once per task that needs it, and
+        // how many tasks need one directory's depends on how the run split its work: those counts may differ by one.
+        for (String step : List.of("stat_dst", "xattr_get", "ioctl_get")) if (o.get("steps").has(step)) ((ObjectNode) o.get("steps").get(step)).remove("count");
         return o;
     }
 
