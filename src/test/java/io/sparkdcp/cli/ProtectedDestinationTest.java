@@ -64,7 +64,7 @@ class ProtectedDestinationTest {
         assertTrue(Files.isDirectory(p.dst.resolve("old/deeper")));
         assertEquals("appended", Files.readString(old.resolve("log")));
         assertFalse(Files.exists(p.dst.resolve("old/plain")), "what is not protected is deleted");
-        assertTrue(run.out().contains("old/deeper: unlinkat: not empty") || run.err().contains("old/deeper: unlinkat: not empty"),
+        assertTrue(run.out().contains("old/deeper: unlinkat ENOTEMPTY: not empty") || run.err().contains("old/deeper: unlinkat ENOTEMPTY: not empty"),
                 run.out() + run.err());
     }
 
