@@ -33,13 +33,14 @@ class WorkerKillTest {
     private static final int FILES_PER_DIRECTORY = 100;
     private static final int FILES = DIRECTORIES * FILES_PER_DIRECTORY;
     private static final int FILE_SIZE = 32 << 10;
+    private static final int BATCH_FILES = 50;
 
     @RegisterExtension
     static final MountedSource source = MountedSource.manyFiles("workerkill", DIRECTORIES, FILES_PER_DIRECTORY, FILE_SIZE);
 
     @Test
     void aNodeLostMidCopyLeavesAnExactTreeAndCountsEachFileOnce() throws Exception {
-        JsonNode json = copyLosing("node", cluster -> cluster.killWorker(0));
+        JsonNode json = copyLosing("node", cluster -> cluster.killWorker(0), 0);
         long copied = json.at("/copied_by_type/file").asLong();
         long skipped = json.at("/skipped_by_type/file").asLong();
         // Each file is created once, unnamed, by the attempt that counts; the lost attempt's files are either
@@ -49,11 +50,17 @@ class WorkerKillTest {
 
     @Test
     void aWorkerKilledAloneWhoseExecutorRunsOnLeavesAnExactTreeAndCountsEachFileOnce() throws Exception {
-        copyLosing("worker", cluster -> cluster.killWorkerAlone(0));
+        // The cut-off executor (one core: one task of at most one batch at a time) may copy a file its retry
+        // copies too: whichever is linked second finds the name taken, drops its unnamed file and counts it
+        // skipped. Its data step was done all the same, in an attempt that counts.
+        copyLosing("worker", cluster -> cluster.killWorkerAlone(0), BATCH_FILES);
     }
 
-    /** Copies SRC on the cluster, losing worker 0 mid-copy as lose does; checks the run and returns its JSON report. */
-    private static JsonNode copyLosing(String lost, Consumer<TwoWorkerSparkCluster> lose) throws Exception {
+    /**
+     * Copies SRC on the cluster, losing worker 0 mid-copy as lose does; checks the run and returns its JSON
+     * report. raced: how many files' work may have been done twice, each by an attempt that counts.
+     */
+    private static JsonNode copyLosing(String lost, Consumer<TwoWorkerSparkCluster> lose, int raced) throws Exception {
         Path dst = source.mount().dir().resolve("dst-" + lost);
         Path report = source.mount().dir().resolve("report-" + lost + ".json");
         // Logs under target/ so they outlive the mount when something goes wrong.
@@ -63,7 +70,7 @@ class WorkerKillTest {
                     List.of("-Dspark.executor.extraClassPath=" + System.getProperty("java.class.path"),
                             "-Dspark.executor.defaultJavaOptions=" + ChildJvm.flags(),
                             "-Dspark.executor.memory=1g", "-Dspark.ui.enabled=false"),
-                    List.of("copy", "--master", cluster.masterUrl(), "--fsync", "--batch-files", "50",
+                    List.of("copy", "--master", cluster.masterUrl(), "--fsync", "--batch-files", String.valueOf(BATCH_FILES),
                             "--report", report.toString(), source.source() + "/", dst.toString())), "driver.log");
             try {
                 long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
@@ -85,9 +92,10 @@ class WorkerKillTest {
         long copied = json.at("/copied_by_type/file").asLong();
         long skipped = json.at("/skipped_by_type/file").asLong();
         assertEquals(FILES, copied + skipped, json.toString());
-        assertEquals(copied, json.at("/steps/data/count").asLong(), "one data step per copied file");
-        assertEquals(copied, json.at("/steps/open_src/count").asLong(), "one source open per copied file");
-        assertEquals(copied, json.at("/steps/fsync/count").asLong());
+        for (String step : List.of("data", "open_src", "fsync")) {
+            long count = json.at("/steps/" + step + "/count").asLong();
+            assertTrue(copied <= count && count <= copied + raced, step + ": " + count + " for " + copied + " files copied");
+        }
         return json;
     }
 }

@@ -24,8 +24,13 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -123,6 +128,15 @@ class LustreLayoutTest {
     }
 
     @Test
+    void aCallThatStraceSplitBetweenThreadsIsReadWhole() {
+        List<String> calls = joinInterrupted(List.of(
+                "11 openat(5</d>, \".\", O_WRONLY|O_TMPFILE, 0644 <unfinished ...>",
+                "12 close(9</x>) = 0",
+                "11 <... openat resumed>) = 7</d/#1>"));
+        assertEquals(List.of("openat(5</d>, \".\", O_WRONLY|O_TMPFILE, 0644) = 7</d/#1>", "close(9</x>) = 0"), calls);
+    }
+
+    @Test
     void underStraceTheLayoutIsSetOnTheCreatingDescriptorBeforeTheData() throws Exception {
         if (!"true".equals(System.getenv("CI"))) Assumptions.assumeTrue(Commands.available("strace"), "needs strace");
         Path dst = Files.createDirectory(xfs.dir().resolve("traced"));
@@ -136,8 +150,7 @@ class LustreLayoutTest {
         assertEquals(0, p.exitValue(), "copy under strace failed");
         // The file is created unnamed (O_TMPFILE) in its directory: followed by the descriptor the create returned.
         String directory = dst.resolve("striped").toString();
-        List<String> calls = Files.readAllLines(trace).stream().map(l -> l.replaceFirst("^\\d+\\s+", ""))
-                .filter(l -> !l.startsWith("<... ")).toList();
+        List<String> calls = joinInterrupted(Files.readAllLines(trace));
         // Each unnamed file created there with the delayed-layout flags, up to its close: a layout set on it comes before its data.
         int checked = 0, layout = -1;
         for (int create = 0; create < calls.size(); create++) {
@@ -165,6 +178,31 @@ class LustreLayoutTest {
 
     private static LocalCopy copy(LustreLayout layout) {
         return LocalCopy.defaults().withoutProjectIds().withInode(InodeOptions.DEFAULT.withLustreLayout(layout));
+    }
+
+    /**
+     * Calls of one thread that strace split ("openat(... <unfinished ...>" then "<... openat resumed>) = 7")
+     * joined again, in the order they began, without the thread id.
+     */
+    static List<String> joinInterrupted(List<String> lines) {
+        Map<String, Integer> open = new HashMap<>();
+        List<String> calls = new ArrayList<>();
+        Pattern line = Pattern.compile("^(\\d+)\\s+(.*)$");
+        for (String l : lines) {
+            Matcher m = line.matcher(l);
+            String thread = m.matches() ? m.group(1) : "";
+            String call = m.matches() ? m.group(2) : l;
+            if (call.endsWith(" <unfinished ...>")) {
+                open.put(thread, calls.size());
+                calls.add(call.substring(0, call.length() - " <unfinished ...>".length()));
+            } else if (call.startsWith("<... ")) {
+                Integer at = open.remove(thread);
+                if (at != null) calls.set(at, calls.get(at) + call.substring(call.indexOf("resumed>") + "resumed>".length()));
+            } else {
+                calls.add(call);
+            }
+        }
+        return calls;
     }
 
     private static int indexOf(List<String> calls, java.util.function.Predicate<String> p) {
