@@ -16,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The architecture of the brief, checked on the compiled classes: packages depend only downward
- * (posix and progress, walk, plan, copy, report, job, spark, api, then cli with bench beside it),
+ * (posix and progress, walk, plan, copy, report, job, spark, api, then cli; the bench, in a module
+ * of its own, has its own rules: BenchLayeringTest),
  * no package cycles, the engine without Spark or Scala, the CLI through the API only, and Scala's
  * types in one adapter class. Each rule is also run once on the production classes plus a planted
  * violation (test classes named LayeringPlant in the packages concerned), to show it can fail.
@@ -41,18 +42,16 @@ class LayeringTest {
             .layer("spark").definedBy(ROOT + ".spark..")
             .layer("api").definedBy(ROOT + ".api..")
             .layer("cli").definedBy(ROOT + ".cli..")
-            .layer("bench").definedBy(ROOT + ".bench..")
             .whereLayer("cli").mayNotBeAccessedByAnyLayer()
-            .whereLayer("bench").mayOnlyBeAccessedByLayers("cli")
-            .whereLayer("api").mayOnlyBeAccessedByLayers("cli", "bench")
-            .whereLayer("spark").mayOnlyBeAccessedByLayers("api", "cli", "bench")
-            .whereLayer("job").mayOnlyBeAccessedByLayers("spark", "api", "cli", "bench")
-            .whereLayer("report").mayOnlyBeAccessedByLayers("job", "spark", "api", "cli", "bench")
-            .whereLayer("copy").mayOnlyBeAccessedByLayers("report", "job", "spark", "api", "cli", "bench")
-            .whereLayer("plan").mayOnlyBeAccessedByLayers("copy", "report", "job", "spark", "api", "cli", "bench")
-            .whereLayer("walk").mayOnlyBeAccessedByLayers("plan", "copy", "report", "job", "spark", "api", "cli", "bench")
-            .whereLayer("progress").mayOnlyBeAccessedByLayers("walk", "plan", "copy", "report", "job", "spark", "api", "cli", "bench")
-            .whereLayer("posix").mayOnlyBeAccessedByLayers("walk", "plan", "copy", "report", "job", "spark", "api", "cli", "bench");
+            .whereLayer("api").mayOnlyBeAccessedByLayers("cli")
+            .whereLayer("spark").mayOnlyBeAccessedByLayers("api", "cli")
+            .whereLayer("job").mayOnlyBeAccessedByLayers("spark", "api", "cli")
+            .whereLayer("report").mayOnlyBeAccessedByLayers("job", "spark", "api", "cli")
+            .whereLayer("copy").mayOnlyBeAccessedByLayers("report", "job", "spark", "api", "cli")
+            .whereLayer("plan").mayOnlyBeAccessedByLayers("copy", "report", "job", "spark", "api", "cli")
+            .whereLayer("walk").mayOnlyBeAccessedByLayers("plan", "copy", "report", "job", "spark", "api", "cli")
+            .whereLayer("progress").mayOnlyBeAccessedByLayers("walk", "plan", "copy", "report", "job", "spark", "api", "cli")
+            .whereLayer("posix").mayOnlyBeAccessedByLayers("walk", "plan", "copy", "report", "job", "spark", "api", "cli");
 
     private static final ArchRule NO_CYCLES = slices().matching(ROOT + ".(*)..").should().beFreeOfCycles();
 
@@ -65,7 +64,7 @@ class LayeringTest {
     private static final ArchRule CLI_THROUGH_THE_API = noClasses().that().resideInAPackage(ROOT + ".cli..")
             .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".posix..", ROOT + ".progress..", ROOT + ".walk..",
                     ROOT + ".plan..", ROOT + ".copy..", ROOT + ".report..", ROOT + ".job..", ROOT + ".spark..")
-            .because("the CLI is a client of io.sparkdcp.api like a notebook (and runs the bench beside it)");
+            .because("the CLI is a client of io.sparkdcp.api like a notebook");
 
     private static final ArchRule SCALA_IN_ONE_ADAPTER = noClasses().that()
             .doNotHaveFullyQualifiedName(ROOT + ".spark.ScalaAdapter")

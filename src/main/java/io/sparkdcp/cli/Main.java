@@ -48,7 +48,7 @@ public final class Main implements Runnable {
     /** The command line with every subcommand and picocli's own error handling. */
     static CommandLine withEverySubcommand() {
         CommandLine cl = new CommandLine(new Main());
-        for (String name : SUBCOMMANDS) cl.addSubcommand(subcommand(name));
+        for (String name : SUBCOMMANDS) cl.addSubcommand(name, subcommand(name));
         return cl;
     }
 
@@ -60,7 +60,7 @@ public final class Main implements Runnable {
     static CommandLine commandLine(String[] args) {
         if (args.length == 0 || args[0].equals("help") || !SUBCOMMANDS.contains(args[0])) return commandLine();
         CommandLine cl = new CommandLine(new Main());
-        cl.addSubcommand(subcommand(args[0]));
+        cl.addSubcommand(args[0], subcommand(args[0]));
         return configured(cl);
     }
 
@@ -69,8 +69,8 @@ public final class Main implements Runnable {
             case "copy" -> new CopyCommand();
             case "sync" -> new SyncCommand();
             case "compare" -> new CompareCommand();
-            case "bench" -> new BenchCommand();
-            case "scale-bench" -> new ScaleBenchCommand();
+            case "bench" -> BenchModule.command(name, "io.sparkdcp.cli.BenchCommand");
+            case "scale-bench" -> BenchModule.command(name, "io.sparkdcp.cli.ScaleBenchCommand");
             case "help" -> new HelpCommand();
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };

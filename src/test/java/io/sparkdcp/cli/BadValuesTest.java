@@ -60,27 +60,6 @@ class BadValuesTest {
         assertFalse(Files.exists(dst), "DST was created");
     }
 
-    @ParameterizedTest(name = "bench {0} {1}")
-    @CsvSource(delimiter = '|', value = {
-            "--tasks            | 0       | must be from 1 to 1024, not 0",
-            "--rounds           | 0       | must be at least 1, not 0",
-            "--warmup           | -1      | must be at least 0, not -1",
-            "--contenders       | none,tar| unknown contender 'tar'",
-            "--threads-per-task | 2000    | must be from 1 to 1024, not 2000",
-            "--batch-files      | 0       | must be at least 1, not 0",
-            "--master           | ''      | '' is not a Spark master",
-            "--max-ops          | 0       | must be at least 1, not 0",
-            "--bwlimit          | 1X      | '1X' is not a size",
-    })
-    void theBenchRefusesBadValuesOfItsOwnAndOfTheSharedEngineOptions(String option, String value, String reason) throws IOException {
-        Path scratch = Files.createDirectories(tmp.resolve("scratch"));
-        CommandLineRun run = CommandLineRun.asLaunched("bench", option, value, scratch.toString());
-        assertOneLineUsageError(run, "spark-dcp: Invalid value for option '" + option + "': ", reason);
-        try (var left = Files.list(scratch)) {
-            assertEquals(List.of(), left.toList(), "nothing generated");
-        }
-    }
-
     @ParameterizedTest(name = "{0}")
     @CsvSource({"copy", "sync"})
     void optionsThatExcludeEachOtherAreOneLine(String command) throws IOException {
@@ -102,7 +81,7 @@ class BadValuesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"copy", "sync", "bench"})
+    @CsvSource({"copy", "sync"})
     void theSharedEngineOptionsAreInEveryCommandsHelp(String command) {
         CommandLineRun run = CommandLineRun.of(command, "--help");
         assertEquals(0, run.exitCode());
@@ -115,16 +94,14 @@ class BadValuesTest {
     }
 
     @org.junit.jupiter.api.Test
-    void theBenchShowsItsOwnDefaultsAndCopyTheRequestsDefaults() {
-        String bench = CommandLineRun.of("bench", "--help").out().replaceAll("\\s+", " ");
+    void copyShowsTheRequestsDefaults() {
         String copy = CommandLineRun.of("copy", "--help").out().replaceAll("\\s+", " ");
-        assertTrue(bench.contains("Entries per task at most. Default: 250."), bench);
         assertTrue(copy.contains("Entries per task at most. Default: 2000."), copy);
         assertTrue(copy.contains("Default: 256M."), copy);
         assertTrue(copy.contains("ACLs included): non-lustre") || copy.contains("Default: non-lustre."), copy);
     }
 
-    private static void assertOneLineUsageError(CommandLineRun run, String prefix, String reason) {
+    static void assertOneLineUsageError(CommandLineRun run, String prefix, String reason) {
         assertEquals(2, run.exitCode(), run.err());
         assertEquals("", run.out());
         List<String> lines = run.err().lines().toList();

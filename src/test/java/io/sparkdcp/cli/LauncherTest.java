@@ -219,7 +219,7 @@ class LauncherTest {
         Launch run = launch("--version");
         assertEquals(0, run.exitCode(), run.describe());
         // On the full class path the Spark that runs is the build's.
-        assertTrue(run.out().startsWith("spark-dcp " + pom("<artifactId>spark-dcp</artifactId>\\s*<version>([^<]+)</version>")
+        assertTrue(run.out().startsWith("spark-dcp " + pom("<artifactId>spark-dcp-parent</artifactId>\\s*<version>([^<]+)</version>")
                 + "\nSpark " + pom("<spark\\.version>([^<]+)</spark\\.version>") + ", Java "), run.describe());
     }
 
@@ -228,7 +228,7 @@ class LauncherTest {
     void versionOnTheShortClassPathNamesTheSparkBuiltAgainst() throws Exception {
         Launch run = launch("copy", "--version");
         assertEquals(0, run.exitCode(), run.describe());
-        assertTrue(run.out().startsWith("spark-dcp " + pom("<artifactId>spark-dcp</artifactId>\\s*<version>([^<]+)</version>")
+        assertTrue(run.out().startsWith("spark-dcp " + pom("<artifactId>spark-dcp-parent</artifactId>\\s*<version>([^<]+)</version>")
                 + "\nSpark " + pom("<spark\\.version>([^<]+)</spark\\.version>") + " (built against; not on this class path), Java "),
                 run.describe());
     }

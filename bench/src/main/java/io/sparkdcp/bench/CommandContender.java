@@ -66,11 +66,11 @@ public record CommandContender(String name, BiFunction<Path, Path, List<String>>
                 (src, dst) -> List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC", "-Xshare:auto", "-version"));
     }
 
-    /** submit-scripts/spark-dcp of the checkout these classes came from (target/classes or target/*.jar). */
+    /** submit-scripts/spark-dcp of the checkout these classes came from (bench/target/classes or bench/target/*.jar). */
     public static Path launcher() {
         try {
             Path classes = Path.of(CommandContender.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            return classes.getParent().getParent().resolve("submit-scripts/spark-dcp");
+            return classes.getParent().getParent().getParent().resolve("submit-scripts/spark-dcp");
         } catch (java.net.URISyntaxException e) {
             throw new IllegalStateException("cannot locate the launcher from " + CommandContender.class, e);
         }

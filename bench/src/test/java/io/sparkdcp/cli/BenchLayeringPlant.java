@@ -1,0 +1,10 @@
+package io.sparkdcp.cli;
+
+/** A planted violation for BenchLayeringTest: a bench command calling libc instead of going through the API. */
+public final class BenchLayeringPlant {
+    private BenchLayeringPlant() {}
+
+    static int depth(byte[] path) {
+        return io.sparkdcp.posix.PathBytes.depth(path);
+    }
+}
