@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.Set;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The command line the launcher runs: the model of the one subcommand asked for. */
+@Tag("fast")
 class MainTest {
     @Test
     void aRunNamingASubcommandModelsThatOneAlone() {

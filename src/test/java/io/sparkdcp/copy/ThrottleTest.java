@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** How the job's rates are divided and shared; the timing itself is ThrottleRunTest's, on XFS. */
+@Tag("fast")
 class ThrottleTest {
     @Test
     void eachJvmTakesAnEqualShareOfTheJobsRates() {
