@@ -5,6 +5,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * types in one adapter class. Each rule is also run once on the production classes plus a planted
  * violation (test classes named LayeringPlant in the packages concerned), to show it can fail.
  */
+@Tag("fast")
 class LayeringTest {
     private static final String ROOT = "io.sparkdcp";
     private static JavaClasses production;

@@ -6,6 +6,7 @@ import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.TaskWork;
 import io.sparkdcp.testing.ForwardingPhaseRunner;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Spark, whichever thread the error struck: a task's (it comes back wrapped in the phase's failure) or
  * one of nobody's. The errors are real: an array bigger than any heap.
  */
+@Tag("fast")
 class InProcessOutOfMemoryTest {
     @TempDir
     Path tmp;

@@ -1,6 +1,7 @@
 package io.sparkdcp.api;
 
 import org.apache.logging.log4j.LogManager;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 /** The two ways a driver OutOfMemoryError shows itself, seen in this JVM; nothing runs out of memory for real. */
+@Tag("fast")
 class OutOfMemoryWatchTest {
     @Test
     void anOutOfMemoryErrorThatKillsAThreadIsSeenAndTheHandlerBeforeStillRuns() throws Exception {

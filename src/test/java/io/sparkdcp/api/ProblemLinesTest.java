@@ -2,6 +2,7 @@ package io.sparkdcp.api;
 
 import io.sparkdcp.posix.Failure;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;
@@ -11,6 +12,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+@Tag("fast")
 class ProblemLinesTest {
     private static List<String> print(List<Failure> failures, long total) {
         StringWriter text = new StringWriter();

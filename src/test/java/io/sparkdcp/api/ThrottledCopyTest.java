@@ -24,14 +24,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code --max-ops} and {@code --bwlimit} on XFS, on threads (one task per CPU; four threads per task)
  * and on Spark's local[2], with several tasks at once: the whole job keeps to the rate. A throttled
- * copy takes at least the time its metadata calls or bytes take at that rate, and at most 1.5 times
- * that beyond what the same copy takes without a limit, measured just before on the same runner (the
- * machine may be loaded), plus a second.
+ * copy takes at least the time its metadata calls or bytes take at that rate, however loaded the
+ * machine. No wall-clock upper bound: load alone can break one. That a data or verify step takes no
+ * metadata slot is ThrottleTest's, without a clock.
  */
 class ThrottledCopyTest {
     private static final long MAX_OPS = 1000;
     private static final long BWLIMIT = 32L << 20;
-    private static final double SLACK_SECONDS = 1.0;
 
     private static LoopMount mount;
     private static Path smallFiles;
@@ -70,13 +69,12 @@ class ThrottledCopyTest {
     @ParameterizedTest
     @EnumSource(Runner.class)
     void maxOpsHoldsTheJobsMetadataCallsToTheRate(Runner runner) throws IOException {
-        CopyReport free = copy(smallFiles, runner, b -> b);
         CopyReport limited = copy(smallFiles, runner, b -> b.maxOps(MAX_OPS));
         long calls = limited.steps().metadataCalls();
         assertTrue(calls >= 2 * MAX_OPS, "enough calls to take two seconds: " + calls);
         double implied = (double) calls / MAX_OPS;
         // Each call waits for its slot to begin: the last begins (calls - 1) / rate after the first.
-        assertTakes(limited, implied - 1.0 / MAX_OPS, implied, free);
+        assertTakesAtLeast(limited, implied - 1.0 / MAX_OPS, implied);
         assertTrue(limited.metadataCallsPerSecond() <= MAX_OPS, limited.metadataCallsPerSecond() + " calls/s");
         assertEquals(MAX_OPS, limited.throttle().maxOps());
     }
@@ -84,22 +82,18 @@ class ThrottledCopyTest {
     @ParameterizedTest
     @EnumSource(Runner.class)
     void bwlimitHoldsTheJobsBytesToTheRate(Runner runner) throws IOException {
-        CopyReport free = copy(bigFiles, runner, b -> b);
         CopyReport limited = copy(bigFiles, runner, b -> b.bwlimit(BWLIMIT));
         assertEquals(64L << 20, limited.counts().bytesCopied());
         double implied = (double) limited.counts().bytesCopied() / BWLIMIT;
         // A call takes its slot before it moves its bytes: the last, at most 10 ms of the rate, begins that much early.
-        assertTakes(limited, implied - 0.01, implied, free);
+        assertTakesAtLeast(limited, implied - 0.01, implied);
         assertTrue(limited.bytesPerSecond() <= BWLIMIT, limited.bytesPerSecond() + " bytes/s");
         assertEquals(BWLIMIT, limited.throttle().bwlimit());
     }
 
-    private static void assertTakes(CopyReport limited, double atLeast, double implied, CopyReport free) {
+    private static void assertTakesAtLeast(CopyReport limited, double atLeast, double implied) {
         double wall = limited.wallNanos() / 1e9;
-        double unlimited = free.wallNanos() / 1e9;
-        String took = String.format("took %.3f s; the rate implies %.3f s; without a limit it took %.3f s", wall, implied, unlimited);
-        assertTrue(wall >= atLeast, took);
-        assertTrue(wall <= 1.5 * implied + unlimited + SLACK_SECONDS, took);
+        assertTrue(wall >= atLeast, String.format("took %.3f s; the rate implies %.3f s", wall, implied));
     }
 
     /** Copies source's contents to a new DST in several tasks (batches of 30 entries or 16 MiB), checks and removes it. */

@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Every bad option value is refused while parsing, as launched: exit 2, one line on stderr naming
  * the option and the reason, nothing on stdout, and DST not created.
  */
+@Tag("fast")
 class BadValuesTest {
     @TempDir
     Path tmp;

@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Everything that must end with exit code 2 before Spark starts and before anything is written. */
+@Tag("fast")
 class CopyCommandUsageTest {
     @TempDir
     Path tmp;

@@ -1,11 +1,13 @@
 package io.sparkdcp.cli;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.TypeConversionException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+@Tag("fast")
 class DurationConverterTest {
     private final DurationConverter converter = new DurationConverter();
 

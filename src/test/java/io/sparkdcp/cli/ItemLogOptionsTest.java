@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** --log and --log-skipped through the CLI (on threads, on the temp file system: the wiring; the engine's side is on XFS). */
+@Tag("fast")
 class ItemLogOptionsTest {
     @TempDir
     Path tmp;

@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command line the launcher runs: the model of the one subcommand asked for. */
+@Tag("fast")
 class MainTest {
     @Test
     void aRunNamingASubcommandModelsThatOneAlone() {

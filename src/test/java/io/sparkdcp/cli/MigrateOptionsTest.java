@@ -2,6 +2,7 @@ package io.sparkdcp.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * filter rules in command-line order, --exclude-from, --files-from, --delete-excluded, --update,
  * copy --dry-run, and the usage errors (exit 2, one line).
  */
+@Tag("fast")
 class MigrateOptionsTest {
     @TempDir
     Path tmp;

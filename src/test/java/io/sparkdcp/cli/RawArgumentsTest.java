@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * When an argument's bytes can be known, and then exactly: the command line is given as /proc/self/cmdline
  * would hold it (the JVM and its options first, the arguments last), the arguments as the JVM decoded them.
  */
+@Tag("fast")
 class RawArgumentsTest {
     private static final byte[] CAFE = {'c', 'a', 'f', (byte) 0xe9};
     private static final byte[] REPLACED = "caf\uFFFD".getBytes(StandardCharsets.UTF_8);

@@ -2,6 +2,7 @@ package io.sparkdcp.cli;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -11,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The rule of {@link SparkDoors} on the classes a local run loads; ShortClassPathTest applies it to what its runs loaded. */
+@Tag("fast")
 class SparkDoorsTest {
     private static JavaClasses production;
 

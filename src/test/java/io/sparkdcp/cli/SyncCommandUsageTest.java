@@ -1,6 +1,7 @@
 package io.sparkdcp.cli;
 
 import io.sparkdcp.testing.TreeFiles;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** sync refuses bad input with exit 2 and one line, as launched, before anything is written. */
+@Tag("fast")
 class SyncCommandUsageTest {
     @TempDir
     Path tmp;

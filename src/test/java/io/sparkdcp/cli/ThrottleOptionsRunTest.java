@@ -2,6 +2,7 @@ package io.sparkdcp.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** --max-ops and --bwlimit from the command line to the report; their timing is ThrottledCopyTest's. */
+@Tag("fast")
 class ThrottleOptionsRunTest {
     @TempDir
     Path tmp;

@@ -4,6 +4,7 @@ import io.sparkdcp.copy.Decision.Kind;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.Stat;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The one rule, table by table: every pair of types, and each difference, in each mode. */
+@Tag("fast")
 class DecisionTest {
     private static final int ROOT = 0;
     private static final int USER = 1001;

@@ -4,6 +4,7 @@ import io.sparkdcp.copy.ItemLog.Action;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /** The log's line format: any name is one line and one field, and reads back to its bytes. */
+@Tag("fast")
 class ItemLineTest {
     private static final byte[][] NAMES = {
             PathBytes.of("plain/name.txt"), PathBytes.of("tab\there"), PathBytes.of("new\nline"), PathBytes.of("back\\slash"),

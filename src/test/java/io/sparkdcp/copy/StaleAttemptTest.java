@@ -24,22 +24,26 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Two attempts of one batch at once, as Spark runs them when an executor cut off from its killed
  * worker keeps running its task while the retry runs elsewhere. The
- * older attempt is held at a chosen step, the newer one runs, then the older resumes or dies there
- * (its finally blocks run, as in a task Spark interrupts). Whatever the older one did, the file must
- * end complete under its name, data and times, as the newer attempt, whose result Spark keeps, reported it.
+ * older attempt is held at a chosen step, the newer one runs to its end or until it waits for the
+ * older's lock on the file, then the older resumes or dies there (its finally blocks run, as in a task
+ * Spark interrupts). Whatever the older one did, the file must end complete under its name, data and
+ * times, as the newer attempt, whose result Spark keeps, reported it; and the older must have died
+ * where it was told to, or ended counting only a copy it made.
  */
 class StaleAttemptTest {
-    /** How long the test lets the newer attempt run before the older one goes on (the newer may wait for it). */
-    private static final long NEWER_ALONE_MILLIS = 1_500;
+    /** Only bounds a hang: an attempt reaches the state the test waits for in milliseconds. */
+    private static final long DEADLINE_SECONDS = 60;
     /** f is 300,000 bytes: three chunks of this size when it is copied in chunks. */
     private static final long CHUNK = 100_000;
     private static LoopMount mount;
@@ -60,7 +64,7 @@ class StaleAttemptTest {
     @Test
     void anOlderAttemptDyingAfterItsCreateLeavesTheNewerAttemptsCopy() throws Exception {
         Case c = new Case(CopyModes.COPY, false);
-        c.run(List.of(new Pause(Step.OPEN_SRC, Then.DIE)));
+        c.run(List.of(new Pause(Step.OPEN_SRC, Then.DIE)), Newer.RUNS_ALONE, Older.DIES);
     }
 
     /**
@@ -70,14 +74,14 @@ class StaleAttemptTest {
     @Test
     void anOlderAttemptThatChoseToReplaceAnOldFileNeverReplacesTheNewerAttemptsCopy() throws Exception {
         Case c = new Case(new CopyModes(true, false, false, false, false), true);
-        c.run(List.of(new Pause(Step.OPEN_DST, Then.RESUME), new Pause(Step.TIMES, Then.DIE)));
+        c.run(List.of(new Pause(Step.OPEN_DST, Then.RESUME), new Pause(Step.TIMES, Then.DIE)), Newer.RUNS_ALONE, Older.COPIES_NOTHING);
     }
 
     /** The same resumed to its end: it must not count the newer attempt's copy, or any copy it did not make, as its own. */
     @Test
     void anOlderAttemptResumedToItsEndLeavesOneCompleteCopy() throws Exception {
         Case c = new Case(new CopyModes(true, false, false, false, false), true);
-        c.run(List.of(new Pause(Step.OPEN_DST, Then.RESUME)));
+        c.run(List.of(new Pause(Step.OPEN_DST, Then.RESUME)), Newer.RUNS_ALONE, Older.COPIES_NOTHING);
     }
 
     /**
@@ -96,13 +100,10 @@ class StaleAttemptTest {
         CompletableFuture<CopyCounts> newer = c.attempt(newerSteps);
         newerSteps.awaitPause();
         olderSteps.goOn();
-        try {
-            older.get(NEWER_ALONE_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException waitingOrDied) {
-            // waiting for the retry's file (or, unguarded, dead before its times)
-        }
+        // Unguarded, it would go on to replace the file and die before its times instead.
+        awaitState(olderSteps::waitingForALock, older, "the older attempt waits for the lock of the file the retry is writing");
         newerSteps.goOn();
-        c.check(newer, older);
+        c.check(newer, older, Older.COPIES_NOTHING);
     }
 
     /** A chunk task still running after the file's finish (its retry was done): it writes nothing, the times stay. */
@@ -123,7 +124,8 @@ class StaleAttemptTest {
     @Test
     void theFinishWaitsForAChunkTaskStillWriting() throws Exception {
         Case c = new Case(CopyModes.COPY, false);
-        try (CopyEngine engine = new CopyEngine(c.options, (step, nanos) -> {})) {
+        LockWatch engineSteps = new LockWatch();
+        try (CopyEngine engine = new CopyEngine(c.options, engineSteps)) {
             LargeFile f = c.prepared(engine);
             List<Chunk> chunks = c.chunks(f);
             PausingSteps staleSteps = new PausingSteps(List.of(new Pause(Step.DATA, Then.RESUME)));
@@ -135,11 +137,7 @@ class StaleAttemptTest {
             staleSteps.awaitPause();
             assertEquals(List.of(), engine.copyChunks(chunks).chunkFailures(), "the retried chunks");
             CompletableFuture<BatchResult> finish = CompletableFuture.supplyAsync(() -> engine.finishLargeFiles(List.of(f)));
-            try {
-                finish.get(NEWER_ALONE_MILLIS, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException waiting) {
-                // the finish waits for the chunk task
-            }
+            awaitState(engineSteps::waitingForALock, finish, "the finish waits for the lock the chunk task holds");
             staleSteps.goOn();
             assertEquals(List.of(), stale.get(60, TimeUnit.SECONDS).chunkFailures());
             assertEquals(List.of(), finish.get(60, TimeUnit.SECONDS).counts().failures());
@@ -151,11 +149,27 @@ class StaleAttemptTest {
     @Test
     void anOlderAttemptResumedOrDyingBeforeItsRenameLeavesACompleteCopy() throws Exception {
         CopyModes sync = new CopyModes(true, false, false, false, false);
-        new Case(sync, true).run(List.of(new Pause(Step.RENAME, Then.RESUME)));
-        new Case(sync, true).run(List.of(new Pause(Step.RENAME, Then.DIE)));
+        new Case(sync, true).run(List.of(new Pause(Step.RENAME, Then.RESUME)), Newer.WAITS_FOR_THE_OLDER, Older.COPIES_IT);
+        new Case(sync, true).run(List.of(new Pause(Step.RENAME, Then.DIE)), Newer.WAITS_FOR_THE_OLDER, Older.DIES);
     }
 
     private enum Then { RESUME, DIE }
+
+    /** What the newer attempt does while the older one is held: copies the file, or waits for the older's lock on it. */
+    private enum Newer { RUNS_ALONE, WAITS_FOR_THE_OLDER }
+
+    /** How the older attempt ends: dead where it was told to die, or counting no copy, or the copy it made. */
+    private enum Older { DIES, COPIES_NOTHING, COPIES_IT }
+
+    /** Polls until state holds; fails if the attempt ends first, or at the deadline. */
+    private static void awaitState(BooleanSupplier state, CompletableFuture<?> attempt, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_SECONDS);
+        while (!state.getAsBoolean()) {
+            assertFalse(attempt.isDone(), what + ", yet it ended: " + attempt);
+            assertTrue(System.nanoTime() < deadline, what + " within " + DEADLINE_SECONDS + " s");
+            Thread.sleep(1);
+        }
+    }
 
     /** The attempt stops before the nth call of step after the previous pause, then resumes or dies. */
     private record Pause(Step step, int nth, Then then) {
@@ -206,25 +220,35 @@ class StaleAttemptTest {
             return out;
         }
 
-        /** The older attempt held at its first pause while the retry runs, then let go on. */
-        void run(List<Pause> pauses) throws Exception {
+        /** The older attempt held at its first pause while the retry runs to its end or to the older's lock, then let go on. */
+        void run(List<Pause> pauses, Newer whileHeld, Older ends) throws Exception {
             PausingSteps olderSteps = new PausingSteps(pauses);
             CompletableFuture<CopyCounts> older = attempt(olderSteps);
             olderSteps.awaitPause();
-            CompletableFuture<CopyCounts> newer = attempt((step, nanos) -> {});
-            try {
-                newer.get(NEWER_ALONE_MILLIS, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException waiting) {
-                // the newer attempt waits for the older: let the older go on
-            }
+            LockWatch newerSteps = new LockWatch();
+            CompletableFuture<CopyCounts> newer = attempt(newerSteps);
+            if (whileHeld == Newer.WAITS_FOR_THE_OLDER)
+                awaitState(newerSteps::waitingForALock, newer, "the newer attempt waits for the older's lock on the file");
+            else
+                newer.get(DEADLINE_SECONDS, TimeUnit.SECONDS); // it needs nothing the older holds
             olderSteps.goOn();
-            check(newer, older);
+            check(newer, older, ends);
         }
 
-        /** Both attempts ended (the older may die): the retry counted the file once, and it is complete. */
-        void check(CompletableFuture<CopyCounts> newer, CompletableFuture<CopyCounts> older) throws Exception {
-            CopyCounts counted = newer.get(60, TimeUnit.SECONDS);
-            older.handle((counts, died) -> null).get(60, TimeUnit.SECONDS); // Spark keeps only the newer attempt's result
+        /**
+         * Both attempts ended: the retry counted the file once, and it is complete; the older died as told, or
+         * counted only the copy it made (Spark keeps the newer's result alone, but a count that claims another's copy is wrong).
+         */
+        void check(CompletableFuture<CopyCounts> newer, CompletableFuture<CopyCounts> older, Older ends) throws Exception {
+            CopyCounts counted = newer.get(DEADLINE_SECONDS, TimeUnit.SECONDS);
+            try {
+                CopyCounts olderCounted = older.get(DEADLINE_SECONDS, TimeUnit.SECONDS);
+                assertCountedOnce(olderCounted, "the older attempt");
+                assertEquals(ends == Older.COPIES_IT ? 1 : 0, olderCounted.copied(FileType.FILE), "the older attempt's copies, expected " + ends);
+            } catch (ExecutionException died) {
+                assertInstanceOf(AttemptDied.class, died.getCause(), "the older attempt ended " + died.getCause() + ", expected " + ends);
+                assertEquals(Older.DIES, ends, "the older attempt died");
+            }
 
             assertCountedOnce(counted, "the newer attempt");
             TreeComparator.assertSameEntry(src.resolve("f"), dst.resolve("f"));
@@ -248,11 +272,32 @@ class StaleAttemptTest {
         }
     }
 
+    /** An attempt's steps, watched for one thing: whether it is waiting for a file's lock (LOCK begun and not ended). */
+    private static class LockWatch implements StepRecorder {
+        private final AtomicInteger inLock = new AtomicInteger();
+
+        @Override
+        public void record(Step step, long nanos) {}
+
+        @Override
+        public long start(Step step) {
+            if (step == Step.LOCK) inLock.incrementAndGet();
+            return 0;
+        }
+
+        @Override
+        public void stop(Step step, long start) {
+            if (step == Step.LOCK) inLock.decrementAndGet();
+        }
+
+        boolean waitingForALock() { return inLock.get() > 0; }
+    }
+
     /**
      * An attempt's steps: it stops before the first pause's step until the test lets it go on, then
      * resumes or dies there; at each later pause it resumes or dies at once.
      */
-    private static final class PausingSteps implements StepRecorder {
+    private static final class PausingSteps extends LockWatch {
         private final List<Pause> pauses;
         private int next;
         private int seen;
@@ -262,10 +307,8 @@ class StaleAttemptTest {
         PausingSteps(List<Pause> pauses) { this.pauses = pauses; }
 
         @Override
-        public void record(Step step, long nanos) {}
-
-        @Override
         public long start(Step step) {
+            super.start(step);
             if (next >= pauses.size() || pauses.get(next).step() != step || ++seen < pauses.get(next).nth()) return 0;
             Pause p = pauses.get(next++);
             seen = 0;

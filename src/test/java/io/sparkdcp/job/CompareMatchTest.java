@@ -6,6 +6,7 @@ import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.Entry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Set;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** How compare matches two listings, judged from entries alone: what one side lacks, and hard-link groups. */
+@Tag("fast")
 class CompareMatchTest {
 
     @Test

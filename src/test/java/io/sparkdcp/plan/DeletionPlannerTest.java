@@ -4,6 +4,7 @@ import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.Entry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** What sync --delete removes, and in which order. */
+@Tag("fast")
 class DeletionPlannerTest {
     private static Entry entry(String path, FileType type) {
         return new Entry(PathBytes.of(path), new Stat(type, 0755, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0), null);

@@ -1,10 +1,12 @@
 package io.sparkdcp.progress;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("fast")
 class ProgressLineTest {
     private static final long TEN_SECONDS = 10_000_000_000L;
 

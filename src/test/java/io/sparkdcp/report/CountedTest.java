@@ -1,9 +1,11 @@
 package io.sparkdcp.report;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+@Tag("fast")
 class CountedTest {
     @Test
     void oneIsSingularAndEveryOtherCountPlural() {

@@ -1,5 +1,6 @@
 package io.sparkdcp.report;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("fast")
 class ReportTextTest {
     private static final List<String> LINES = ReportText.render(SampleReports.mixed()).lines().toList();
 

@@ -3,6 +3,7 @@ package io.sparkdcp.spark;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.walk.SubtreeWalk;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /** What the driver keeps of the executors' walk: every error counted, the first ones in full. */
+@Tag("fast")
 class ListingSummaryTest {
     private static ExecutorWalk.ListingSummary task(int errors, String prefix) {
         List<Failure> failures = IntStream.range(0, errors)

@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,7 +41,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LiveProgressTest {
     private static final int FILES = 30;
-    private static final long PAUSE_MILLIS = 150;
+    /** The copy task waits for the driver to print the progress of its first files, one by one. */
+    private static final int FILES_SEEN = 3;
+    /** The driver's progress lines; local[2]'s task runs in this JVM and reads them here. */
+    private static final List<String> PRINTED = Collections.synchronizedList(new ArrayList<>());
+    /** Only bounds a hang: a heartbeat and a progress line come within a second. */
+    private static final long DEADLINE_SECONDS = 60;
     private static final Pattern ENTRIES = Pattern.compile("progress: ([\\d,]+)/([\\d,]+) entries, ");
 
     @Test
@@ -50,7 +56,8 @@ class LiveProgressTest {
             Path src = Files.createDirectory(mount.dir().resolve("src"));
             for (int i = 0; i < FILES; i++) Files.write(src.resolve("f" + i), new byte[10_000]);
             Path dst = Files.createDirectory(mount.dir().resolve("dst"));
-            List<String> lines = Collections.synchronizedList(new ArrayList<>());
+            List<String> lines = PRINTED;
+            lines.clear();
 
             JavaSparkContext sc = new JavaSparkContext(new SparkConf().setAppName("spark-dcp-progress").setMaster("local[2]")
                     .set("spark.ui.enabled", "false").set("spark.executor.heartbeatInterval", "300ms"));
@@ -73,7 +80,7 @@ class LiveProgressTest {
                 long done = number(m.group(1));
                 if (done > 1 && done < FILES + 1 && !during.contains(done)) during.add(done);
             }
-            assertTrue(during.size() >= 3, "progress moved fewer than twice while the copy task ran: " + lines);
+            assertTrue(during.size() >= FILES_SEEN, "progress moved fewer than twice while the copy task ran: " + lines);
             assertEquals(during.stream().sorted().toList(), during, "progress went backwards: " + lines);
         }
     }
@@ -108,7 +115,10 @@ class LiveProgressTest {
         return Long.parseLong(digits.replace(",", ""));
     }
 
-    /** The file phase copies its batch one entry at a time with a pause after each: a slow copy, in one task. */
+    /**
+     * The file phase copies its batch one entry at a time, in one task, and after each of the first
+     * {@link #FILES_SEEN} waits until a printed line shows it done: it reached the driver before the task ended.
+     */
     private record SlowFileCopies(PhaseRunner delegate) implements ForwardingPhaseRunner {
         @Override
         @SuppressWarnings("unchecked")
@@ -120,16 +130,28 @@ class LiveProgressTest {
 
         private static BatchResult oneByOne(TaskWork<FileBatch> work, CopyEngine engine, FileBatch batch) {
             CopyCounts counts = new CopyCounts();
+            int copied = 0;
+            boolean shown = true;
             for (var entry : batch.entries()) {
                 counts.merge(work.run(engine, FileBatch.of(batch.id(), List.of(entry), List.of())).counts());
+                if (shown && ++copied <= FILES_SEEN) shown = awaitPrinted(1 + copied); // the root directory, then the files so far
+            }
+            return BatchResult.of(counts);
+        }
+
+        /** Polls the printed lines until one shows done entries: false at the deadline (the test's check then fails). */
+        private static boolean awaitPrinted(long done) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_SECONDS);
+            while (List.copyOf(PRINTED).stream().map(ENTRIES::matcher).noneMatch(m -> m.lookingAt() && number(m.group(1)) >= done)) {
+                if (System.nanoTime() > deadline) return false;
                 try {
-                    Thread.sleep(PAUSE_MILLIS);
+                    Thread.sleep(10);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException(e);
                 }
             }
-            return BatchResult.of(counts);
+            return true;
         }
     }
 }

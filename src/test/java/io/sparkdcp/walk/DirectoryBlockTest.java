@@ -6,6 +6,7 @@ import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.testing.Listings;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The packed listing: every field and any name survive packing, slices ship only their bytes, and it stays small. */
+@Tag("fast")
 class DirectoryBlockTest {
     private static final byte[] NOT_UTF8 = {'d', (byte) 0xff, (byte) 0xfe, '\n'};
 

@@ -1,6 +1,7 @@
 package io.sparkdcp.walk;
 
 import io.sparkdcp.posix.PathBytes;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** rsync's include/exclude rules for the common cases, and --files-from, on byte paths. */
+@Tag("fast")
 class FilterTest {
 
     /** One exclude pattern against a path (f: a file, d: a directory): is the entry still listed? */
