@@ -34,8 +34,7 @@ public final class AllocationPerFileMain {
     }
 
     private static void copy(byte[] src, String dst, List<Entry> files) {
-        CopyOptions options = new CopyOptions(src, PathBytes.of(dst), XattrPolicy.all(), MetadataAccess.FD, true, 1 << 20,
-                new CopyModes(false, false, false, false, false));
+        CopyOptions options = CopyOptions.between(src, PathBytes.of(dst), Keep.EVERYTHING, CopyModes.COPY, 1 << 20);
         try (CopyEngine engine = new CopyEngine(options, new StepStats())) {
             BatchResult result = engine.copyFiles(files, List.of());
             if (!result.counts().failures().isEmpty()) throw new IllegalStateException(result.counts().failures().toString());

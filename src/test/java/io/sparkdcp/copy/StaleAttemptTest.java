@@ -69,14 +69,14 @@ class StaleAttemptTest {
      */
     @Test
     void anOlderAttemptThatChoseToReplaceAnOldFileNeverReplacesTheNewerAttemptsCopy() throws Exception {
-        Case c = new Case(new CopyModes(true, false, false, false, false), true);
+        Case c = new Case(CopyModes.of(CopyModes.Mode.SYNC), true);
         c.run(List.of(new Pause(Step.OPEN_DST, Then.RESUME), new Pause(Step.TIMES, Then.DIE)));
     }
 
     /** The same resumed to its end: it must not count the newer attempt's copy, or any copy it did not make, as its own. */
     @Test
     void anOlderAttemptResumedToItsEndLeavesOneCompleteCopy() throws Exception {
-        Case c = new Case(new CopyModes(true, false, false, false, false), true);
+        Case c = new Case(CopyModes.of(CopyModes.Mode.SYNC), true);
         c.run(List.of(new Pause(Step.OPEN_DST, Then.RESUME)));
     }
 
@@ -87,7 +87,7 @@ class StaleAttemptTest {
      */
     @Test
     void anOlderAttemptWaitsForTheFileTheRetryIsWriting() throws Exception {
-        Case c = new Case(new CopyModes(true, false, false, false, false), true);
+        Case c = new Case(CopyModes.of(CopyModes.Mode.SYNC), true);
         // Its first open_dst: the one of the file there, to lock it and look again.
         PausingSteps olderSteps = new PausingSteps(List.of(new Pause(Step.OPEN_DST, Then.RESUME), new Pause(Step.TIMES, Then.DIE)));
         PausingSteps newerSteps = new PausingSteps(List.of(new Pause(Step.OPEN_SRC, Then.RESUME)));
@@ -150,7 +150,7 @@ class StaleAttemptTest {
     /** Held just before its rename (the old file claimed), resumed or dying there: one complete copy, no temporary. */
     @Test
     void anOlderAttemptResumedOrDyingBeforeItsRenameLeavesACompleteCopy() throws Exception {
-        CopyModes sync = new CopyModes(true, false, false, false, false);
+        CopyModes sync = CopyModes.of(CopyModes.Mode.SYNC);
         new Case(sync, true).run(List.of(new Pause(Step.RENAME, Then.RESUME)));
         new Case(sync, true).run(List.of(new Pause(Step.RENAME, Then.DIE)));
     }
@@ -184,8 +184,7 @@ class StaleAttemptTest {
                 Files.writeString(dst.resolve("f"), "an older version");
                 Files.setLastModifiedTime(dst.resolve("f"), FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
             }
-            options = new CopyOptions(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), XattrPolicy.all(),
-                    MetadataAccess.FD, true, CHUNK, modes);
+            options = CopyOptions.between(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), Keep.EVERYTHING, modes, CHUNK);
         }
 
         Entry file() {

@@ -115,7 +115,7 @@ class UnlockingParentTest {
     }
 
     private static CopyOptions options(Path src, Path dst) {
-        return new CopyOptions(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), XattrPolicy.all(),
-                MetadataAccess.FD, true, 256L << 20);
+        return CopyOptions.between(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), Keep.EVERYTHING, CopyModes.COPY,
+                256L << 20);
     }
 }

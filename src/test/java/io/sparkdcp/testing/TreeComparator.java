@@ -2,6 +2,9 @@ package io.sparkdcp.testing;
 
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.Keep;
+import io.sparkdcp.job.Batching;
+import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.copy.Difference;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.RootFile;
@@ -98,9 +101,8 @@ public final class TreeComparator {
     }
 
     private static JobOptions jobOptions(byte[] a, byte[] b) {
-        CopyOptions compare = new CopyOptions(a, b, XattrPolicy.all(), MetadataAccess.FD, true, 256L << 20,
-                new CopyModes(false, true, false, false, false));
-        return new JobOptions(compare, 50, 1L << 30, 2);
+        CopyOptions compare = CopyOptions.between(a, b, Keep.EVERYTHING, CopyModes.of(CopyModes.Mode.CONTENTS), 256L << 20);
+        return new JobOptions(compare, new Batching(50, 1L << 30, 256L << 20, 2, 1), ListingOptions.WALK);
     }
 
     /** Holes b filled, and with options.atimes() atimes, of entries both trees have. */
