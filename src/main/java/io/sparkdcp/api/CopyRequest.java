@@ -247,8 +247,13 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
 
         public Builder modes(CopyModes m) { this.modes = required(m, "modes"); return this; }
 
-        /** Turns one write mode on or off; the named setters below are the same for each mode. */
-        public Builder mode(CopyModes.Mode mode, boolean on) { return modes(modes.with(required(mode, "mode"), on)); }
+        /**
+         * Turns the write mode a CLI word names on or off ({@code "verify"} for {@code --verify}, {@code "sync"}
+         * for the command): the named setters below are this for each mode.
+         */
+        public Builder mode(String word, boolean on) { return mode(CopyModes.Mode.of(required(word, "mode")), on); }
+
+        private Builder mode(CopyModes.Mode mode, boolean on) { return modes(modes.with(mode, on)); }
 
         /** Existing entries whose data is right keep it; only differing metadata is fixed. */
         public Builder sync(boolean on) { return mode(CopyModes.Mode.SYNC, on); }

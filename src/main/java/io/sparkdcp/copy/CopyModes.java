@@ -14,31 +14,39 @@ import java.util.Set;
 public record CopyModes(Set<Mode> on) implements Serializable {
     public static final CopyModes COPY = new CopyModes(Set.of());
 
-    /** Each mode with its key under the JSON report's {@code settings}, in the report's order. */
+    /** Each mode with its CLI word and its key under the JSON report's {@code settings}, in the report's order. */
     public enum Mode {
         /**
          * An existing entry with the same data keeps it: only metadata that differs (owner, mode, times,
          * xattrs, project ID) is fixed, instead of replacing the entry.
          */
-        SYNC("sync"),
+        SYNC("sync", "sync"),
         /** Data counts as the same only when the bytes are equal (not size and mtime alone). */
-        CONTENTS("compare_contents"),
+        CONTENTS("contents", "compare_contents"),
         /**
          * {@code --atomic} was given: recorded in the report only, since every file is written where it has
          * no final name until complete ({@link Temporaries}).
          */
-        ATOMIC("atomic"),
+        ATOMIC("atomic", "atomic"),
         /** After each file, re-read both sides and compare CRC32C. */
-        VERIFY("verify"),
+        VERIFY("verify", "verify"),
         /** Data is made durable before the times are set. */
-        FSYNC("fsync"),
+        FSYNC("fsync", "fsync"),
         /** {@code --update}: a file whose destination is a file with a newer mtime is left as it is. */
-        UPDATE("update");
+        UPDATE("update", "update");
 
+        private final String word;
         private final String reportKey;
 
-        Mode(String reportKey) {
+        Mode(String word, String reportKey) {
+            this.word = word;
             this.reportKey = reportKey;
+        }
+
+        /** The mode a CLI word names: the command {@code sync}, or an option's name without its dashes. */
+        public static Mode of(String word) {
+            for (Mode m : values()) if (m.word.equals(word)) return m;
+            throw new IllegalArgumentException("unknown write mode '" + word + "'");
         }
 
         public String reportKey() {

@@ -106,6 +106,8 @@ class SparkDcpTest {
         assertEquals("libattr", r.keep().xattrs().word());
         assertEquals(64L << 20, r.batching().batchBytes());
         assertEquals(1L << 30, r.batching().chunkSize());
+        assertTrue(CopyRequest.builder().mode("verify", true).build().modes().verify());
+        assertThrows(IllegalArgumentException.class, () -> CopyRequest.builder().mode("--verify", true));
         assertThrows(IllegalArgumentException.class, () -> CopyRequest.builder().batchBytes("12Q"));
         assertThrows(IllegalArgumentException.class, () -> CopyRequest.builder().walkThreads(0));
     }
