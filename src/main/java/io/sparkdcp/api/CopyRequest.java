@@ -139,6 +139,18 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
             lustreLayout(DEFAULT_LUSTRE_LAYOUT);
         }
 
+        /** All of {@code keep}'s options at once, for the setters below to change some of them. */
+        public Builder keep(Keep keep) {
+            required(keep, "keep");
+            xattrs = keep.xattrs();
+            xattrAccess = keep.xattrAccess();
+            projectIds = keep.projectIds();
+            flags = keep.flags();
+            strict = keep.strict();
+            lustreLayout = keep.lustreLayout();
+            return this;
+        }
+
         public Builder xattrs(XattrPolicy policy) { this.xattrs = required(policy, "--xattrs"); return this; }
 
         /** none, all, non-lustre or libattr. */

@@ -64,9 +64,8 @@ public record EngineContender(String name, CopyRequest request, Runners runners,
 
     /** Without project IDs also without flags: the baseline reads no struct fsxattr at all. */
     private static CopyRequest way(CopyRequest base, boolean projectIds, MetadataAccess access) {
-        Keep k = base.keep();
-        return base.withKeep(new Keep(k.xattrs(), access, projectIds, projectIds, k.strict(), k.lustreLayout()))
-                .withRun(base.run().withMessages(line -> {}));
+        Keep keep = CopyRequest.builder().keep(base.keep()).projectIds(projectIds).flags(projectIds).xattrAccess(access).build().keep();
+        return base.withKeep(keep).withRun(base.run().withMessages(line -> {}));
     }
 
     @Override

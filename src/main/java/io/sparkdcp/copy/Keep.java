@@ -16,9 +16,6 @@ import java.io.Serializable;
  */
 public record Keep(XattrPolicy xattrs, MetadataAccess xattrAccess, boolean projectIds, boolean flags, boolean strict,
                    LustreLayout lustreLayout) implements Serializable {
-    /** Every xattr, on the descriptors, with project IDs and flags: what the tests copy. */
-    public static final Keep EVERYTHING = new Keep(XattrPolicy.all(), MetadataAccess.FD, true, true, false, LustreLayout.INHERIT);
-
     public Keep {
         if (xattrs == null || xattrAccess == null || lustreLayout == null)
             throw new IllegalArgumentException("--xattrs, --xattr-access and --lustre-layout must be given");

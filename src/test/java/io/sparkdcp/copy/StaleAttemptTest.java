@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.plan.Chunk;
 import io.sparkdcp.plan.LargeFile;
 import io.sparkdcp.posix.FileType;
@@ -184,7 +185,7 @@ class StaleAttemptTest {
                 Files.writeString(dst.resolve("f"), "an older version");
                 Files.setLastModifiedTime(dst.resolve("f"), FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
             }
-            options = CopyOptions.between(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), Keep.EVERYTHING, modes, CHUNK);
+            options = CopyOptions.between(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), LocalCopy.EVERYTHING, modes, CHUNK);
         }
 
         Entry file() {

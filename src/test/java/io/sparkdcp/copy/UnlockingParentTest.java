@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FsXattr;
@@ -115,7 +116,7 @@ class UnlockingParentTest {
     }
 
     private static CopyOptions options(Path src, Path dst) {
-        return CopyOptions.between(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), Keep.EVERYTHING, CopyModes.COPY,
+        return CopyOptions.between(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), LocalCopy.EVERYTHING, CopyModes.COPY,
                 256L << 20);
     }
 }

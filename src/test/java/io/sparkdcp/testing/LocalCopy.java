@@ -1,5 +1,6 @@
 package io.sparkdcp.testing;
 
+import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.Keep;
@@ -21,8 +22,11 @@ import java.nio.file.Path;
 /** Runs a whole copy or sync job in this JVM, the way the tests need it, with small batches so several tasks run. */
 public record LocalCopy(Keep keep, CopyModes modes, Batching batching, ListingOptions listing) {
 
+    /** Every xattr, on the descriptors, with project IDs and flags: what the tests copy. */
+    public static final Keep EVERYTHING = CopyRequest.builder().xattrs("all").build().keep();
+
     public static LocalCopy defaults() {
-        return new LocalCopy(Keep.EVERYTHING, CopyModes.COPY, new Batching(7, 1L << 30, 256L << 20, 4, 1), ListingOptions.WALK);
+        return new LocalCopy(EVERYTHING, CopyModes.COPY, new Batching(7, 1L << 30, 256L << 20, 4, 1), ListingOptions.WALK);
     }
 
     /** Sync mode: existing data kept, metadata fixed. */
@@ -32,31 +36,24 @@ public record LocalCopy(Keep keep, CopyModes modes, Batching batching, ListingOp
 
     public LocalCopy withKeep(Keep k) { return new LocalCopy(k, modes, batching, listing); }
 
-    public LocalCopy withAccess(MetadataAccess a) {
-        return withKeep(new Keep(keep.xattrs(), a, keep.projectIds(), keep.flags(), keep.strict(), keep.lustreLayout()));
-    }
+    public LocalCopy withAccess(MetadataAccess a) { return withKeep(keeping().xattrAccess(a)); }
 
-    public LocalCopy withXattrs(XattrPolicy p) {
-        return withKeep(new Keep(p, keep.xattrAccess(), keep.projectIds(), keep.flags(), keep.strict(), keep.lustreLayout()));
-    }
+    public LocalCopy withXattrs(XattrPolicy p) { return withKeep(keeping().xattrs(p)); }
 
-    public LocalCopy withoutProjectIds() {
-        return withKeep(new Keep(keep.xattrs(), keep.xattrAccess(), false, keep.flags(), keep.strict(), keep.lustreLayout()));
-    }
+    public LocalCopy withoutProjectIds() { return withKeep(keeping().projectIds(false)); }
 
     /** --no-flags. */
-    public LocalCopy withoutFlags() {
-        return withKeep(new Keep(keep.xattrs(), keep.xattrAccess(), keep.projectIds(), false, keep.strict(), keep.lustreLayout()));
-    }
+    public LocalCopy withoutFlags() { return withKeep(keeping().flags(false)); }
 
     /** --strict. */
-    public LocalCopy strict() {
-        return withKeep(new Keep(keep.xattrs(), keep.xattrAccess(), keep.projectIds(), keep.flags(), true, keep.lustreLayout()));
-    }
+    public LocalCopy strict() { return withKeep(keeping().strict(true)); }
 
-    public LocalCopy withLustreLayout(LustreLayout l) {
-        return withKeep(new Keep(keep.xattrs(), keep.xattrAccess(), keep.projectIds(), keep.flags(), keep.strict(), l));
-    }
+    public LocalCopy withLustreLayout(LustreLayout l) { return withKeep(keeping().lustreLayout(l)); }
+
+    private LocalCopy withKeep(CopyRequest.Builder changed) { return withKeep(changed.build().keep()); }
+
+    /** The API's builder holding what this copy keeps, to change one option as the CLI would. */
+    private CopyRequest.Builder keeping() { return CopyRequest.builder().keep(keep); }
 
     public LocalCopy withChunkSize(long c) {
         Batching b = batching;

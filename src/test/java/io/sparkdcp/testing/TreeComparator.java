@@ -2,15 +2,12 @@ package io.sparkdcp.testing;
 
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Keep;
-import io.sparkdcp.job.Batching;
-import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.copy.Difference;
-import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.RootFile;
-import io.sparkdcp.copy.XattrPolicy;
+import io.sparkdcp.job.Batching;
 import io.sparkdcp.job.CompareJob;
 import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
@@ -101,7 +98,7 @@ public final class TreeComparator {
     }
 
     private static JobOptions jobOptions(byte[] a, byte[] b) {
-        CopyOptions compare = CopyOptions.between(a, b, Keep.EVERYTHING, CopyModes.of(CopyModes.Mode.CONTENTS), 256L << 20);
+        CopyOptions compare = CopyOptions.between(a, b, LocalCopy.EVERYTHING, CopyModes.of(CopyModes.Mode.CONTENTS), 256L << 20);
         return new JobOptions(compare, new Batching(50, 1L << 30, 256L << 20, 2, 1), ListingOptions.WALK);
     }
 
