@@ -74,8 +74,8 @@ public final class PreparedCopy {
 
     /** The request's groups the engine acts on, between these roots: the copy's for one pair, or the comparison's. */
     static CopyOptions engineOptions(CopyRequest request, Roots roots) {
-        return new CopyOptions(CopyRoots.of(roots.sourceBytes(), roots.destinationBytes()).pinned(roots.sourceId(), roots.destinationId())
-                .holding(roots.file()), request.keep(), request.modes(), request.batching().chunkSize(), Throttle.NONE, null);
+        CopyRoots pair = new CopyRoots(roots.sourceBytes(), roots.destinationBytes(), roots.sourceId(), roots.destinationId(), roots.file());
+        return new CopyOptions(pair, request.keep(), request.modes(), request.batching().chunkSize(), Throttle.NONE, null);
     }
 
     /** {@code --log}'s directory checked and made absolute here, where the driver runs; null without one. */

@@ -1,6 +1,7 @@
 package io.sparkdcp.copy;
 
 import io.sparkdcp.posix.DirectoryIdentity;
+import io.sparkdcp.posix.PathBytes;
 
 import java.io.Serializable;
 
@@ -50,13 +51,23 @@ public record CopyOptions(CopyRoots roots, Keep keep, CopyModes modes, long chun
     public boolean readsFsXattr() { return keep.readsFsXattr(); }
 
     /** Where the entry listed at relPath is in the source root (they differ only for a {@link RootFile} renamed in DST). */
-    public byte[] sourcePath(byte[] relPath) { return roots.sourcePath(relPath); }
+    public byte[] sourcePath(byte[] relPath) {
+        return rootFile() == null ? relPath : rootFile().sourcePath(relPath);
+    }
 
     /** The source as the report names it: its root, or the file in it. */
-    public byte[] sourceShown() { return roots.sourceShown(); }
+    public byte[] sourceShown() {
+        return rootFile() == null ? sourceRoot() : in(sourceRoot(), rootFile().sourceName());
+    }
 
     /** The destination as the report names it: its root, or the file in it. */
-    public byte[] destinationShown() { return roots.destinationShown(); }
+    public byte[] destinationShown() {
+        return rootFile() == null ? destinationRoot() : in(destinationRoot(), rootFile().destinationName());
+    }
+
+    private static byte[] in(byte[] root, byte[] name) {
+        return root.length == 1 ? PathBytes.of("/" + PathBytes.display(name)) : PathBytes.join(root, name);
+    }
 
     public CopyOptions withModes(CopyModes m) {
         return new CopyOptions(roots, keep, m, chunkSize, throttle, itemLog);
@@ -73,11 +84,6 @@ public record CopyOptions(CopyRoots roots, Keep keep, CopyModes modes, long chun
     /** The same copy with its roots pinned to these identities. */
     public CopyOptions withRootIds(DirectoryIdentity source, DirectoryIdentity destination) {
         return withRoots(roots.pinned(source, destination));
-    }
-
-    /** The same roots holding one entry to copy (null: the roots are the trees). */
-    public CopyOptions withRootFile(RootFile f) {
-        return withRoots(roots.holding(f));
     }
 
     public CopyOptions withThrottle(Throttle t) {

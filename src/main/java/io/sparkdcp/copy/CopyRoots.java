@@ -1,7 +1,6 @@
 package io.sparkdcp.copy;
 
 import io.sparkdcp.posix.DirectoryIdentity;
-import io.sparkdcp.posix.PathBytes;
 
 import java.io.Serializable;
 
@@ -30,29 +29,5 @@ public record CopyRoots(byte[] source, byte[] destination, DirectoryIdentity sou
     /** The same roots pinned to these identities. */
     public CopyRoots pinned(DirectoryIdentity s, DirectoryIdentity d) {
         return new CopyRoots(source, destination, s, d, file);
-    }
-
-    /** The same roots holding one entry to copy (null: the roots are the trees). */
-    public CopyRoots holding(RootFile f) {
-        return new CopyRoots(source, destination, sourceId, destinationId, f);
-    }
-
-    /** Where the entry listed at relPath is in the source root (they differ only for a {@link RootFile} renamed in DST). */
-    byte[] sourcePath(byte[] relPath) {
-        return file == null ? relPath : file.sourcePath(relPath);
-    }
-
-    /** The source as the report names it: its root, or the file in it. */
-    byte[] sourceShown() {
-        return file == null ? source : in(source, file.sourceName());
-    }
-
-    /** The destination as the report names it: its root, or the file in it. */
-    byte[] destinationShown() {
-        return file == null ? destination : in(destination, file.destinationName());
-    }
-
-    private static byte[] in(byte[] root, byte[] name) {
-        return root.length == 1 ? PathBytes.of("/" + PathBytes.display(name)) : PathBytes.join(root, name);
     }
 }

@@ -2,6 +2,7 @@ package io.sparkdcp.testing;
 
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.CopyRoots;
 import io.sparkdcp.copy.Difference;
 import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.job.Batching;
@@ -87,8 +88,8 @@ public final class TreeComparator {
     public static void assertSameEntry(Path a, Path b) {
         byte[] left = realPath(a.getParent()), right = realPath(b.getParent());
         JobOptions options = jobOptions(left, right);
-        options = options.withCopy(options.copy().withRootFile(
-                new RootFile(PathBytes.of(a.getFileName().toString()), PathBytes.of(b.getFileName().toString()))));
+        RootFile file = new RootFile(PathBytes.of(a.getFileName().toString()), PathBytes.of(b.getFileName().toString()));
+        options = options.withCopy(options.copy().withRoots(new CopyRoots(left, right, null, null, file)));
         CompareReport report = new CompareJob(options, 0, new LocalPhaseRunner(2), line -> {}).run();
         List<String> found = new ArrayList<>();
         for (Difference d : report.differences()) found.add(d.describe());
