@@ -1,10 +1,15 @@
 package io.sparkdcp.api;
 
 import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.InodeOptions;
+import io.sparkdcp.copy.ItemLogTarget;
+import io.sparkdcp.copy.Keep;
 import io.sparkdcp.copy.LustreLayout;
 import io.sparkdcp.copy.MetadataAccess;
+import io.sparkdcp.copy.Throttle;
 import io.sparkdcp.copy.XattrPolicy;
+import io.sparkdcp.job.Batching;
+import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.PathBytes;
@@ -23,43 +28,24 @@ import java.util.function.Consumer;
  * How to copy: the CLI's options as a value, built with {@link #builder()}. This is the one place
  * where each option is named, defaulted and checked: every builder setter checks its value at once
  * (the CLI calls them while parsing, so a bad value is a usage error before anything runs), and
- * the defaults are the {@code DEFAULT_*} words below. Each component is named after its option.
+ * the defaults are the {@code DEFAULT_*} words below. The options come in named groups, which travel
+ * unchanged to the engine ({@link io.sparkdcp.copy.CopyOptions}, {@link JobOptions}) and into the report.
  *
- * @param xattrs           {@code --xattrs}: which extended attributes travel
- * @param xattrAccess      {@code --xattr-access}: xattrs and project IDs on the copy's descriptors, or by path
- * @param projectIds       not {@code --no-projid}: carry project IDs and PROJINHERIT
- * @param flags            not {@code --no-flags}: carry inode flags (immutable, append-only, nodump...) and extent-size hints
- * @param strict           {@code --strict}: a flag or layout the destination cannot hold fails the entry, not one notice
- * @param lustreLayout     {@code --lustre-layout}: what layout new files and directories get on Lustre
- * @param batchFiles       {@code --batch-files}: entries per task at most
- * @param batchBytes       {@code --batch-bytes}: file bytes per task at most
- * @param chunkSize        {@code --chunk-size}: files larger than this are copied in chunks of this size
- * @param walkThreads      {@code --walk-threads}: threads listing the source, on the driver or in each walk task
- * @param threadsPerTask   {@code --threads-per-task}: files each task copies at once, each by its own thread
- * @param walk             {@code --walk}: where the source is listed
- * @param listing          {@code --listing}: a listing saved earlier to copy from instead of walking; null to walk
- * @param saveListing      {@code --save-listing}: where to save the listing for later runs; null not to
- * @param mkpath           {@code --mkpath}: create DST's missing parents (without it a missing parent is refused)
- * @param modes            {@code --atomic}, {@code --verify}, {@code --fsync}, {@code --update}; for a sync also {@code --contents}
- * @param filter           {@code --exclude}, {@code --include}, {@code --exclude-from}, {@code --files-from}: which
- *                         entries of SRC are listed, rules in the order given
- * @param deleteExcluded   {@code --delete-excluded}: sync --delete removes what the filter leaves out of DST too
- * @param progressInterval {@code --progress}: how often a progress line goes to {@code messages}; zero for none
- * @param messages         where the copy's one-line messages go (listing summary, progress);
- *                         by default stderr, prefixed {@code spark-dcp: }
- * @param timeWindow       {@code compare --time-window}: mtimes less than this apart count as equal (zero: to the
- *                         nanosecond), for a tree on a file system that keeps coarser times; a copy probes DST for its window
- * @param maxOps           {@code --max-ops}: metadata calls per second for the whole job; 0 for no limit
- * @param bwlimit          {@code --bwlimit}: bytes of file data per second for the whole job; 0 for no limit
- * @param log              {@code --log}: the directory (any Hadoop path) where the tasks log each entry they act on; null for none
- * @param logSkipped       {@code --log-skipped}: the log lists the entries left as they were too
+ * @param keep     what is kept of each entry: {@code --xattrs}, {@code --xattr-access}, {@code --no-projid},
+ *                 {@code --no-flags}, {@code --strict}, {@code --lustre-layout}
+ * @param modes    how files are written and compared: {@code --atomic}, {@code --verify}, {@code --fsync},
+ *                 {@code --update}; for a sync also {@code --contents}
+ * @param batching {@code --batch-files}, {@code --batch-bytes}, {@code --chunk-size}, {@code --walk-threads},
+ *                 {@code --threads-per-task}
+ * @param listing  {@code --walk}, {@code --listing}, {@code --save-listing}, the filter ({@code --exclude},
+ *                 {@code --include}, {@code --exclude-from}, {@code --files-from}: rules in the order given) and
+ *                 {@code --delete-excluded}
+ * @param throttle {@code --max-ops} and {@code --bwlimit} (0: no limit)
+ * @param log      {@code --log DIR} and {@code --log-skipped}; null for no log
+ * @param run      {@code --mkpath}, {@code --progress}, where messages go, {@code compare --time-window}
  */
-public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolean projectIds, boolean flags,
-                          boolean strict, LustreLayout lustreLayout, int batchFiles,
-                          long batchBytes, long chunkSize, int walkThreads, int threadsPerTask, WalkMode walk,
-                          String listing, String saveListing, boolean mkpath, Filter filter, boolean deleteExcluded,
-                          CopyModes modes, Duration progressInterval, Consumer<String> messages, Duration timeWindow,
-                          long maxOps, long bwlimit, String log, boolean logSkipped) {
+public record CopyRequest(Keep keep, CopyModes modes, Batching batching, ListingOptions listing, Throttle throttle,
+                          ItemLogTarget log, RunOptions run) {
 
     /** The defaults, as the CLI's words (its help shows them). */
     public static final String DEFAULT_XATTRS = "non-lustre";
@@ -78,14 +64,8 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
     public static final long MAX_PROGRESS_SECONDS = 86_400;
 
     public CopyRequest {
-        if (xattrs == null || xattrAccess == null || lustreLayout == null || walk == null || filter == null || modes == null
-                || progressInterval == null || messages == null)
-            throw new IllegalArgumentException("xattrs, xattrAccess, lustreLayout, walk, filter, modes, progressInterval and messages must be given");
-    }
-
-    /** What the engine carries of an inode beyond owner, mode, times, xattrs and project ID. */
-    public InodeOptions inode() {
-        return new InodeOptions(flags, strict, lustreLayout);
+        if (keep == null || modes == null || batching == null || listing == null || throttle == null || run == null)
+            throw new IllegalArgumentException("keep, modes, batching, listing, throttle and run must be given");
     }
 
     public static CopyRequest defaults() {
@@ -96,35 +76,14 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         return new Builder();
     }
 
-    /** A builder holding this request's values, to change some of them. */
-    public Builder toBuilder() {
-        Builder b = new Builder();
-        b.xattrs = xattrs;
-        b.xattrAccess = xattrAccess;
-        b.projectIds = projectIds;
-        b.flags = flags;
-        b.strict = strict;
-        b.lustreLayout = lustreLayout;
-        b.batchFiles = batchFiles;
-        b.batchBytes = batchBytes;
-        b.chunkSize = chunkSize;
-        b.walkThreads = walkThreads;
-        b.threadsPerTask = threadsPerTask;
-        b.walk = walk;
-        b.listing = listing;
-        b.saveListing = saveListing;
-        b.mkpath = mkpath;
-        b.filter = filter;
-        b.deleteExcluded = deleteExcluded;
-        b.modes = modes;
-        b.progressInterval = progressInterval;
-        b.messages = messages;
-        b.timeWindow = timeWindow;
-        b.maxOps = maxOps;
-        b.bwlimit = bwlimit;
-        b.log = log;
-        b.logSkipped = logSkipped;
-        return b;
+    /** The same request keeping what {@code k} says (the builder's checks of other groups stay valid). */
+    public CopyRequest withKeep(Keep k) {
+        return new CopyRequest(k, modes, batching, listing, throttle, log, run);
+    }
+
+    /** The same request run and told as {@code r} says. */
+    public CopyRequest withRun(RunOptions r) {
+        return new CopyRequest(keep, modes, batching, listing, throttle, log, r);
     }
 
     /**
@@ -148,6 +107,7 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         private boolean flags = true;
         private boolean strict;
         private LustreLayout lustreLayout;
+        private CopyModes modes = CopyModes.COPY;
         private int batchFiles;
         private long batchBytes;
         private long chunkSize;
@@ -157,17 +117,16 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
         private WalkMode walk;
         private String listing;
         private String saveListing;
-        private boolean mkpath;
         private Filter filter = Filter.NONE;
         private boolean deleteExcluded;
-        private CopyModes modes = CopyModes.COPY;
-        private Duration progressInterval = Duration.ZERO;
-        private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
-        private Duration timeWindow = Duration.ZERO;
         private long maxOps;
         private long bwlimit;
         private String log;
         private boolean logSkipped;
+        private boolean mkpath;
+        private Duration progressInterval = Duration.ZERO;
+        private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
+        private Duration timeWindow = Duration.ZERO;
 
         private Builder() {
             xattrs(DEFAULT_XATTRS);
@@ -178,6 +137,18 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
             threadsPerTask(Integer.parseInt(DEFAULT_THREADS_PER_TASK));
             walk(DEFAULT_WALK);
             lustreLayout(DEFAULT_LUSTRE_LAYOUT);
+        }
+
+        /** All of {@code keep}'s options at once, for the setters below to change some of them. */
+        public Builder keep(Keep keep) {
+            required(keep, "keep");
+            xattrs = keep.xattrs();
+            xattrAccess = keep.xattrAccess();
+            projectIds = keep.projectIds();
+            flags = keep.flags();
+            strict = keep.strict();
+            lustreLayout = keep.lustreLayout();
+            return this;
         }
 
         public Builder xattrs(XattrPolicy policy) { this.xattrs = required(policy, "--xattrs"); return this; }
@@ -288,23 +259,31 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
 
         public Builder modes(CopyModes m) { this.modes = required(m, "modes"); return this; }
 
+        /**
+         * Turns the write mode a CLI word names on or off ({@code "verify"} for {@code --verify}, {@code "sync"}
+         * for the command): the named setters below are this for each mode.
+         */
+        public Builder mode(String word, boolean on) { return mode(CopyModes.Mode.of(required(word, "mode")), on); }
+
+        private Builder mode(CopyModes.Mode mode, boolean on) { return modes(modes.with(mode, on)); }
+
         /** Existing entries whose data is right keep it; only differing metadata is fixed. */
-        public Builder sync(boolean on) { return modes(new CopyModes(on, modes.compareContents(), modes.atomic(), modes.verify(), modes.fsync(), modes.update())); }
+        public Builder sync(boolean on) { return mode(CopyModes.Mode.SYNC, on); }
 
         /** With sync: files of equal size are compared byte by byte, not by mtime; with compare: their bytes are read too. */
-        public Builder contents(boolean on) { return modes(new CopyModes(modes.sync(), on, modes.atomic(), modes.verify(), modes.fsync(), modes.update())); }
+        public Builder contents(boolean on) { return mode(CopyModes.Mode.CONTENTS, on); }
 
         /** Each file under a temporary name, renamed into place when complete. */
-        public Builder atomic(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), on, modes.verify(), modes.fsync(), modes.update())); }
+        public Builder atomic(boolean on) { return mode(CopyModes.Mode.ATOMIC, on); }
 
         /** Re-read both sides of each file and compare CRC32C. */
-        public Builder verify(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), modes.atomic(), on, modes.fsync(), modes.update())); }
+        public Builder verify(boolean on) { return mode(CopyModes.Mode.VERIFY, on); }
 
         /** Data made durable before times are set. */
-        public Builder fsync(boolean on) { return modes(new CopyModes(modes.sync(), modes.compareContents(), modes.atomic(), modes.verify(), on, modes.update())); }
+        public Builder fsync(boolean on) { return mode(CopyModes.Mode.FSYNC, on); }
 
         /** A file whose destination is a file with a newer mtime is left as it is, and counted apart. */
-        public Builder update(boolean on) { return modes(modes.withUpdate(on)); }
+        public Builder update(boolean on) { return mode(CopyModes.Mode.UPDATE, on); }
 
         public Builder progressSeconds(long seconds) {
             if (seconds < 0) throw new IllegalArgumentException("--progress must not be negative");
@@ -352,10 +331,12 @@ public record CopyRequest(XattrPolicy xattrs, MetadataAccess xattrAccess, boolea
                 throw new IllegalArgumentException("--log-skipped adds to the log of --log DIR: give --log too");
             if (deleteExcluded && !modes.sync())
                 throw new IllegalArgumentException("--delete-excluded deletes in a sync; a copy deletes nothing");
-            return new CopyRequest(xattrs, xattrAccess, projectIds, flags, strict, lustreLayout, batchFiles, batchBytes, chunkSize,
-                    walkThreads > 0 ? walkThreads : defaultWalkThreads(threadsPerTask), threadsPerTask, walk, listing,
-                    saveListing, mkpath, filter, deleteExcluded, modes, progressInterval, messages, timeWindow, maxOps, bwlimit,
-                    log, logSkipped);
+            return new CopyRequest(new Keep(xattrs, xattrAccess, projectIds, flags, strict, lustreLayout), modes,
+                    new Batching(batchFiles, batchBytes, chunkSize, walkThreads > 0 ? walkThreads : defaultWalkThreads(threadsPerTask),
+                            threadsPerTask),
+                    new ListingOptions(walk, listing, saveListing, filter, deleteExcluded), Throttle.of(maxOps, bwlimit),
+                    log == null ? null : new ItemLogTarget(log, logSkipped, PathBytes.EMPTY),
+                    new RunOptions(mkpath, progressInterval, messages, timeWindow));
         }
 
         private Builder rule(boolean include, byte[] text, String option) {

@@ -40,17 +40,13 @@ public final class PreparedCompare {
         // rsync's forms, as copy and sync take them: SRC/ against DST, SRC against DST/name (what copy SRC DST made).
         Roots roots = Sources.check(List.of(source), destination, true).pairs().get(0);
         if (!roots.destinationExists()) throw new UsageException("destination " + PathBytes.display(roots.target()) + " does not exist");
-        if (request.listing() != null || request.saveListing() != null)
+        if (request.listing().savedDir() != null)
             throw new UsageException("compare walks both trees: --listing and --save-listing do not apply");
-        if (request.maxOps() > 0 || request.bwlimit() > 0)
+        if (request.throttle().limits())
             throw new UsageException("compare does not take --max-ops or --bwlimit: they limit what a copy or sync does");
-        CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(), request.xattrAccess(),
-                request.projectIds(), request.chunkSize(), request.modes()).withRootIds(roots.sourceId(), roots.destinationId())
-                .withRootFile(roots.file())
-                .withItemLog(PreparedCopy.itemLog(request, List.of(roots)));
-        JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
-                request.threadsPerTask(), new ListingOptions(request.walk(), null, null));
-        return new PreparedCompare(options, request.timeWindow().toNanos(), request, roots);
+        CopyOptions copy = PreparedCopy.engineOptions(request, roots).withItemLog(PreparedCopy.itemLog(request, List.of(roots)));
+        JobOptions options = new JobOptions(copy, request.batching(), new ListingOptions(request.listing().walk(), null, null));
+        return new PreparedCompare(options, request.run().timeWindow().toNanos(), request, roots);
     }
 
     /** {@code --report FILE}, checked before anything is written: outside SRC and DST, and writable. */
@@ -77,8 +73,8 @@ public final class PreparedCompare {
         // The executors' comparison does not log yet: with --log the driver matches the listings and logs.
         // onSpark() first: ExecutorCompare links against Spark's classes, absent from a local run's class path.
         java.util.function.Supplier<io.sparkdcp.report.CompareReport> job = () -> log == null && runner.onSpark() && ExecutorCompare.applies(options, runner)
-                ? new ExecutorCompare(options, windowNanos, (SparkPhaseRunner) runner, request.messages()).run()
-                : new CompareJob(options, windowNanos, runner, request.messages()).run();
+                ? new ExecutorCompare(options, windowNanos, (SparkPhaseRunner) runner, request.run().messages()).run()
+                : new CompareJob(options, windowNanos, runner, request.run().messages()).run();
         return new CompareResult(log == null ? job.get() : ItemLogDir.logged(log.dir(), job));
     }
 }

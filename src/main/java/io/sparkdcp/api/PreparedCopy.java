@@ -1,12 +1,12 @@
 package io.sparkdcp.api;
 
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.CopyRoots;
 import io.sparkdcp.copy.ItemLogTarget;
 import io.sparkdcp.copy.Throttle;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.ItemLogDir;
 import io.sparkdcp.job.JobOptions;
-import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.OutputPlaces;
@@ -55,54 +55,37 @@ public final class PreparedCopy {
         // Compare reads bytes with contents(true) too; a copy has no use for it.
         if (request.modes().compareContents() && !request.modes().sync())
             throw new IllegalArgumentException("--contents compares the data of a sync; a copy replaces what differs");
-        Sources sources = Sources.check(sourceNames, destination, request.mkpath());
-        Throttle throttle = Throttle.of(request.maxOps(), request.bwlimit()); // one job: its pairs share the rates
+        Sources sources = Sources.check(sourceNames, destination, request.run().mkpath());
+        Throttle throttle = request.throttle().newJob(); // one job: its pairs share the rates
         ItemLogTarget log = itemLog(request, sources.pairs());
+        int count = sources.pairs().size();
         List<JobOptions> pairs = new ArrayList<>();
-        for (int i = 0; i < sources.pairs().size(); i++) {
+        for (int i = 0; i < count; i++) {
             Roots roots = sources.pairs().get(i);
-            CopyOptions copy = new CopyOptions(roots.sourceBytes(), roots.destinationBytes(), request.xattrs(),
-                    request.xattrAccess(), request.projectIds(), request.chunkSize(), request.modes())
-                    .withInode(request.inode())
-                    .withRootIds(roots.sourceId(), roots.destinationId())
-                    .withThrottle(throttle)
-                    .withRootFile(roots.file());
             // Paths in the log are relative to DST: one of several sources' under its name there.
-            if (log != null) copy = copy.withItemLog(sources.pairs().size() == 1 ? log
-                    : log.under(roots.destinationName()));
-            JobOptions options = new JobOptions(copy, request.batchFiles(), request.batchBytes(), request.walkThreads(),
-                    request.threadsPerTask(), new ListingOptions(request.walk(), listingOf(request.listing(), i, sources),
-                            listingOf(request.saveListing(), i, sources), request.filter(), request.deleteExcluded()));
+            ItemLogTarget pairLog = log == null || count == 1 ? log : log.under(roots.destinationName());
+            JobOptions options = new JobOptions(engineOptions(request, roots).withThrottle(throttle).withItemLog(pairLog),
+                    request.batching(), request.listing().forPair(i, count));
             SourceListing.check(options);
             pairs.add(options);
         }
         return new PreparedCopy(sources, List.copyOf(pairs), request);
     }
 
+    /** The request's groups the engine acts on, between these roots: the copy's for one pair, or the comparison's. */
+    static CopyOptions engineOptions(CopyRequest request, Roots roots) {
+        CopyRoots pair = new CopyRoots(roots.sourceBytes(), roots.destinationBytes(), roots.sourceId(), roots.destinationId(), roots.file());
+        return new CopyOptions(pair, request.keep(), request.modes(), request.batching().chunkSize(), Throttle.NONE, null);
+    }
+
     /** {@code --log}'s directory checked and made absolute here, where the driver runs; null without one. */
     static ItemLogTarget itemLog(CopyRequest request, List<Roots> pairs) {
-        return request.log() == null ? null
-                : new ItemLogTarget(ItemLogDir.check(request.log(), pairs), request.logSkipped(), PathBytes.EMPTY);
+        return request.log() == null ? null : request.log().in(ItemLogDir.check(request.log().dir(), pairs));
     }
 
     /** {@code --report FILE}, checked before anything is written: outside every SRC and DST, and writable. */
     public void checkReport(byte[] file) {
         OutputPlaces.checkFile("--report", file, sources.pairs());
-    }
-
-    /**
-     * Where pair i's saved listing is: DIR itself for one source; with several, DIR/source-N (N from 1,
-     * in the order given), so that a later run with the same sources in the same order reads each back
-     * (another order is refused by each listing's own check of its SRC).
-     */
-    private static String listingOf(String dir, int pair, Sources sources) {
-        if (dir == null || sources.pairs().size() == 1) return dir;
-        return dir.replaceAll("/+$", "") + "/source-" + (pair + 1);
-    }
-
-    /** The saved listing the report names: DIR as given, read (--listing) or written (--save-listing). */
-    private String listingDir() {
-        return request.listing() != null ? request.listing() : request.saveListing();
     }
 
     /** Runs the copy on the caller's context (left running). */
@@ -167,7 +150,7 @@ public final class PreparedCopy {
                     boolean exists = sources.pairs().get(i).destinationExists();
                     // The executors' judgement keeps no entry lines yet: with --log the driver judges and logs.
                     previews.add(plansOnExecutors(runner, i) && pairs.get(i).copy().itemLog() == null
-                            ? ExecutorSyncPreview.of(pairs.get(i), delete, exists, runner, request.messages())
+                            ? ExecutorSyncPreview.of(pairs.get(i), delete, exists, runner, request.run().messages())
                             : SyncPreview.of(pairs.get(i), delete, exists));
                 }
             }
@@ -177,7 +160,8 @@ public final class PreparedCopy {
 
     /** True when the copy lists SRC on the executors on such a master: --walk distributed, or auto on a cluster. */
     public boolean listsOnExecutors(boolean cluster) {
-        return request.walk() == WalkMode.DISTRIBUTED || (request.walk() == WalkMode.AUTO && cluster);
+        WalkMode walk = request.listing().walk();
+        return walk == WalkMode.DISTRIBUTED || (walk == WalkMode.AUTO && cluster);
     }
 
     /** What each pair's relative paths are shown under: nothing for one source, its name in DST for several. */
@@ -186,7 +170,7 @@ public final class PreparedCopy {
     }
 
     private void checkSyncDelete(boolean delete) {
-        if (delete && request.listing() != null)
+        if (delete && request.listing().listing() != null)
             throw new UsageException("sync --delete walks SRC afresh: a saved listing may lack what SRC gained since, "
                     + "and DST must not lose it; drop --listing or --delete");
     }
@@ -200,20 +184,20 @@ public final class PreparedCopy {
     }
 
     private CopyReport copyJob(PhaseRunner runner, Consumer<Work> planned) {
-        return SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned, listingDir(),
+        return SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned, request.listing().savedDir(),
                 (pair, plannedPair) -> plansOnExecutors(runner, pair)
-                        ? new ExecutorPlanCopy(pairs.get(pair), (SparkPhaseRunner) runner, request.messages(), plannedPair)
+                        ? new ExecutorPlanCopy(pairs.get(pair), (SparkPhaseRunner) runner, request.run().messages(), plannedPair)
                                 .destinationCreated(created(pair)).run()
-                        : new CopyJob(pairs.get(pair), runner, request.messages(), plannedPair)
+                        : new CopyJob(pairs.get(pair), runner, request.run().messages(), plannedPair)
                                 .destinationCreated(created(pair)).run());
     }
 
     private BiFunction<PhaseRunner, Consumer<Work>, CopyReport> syncJob(boolean delete) {
-        return (runner, planned) -> SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned, listingDir(),
+        return (runner, planned) -> SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned, request.listing().savedDir(),
                 (pair, plannedPair) -> plansOnExecutors(runner, pair)
-                        ? new ExecutorPlanCopy(pairs.get(pair), delete, (SparkPhaseRunner) runner, request.messages(),
+                        ? new ExecutorPlanCopy(pairs.get(pair), delete, (SparkPhaseRunner) runner, request.run().messages(),
                                 plannedPair, ExecutorPlanCopy.TaskFault.NONE, Long.MAX_VALUE).destinationCreated(created(pair)).run()
-                        : new SyncJob(pairs.get(pair), delete, runner, request.messages(), plannedPair)
+                        : new SyncJob(pairs.get(pair), delete, runner, request.run().messages(), plannedPair)
                                 .destinationCreated(created(pair)).run());
     }
 
@@ -244,8 +228,8 @@ public final class PreparedCopy {
     private CopyResult run(PhaseRunner runner, BiFunction<PhaseRunner, Consumer<Work>, CopyReport> job) {
         sources.createDestinations();
         return logged(() -> {
-            if (request.progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
-            try (ProgressPrinter progress = new ProgressPrinter(request.progressInterval(), runner::done, request.messages())) {
+            if (request.run().progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
+            try (ProgressPrinter progress = new ProgressPrinter(request.run().progressInterval(), runner::done, request.run().messages())) {
                 return new CopyResult(job.apply(runner, progress::planned));
             }
         });
@@ -261,7 +245,7 @@ public final class PreparedCopy {
     private CopyResult run(JavaSparkContext sc, BiFunction<PhaseRunner, Consumer<Work>, CopyReport> job) {
         return DriverMemoryGuard.run(sc, runner -> {
             CopyResult result = run(runner, job);
-            runner.retriedAttempts().ifPresent(request.messages());
+            runner.retriedAttempts().ifPresent(request.run().messages());
             return result;
         });
     }

@@ -61,6 +61,11 @@ final class EngineOptions {
                     + "shared by its running tasks. Default: no limit.")
     void bwlimit(String size) { set("--bwlimit", size, () -> request.bwlimit(size)); }
 
+    /** The word given for {@code option}, or its default. */
+    String given(String option) {
+        return given.get(option);
+    }
+
     /** The options as words that parse to this same request. */
     List<String> words() {
         List<String> words = new ArrayList<>();

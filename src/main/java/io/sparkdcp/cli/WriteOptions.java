@@ -3,7 +3,7 @@ package io.sparkdcp.cli;
 import io.sparkdcp.api.CopyRequest;
 import picocli.CommandLine.Option;
 
-/** How carefully files are written, shared by copy and sync. */
+/** How carefully files are written, shared by copy and sync: each option turns on the write mode of its name. */
 final class WriteOptions {
     @Option(names = "--atomic", description = "Accepted for scripts; always so: every file gets its name only when its "
             + "data and metadata are complete (unnamed, or a temporary renamed into place); the next run removes "
@@ -18,6 +18,6 @@ final class WriteOptions {
     boolean fsync;
 
     CopyRequest.Builder applyTo(CopyRequest.Builder request) {
-        return request.atomic(atomic).verify(verify).fsync(fsync);
+        return request.mode("atomic", atomic).mode("verify", verify).mode("fsync", fsync);
     }
 }

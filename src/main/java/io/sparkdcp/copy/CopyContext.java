@@ -47,8 +47,8 @@ final class CopyContext implements AutoCloseable {
         this.egid = trees.egid;
         this.source = new DirectoryCache(trees.sourceRoot, steps);
         this.destination = new DirectoryCache(trees.destinationRoot, steps);
-        this.refusals = new FlagRefusals(options.inode().strict());
-        this.layouts = new LayoutCopier(options.inode());
+        this.refusals = new FlagRefusals(options.keep().strict());
+        this.layouts = new LayoutCopier(options.keep());
         this.metadata = switch (options.xattrAccess()) {
             case FD -> new FdMetadataIO(options.xattrs(), steps, false, refusals);
             case FD_ALWAYS_SET -> new FdMetadataIO(options.xattrs(), steps, true, refusals);

@@ -1,117 +1,97 @@
 package io.sparkdcp.copy;
 
 import io.sparkdcp.posix.DirectoryIdentity;
+import io.sparkdcp.posix.PathBytes;
 
 import java.io.Serializable;
 
 /**
  * Everything the engine needs to know about a copy, validated once on the driver and shipped to
- * executors as is.
+ * executors as is: the two roots and the request's groups the engine acts on, unchanged.
  *
- * @param sourceRoot      absolute path of the source tree (bytes)
- * @param destinationRoot absolute path of the destination tree (bytes); it exists when the engine runs
- * @param projectIds      carry project IDs and PROJINHERIT
- * @param xattrAccess     {@code --xattr-access}: on the descriptors, or by path
- * @param chunkSize       files larger than this are copied in chunks of this size by several tasks
- * @param modes           sync, contents comparison, atomic writes, verification, fsync
- * @param sourceId        what the driver found at sourceRoot; every task checks it before writing (null: not pinned yet)
- * @param destinationId   the same for destinationRoot
- * @param inode           inode flags and Lustre layouts
- * @param throttle        {@code --max-ops} and {@code --bwlimit}, with the JVMs sharing them
- * @param rootFile        the one entry copied when the source is not a directory (the roots are then the
- *                        directories holding it); null when the roots are the trees copied
- * @param itemLog         where the tasks log each entry they act on ({@code --log}); null for no log
+ * @param roots     the two trees, pinned once the job holds them
+ * @param keep      what is kept of each entry (xattrs, project IDs, flags, layouts)
+ * @param modes     sync, contents comparison, atomic writes, verification, fsync, update
+ * @param chunkSize files larger than this are copied in chunks of this size by several tasks
+ * @param throttle  {@code --max-ops} and {@code --bwlimit}, with the JVMs sharing them
+ * @param itemLog   where the tasks log each entry they act on ({@code --log}); null for no log
  */
-public record CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs,
-                          MetadataAccess xattrAccess, boolean projectIds, long chunkSize, CopyModes modes,
-                          DirectoryIdentity sourceId, DirectoryIdentity destinationId, InodeOptions inode,
-                          Throttle throttle, RootFile rootFile, ItemLogTarget itemLog)
-        implements Serializable {
-
-    public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
-                       boolean projectIds, long chunkSize, CopyModes modes, DirectoryIdentity sourceId,
-                       DirectoryIdentity destinationId, InodeOptions inode, Throttle throttle, RootFile rootFile) {
-        this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode,
-                throttle, rootFile, null);
-    }
-
-    public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
-                       boolean projectIds, long chunkSize, CopyModes modes, DirectoryIdentity sourceId,
-                       DirectoryIdentity destinationId) {
-        this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId,
-                InodeOptions.DEFAULT, Throttle.NONE, null);
-    }
-
-    /** Roots not pinned yet: the job pins them when it starts. */
-    public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
-                       boolean projectIds, long chunkSize, CopyModes modes) {
-        this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, null, null);
-    }
-
-    /** A plain copy. */
-    public CopyOptions(byte[] sourceRoot, byte[] destinationRoot, XattrPolicy xattrs, MetadataAccess xattrAccess,
-                       boolean projectIds, long chunkSize) {
-        this(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, CopyModes.COPY);
-    }
+public record CopyOptions(CopyRoots roots, Keep keep, CopyModes modes, long chunkSize, Throttle throttle,
+                          ItemLogTarget itemLog) implements Serializable {
 
     public CopyOptions {
-        if (sourceRoot.length == 0 || sourceRoot[0] != '/') throw new IllegalArgumentException("source root must be absolute");
-        if (destinationRoot.length == 0 || destinationRoot[0] != '/') throw new IllegalArgumentException("destination root must be absolute");
-        if (modes == null) throw new IllegalArgumentException("modes must be given");
-        if (inode == null) throw new IllegalArgumentException("inode options must be given");
-        if (throttle == null) throw new IllegalArgumentException("throttle must be given");
+        if (roots == null || keep == null || modes == null || throttle == null)
+            throw new IllegalArgumentException("roots, keep, modes and throttle must be given");
     }
 
-    /** Inode flags are carried (not --no-flags). */
-    public boolean flags() { return inode.flags(); }
-
-    /** Whether the struct fsxattr of sources is read: for project IDs or for flags. */
-    public boolean readsFsXattr() { return projectIds || inode.flags(); }
-
-    public CopyOptions withModes(CopyModes m) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, m, sourceId, destinationId, inode, throttle, rootFile, itemLog);
+    /** A copy between two roots not pinned yet, without limits or log. */
+    public static CopyOptions between(byte[] sourceRoot, byte[] destinationRoot, Keep keep, CopyModes modes, long chunkSize) {
+        return new CopyOptions(CopyRoots.of(sourceRoot, destinationRoot), keep, modes, chunkSize, Throttle.NONE, null);
     }
 
-    /** The same copy with its roots pinned to these identities. */
-    public CopyOptions withRootIds(DirectoryIdentity source, DirectoryIdentity destination) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, source, destination, inode, throttle, rootFile, itemLog);
-    }
+    // The engine's short names for what it reads most.
+    public byte[] sourceRoot() { return roots.source(); }
 
-    public CopyOptions withInode(InodeOptions i) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, i, throttle, rootFile, itemLog);
-    }
+    public byte[] destinationRoot() { return roots.destination(); }
 
-    public CopyOptions withThrottle(Throttle t) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, t, rootFile, itemLog);
-    }
+    public DirectoryIdentity sourceId() { return roots.sourceId(); }
 
-    /** The same roots holding one entry to copy (null: the roots are the trees). */
-    public CopyOptions withRootFile(RootFile f) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, throttle, f, itemLog);
-    }
+    public DirectoryIdentity destinationId() { return roots.destinationId(); }
+
+    public RootFile rootFile() { return roots.file(); }
+
+    public XattrPolicy xattrs() { return keep.xattrs(); }
+
+    public MetadataAccess xattrAccess() { return keep.xattrAccess(); }
+
+    public boolean projectIds() { return keep.projectIds(); }
+
+    public boolean flags() { return keep.flags(); }
+
+    public boolean readsFsXattr() { return keep.readsFsXattr(); }
 
     /** Where the entry listed at relPath is in the source root (they differ only for a {@link RootFile} renamed in DST). */
     public byte[] sourcePath(byte[] relPath) {
-        return rootFile == null ? relPath : rootFile.sourcePath(relPath);
+        return rootFile() == null ? relPath : rootFile().sourcePath(relPath);
     }
 
     /** The source as the report names it: its root, or the file in it. */
     public byte[] sourceShown() {
-        return rootFile == null ? sourceRoot : in(sourceRoot, rootFile.sourceName());
+        return rootFile() == null ? sourceRoot() : in(sourceRoot(), rootFile().sourceName());
     }
 
     /** The destination as the report names it: its root, or the file in it. */
     public byte[] destinationShown() {
-        return rootFile == null ? destinationRoot : in(destinationRoot, rootFile.destinationName());
+        return rootFile() == null ? destinationRoot() : in(destinationRoot(), rootFile().destinationName());
     }
 
     private static byte[] in(byte[] root, byte[] name) {
-        return root.length == 1 ? io.sparkdcp.posix.PathBytes.of("/" + io.sparkdcp.posix.PathBytes.display(name))
-                : io.sparkdcp.posix.PathBytes.join(root, name);
+        return root.length == 1 ? PathBytes.of("/" + PathBytes.display(name)) : PathBytes.join(root, name);
+    }
+
+    public CopyOptions withModes(CopyModes m) {
+        return new CopyOptions(roots, keep, m, chunkSize, throttle, itemLog);
+    }
+
+    public CopyOptions withKeep(Keep k) {
+        return new CopyOptions(roots, k, modes, chunkSize, throttle, itemLog);
+    }
+
+    public CopyOptions withRoots(CopyRoots r) {
+        return new CopyOptions(r, keep, modes, chunkSize, throttle, itemLog);
+    }
+
+    /** The same copy with its roots pinned to these identities. */
+    public CopyOptions withRootIds(DirectoryIdentity source, DirectoryIdentity destination) {
+        return withRoots(roots.pinned(source, destination));
+    }
+
+    public CopyOptions withThrottle(Throttle t) {
+        return new CopyOptions(roots, keep, modes, chunkSize, t, itemLog);
     }
 
     /** The same copy logging each entry to {@code target}. */
     public CopyOptions withItemLog(ItemLogTarget target) {
-        return new CopyOptions(sourceRoot, destinationRoot, xattrs, xattrAccess, projectIds, chunkSize, modes, sourceId, destinationId, inode, throttle, rootFile, target);
+        return new CopyOptions(roots, keep, modes, chunkSize, throttle, target);
     }
 }

@@ -15,6 +15,11 @@ public record ItemLogTarget(String dir, boolean skipped, byte[] prefix) implemen
         if (prefix == null) throw new IllegalArgumentException("prefix must be given (empty for none)");
     }
 
+    /** The same log in {@code directory} (the driver's absolute form of the one given). */
+    public ItemLogTarget in(String directory) {
+        return new ItemLogTarget(directory, skipped, prefix);
+    }
+
     public ItemLogTarget under(byte[] p) {
         return new ItemLogTarget(dir, skipped, p);
     }

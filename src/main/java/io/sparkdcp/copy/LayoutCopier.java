@@ -40,7 +40,7 @@ final class LayoutCopier {
     private final NativeBuffer buffer = new NativeBuffer(4096);
     private final List<Failure> notices = new ArrayList<>();
 
-    LayoutCopier(InodeOptions options) {
+    LayoutCopier(Keep options) {
         this.mode = options.lustreLayout();
         this.strict = options.strict();
     }

@@ -27,6 +27,11 @@ public record Throttle(long maxOps, long bwlimit, String job, int jvms) implemen
         return maxOps == 0 && bwlimit == 0 ? NONE : new Throttle(maxOps, bwlimit, UUID.randomUUID().toString(), 1);
     }
 
+    /** The same rates for a job of their own: buckets no other job shares. */
+    public Throttle newJob() {
+        return of(maxOps, bwlimit);
+    }
+
     /** True when either rate is limited. */
     public boolean limits() {
         return maxOps > 0 || bwlimit > 0;

@@ -14,6 +14,7 @@ import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.report.Listed;
 import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
@@ -228,10 +229,9 @@ public final class CopyJob {
             if (copy.modes().sync()) merge(counts, runner.run(phase, markCreated(wave, created), copy, CopyEngine::finishDirectories));
             else merge(counts, runner.run(phase, wave, copy, new DirectoriesInFlight(options.threadsPerTask(), true)));
         }
-        return new CopyReport(PathBytes.display(copy.sourceShown()), PathBytes.display(copy.destinationShown()),
-                copy.xattrs().word(), copy.xattrAccess().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
-                plan.totalEntries(), plan.totalBytes(), System.nanoTime() - start, listing.complete(), copy.modes(),
-                SourceListing.listedBy(options, runner), SourceListing.directory(options), copy.throttle());
+        return new CopyReport(PathBytes.display(copy.sourceShown()), PathBytes.display(copy.destinationShown()), copy,
+                new Listed(plan.totalEntries(), plan.totalBytes(), listing.complete(), SourceListing.listedBy(options, runner),
+                        SourceListing.directory(options)), counts, runner.steps(), System.nanoTime() - start);
     }
 
     private static List<DirectoryBatch> markCreated(List<List<Entry>> tasks, Set<ByteBuffer> created) {

@@ -5,37 +5,37 @@ import io.sparkdcp.copy.CopyOptions;
 import java.io.Serializable;
 
 /**
- * A whole copy job: the engine's options plus how the driver walks and batches. Built from a
- * checked {@code io.sparkdcp.api.CopyRequest}, whose components of the same names these are.
+ * A whole copy job: the engine's options, how the driver batches, and how it lists the source;
+ * the last two are the request's groups as the user gave them.
  *
- * @param batchFiles     entries per task at most
- * @param batchBytes     bytes per task at most (a task closes at whichever limit comes first)
- * @param walkThreads    threads listing the source, on the driver or in each task of a distributed walk
- * @param threadsPerTask files (and directories) each task copies at once, each by its own thread
- * @param listing        how the source is listed: walked where, saved or read from a saved listing
+ * @param copy     what each task needs (its chunk size is the batching's)
+ * @param batching entries and bytes per task, threads per task and per walk
+ * @param listing  how the source is listed: walked where, filtered, saved or read from a saved listing
  */
-public record JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int walkThreads, int threadsPerTask,
-                         ListingOptions listing) implements Serializable {
+public record JobOptions(CopyOptions copy, Batching batching, ListingOptions listing) implements Serializable {
 
-    /** The source walked on the driver or the executors as the runner suggests, not saved. */
-    public JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int walkThreads, int threadsPerTask) {
-        this(copy, batchFiles, batchBytes, walkThreads, threadsPerTask, ListingOptions.WALK);
+    public JobOptions {
+        if (copy == null || batching == null || listing == null)
+            throw new IllegalArgumentException("copy, batching and listing must be given");
     }
 
-    /** One file in flight per task. */
-    public JobOptions(CopyOptions copy, int batchFiles, long batchBytes, int walkThreads) {
-        this(copy, batchFiles, batchBytes, walkThreads, 1);
-    }
+    public int batchFiles() { return batching.batchFiles(); }
 
-    public JobOptions withThreadsPerTask(int n) {
-        return new JobOptions(copy, batchFiles, batchBytes, walkThreads, n, listing);
-    }
+    public long batchBytes() { return batching.batchBytes(); }
+
+    public int walkThreads() { return batching.walkThreads(); }
+
+    public int threadsPerTask() { return batching.threadsPerTask(); }
 
     public JobOptions withCopy(CopyOptions c) {
-        return new JobOptions(c, batchFiles, batchBytes, walkThreads, threadsPerTask, listing);
+        return new JobOptions(c, batching, listing);
+    }
+
+    public JobOptions withBatching(Batching b) {
+        return new JobOptions(copy, b, listing);
     }
 
     public JobOptions withListing(ListingOptions how) {
-        return new JobOptions(copy, batchFiles, batchBytes, walkThreads, threadsPerTask, how);
+        return new JobOptions(copy, batching, how);
     }
 }

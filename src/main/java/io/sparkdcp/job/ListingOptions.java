@@ -27,6 +27,24 @@ public record ListingOptions(WalkMode walk, String listing, String saveListing, 
         if (filter == null) throw new IllegalArgumentException("filter must be given");
     }
 
+    /**
+     * Pair {@code pair}'s listing among {@code pairs} sources: DIR itself for one source; with several,
+     * DIR/source-N (N from 1, in the order given), so that a later run with the same sources in the same
+     * order reads each back (another order is refused by each listing's own check of its SRC).
+     */
+    public ListingOptions forPair(int pair, int pairs) {
+        return pairs == 1 ? this : new ListingOptions(walk, inPair(listing, pair), inPair(saveListing, pair), filter, deleteExcluded);
+    }
+
+    private static String inPair(String dir, int pair) {
+        return dir == null ? null : dir.replaceAll("/+$", "") + "/source-" + (pair + 1);
+    }
+
+    /** The saved listing the report names: DIR as given, read (--listing) or written (--save-listing); null for none. */
+    public String savedDir() {
+        return listing != null ? listing : saveListing;
+    }
+
     /** The filter sync --delete walks DST with: what it leaves out of DST stays. */
     public Filter destinationFilter() {
         return deleteExcluded ? Filter.NONE : filter;

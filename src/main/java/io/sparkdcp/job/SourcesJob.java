@@ -3,6 +3,7 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.report.Listed;
 
 import java.util.List;
 import java.util.function.Consumer;
@@ -40,13 +41,12 @@ public final class SourcesJob {
             long entriesBefore = entries, bytesBefore = bytes;
             last = job.run(pair, w -> planned.accept(new Work(entriesBefore + w.entries(), bytesBefore + w.bytes())));
             counts.merge(last.counts().under(names.get(pair)));
-            entries += last.entriesListed();
-            bytes += last.bytesListed();
-            complete &= last.walkComplete();
+            entries += last.listed().entries();
+            bytes += last.listed().bytes();
+            complete &= last.listed().complete();
         }
         // The runner's steps are the whole job's: the last pair's report already holds them all.
-        return new CopyReport(sources, destination, last.xattrs(), last.xattrAccess(), last.projectIds(), counts,
-                last.steps(), entries, bytes, System.nanoTime() - start, complete, last.modes(), last.listedBy(),
-                listingDir, last.throttle());
+        return new CopyReport(sources, destination, last.settings(), new Listed(entries, bytes, complete, last.listed().by(), listingDir),
+                counts, last.steps(), System.nanoTime() - start);
     }
 }

@@ -1,6 +1,7 @@
 package io.sparkdcp.report;
 
 import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.copy.Keep;
 import io.sparkdcp.copy.Throttle;
 import io.sparkdcp.posix.FileType;
 
@@ -17,16 +18,17 @@ public final class ReportText {
 
     public static String render(CopyReport report) {
         StringBuilder out = new StringBuilder();
+        Keep keep = report.settings().keep();
         line(out, "spark-dcp %s %s -> %s (xattrs %s, xattr access %s, project IDs %s)",
-                report.modes().sync() ? "sync" : "copy", report.source(),
-                report.destination(), report.xattrs(), report.xattrAccess(), report.projectIds() ? "kept" : "not copied");
+                report.settings().modes().sync() ? "sync" : "copy", report.source(), report.destination(), keep.xattrs().word(),
+                keep.xattrAccess().name().toLowerCase(Locale.ROOT), keep.projectIds() ? "kept" : "not copied");
         entries(out, report.counts());
         CopyCounts c = report.counts();
         byType(out, "metadata fixed", c.metadataFixed(), c.metadataFixedByType());
         byType(out, "deleted", c.deleted(), c.deletedByType());
         if (c.keptNewer() > 0) line(out, "kept, newer at DST (--update): %s", Counted.of(c.keptNewer(), "file"));
         if (c.verified() > 0) line(out, "verified (CRC32C of source and copy equal): %s", Counted.of(c.verified(), "file"));
-        line(out, "failed: %,d%s", c.failed(), report.walkComplete() ? "" : " (part of the source could not be listed)");
+        line(out, "failed: %,d%s", c.failed(), report.listed().complete() ? "" : " (part of the source could not be listed)");
         storageTrouble(out, c);
         line(out, "bytes copied: %,d (%.1f MB)", c.bytesCopied(), c.bytesCopied() / 1e6);
         double seconds = report.wallNanos() / 1e9;
@@ -40,7 +42,7 @@ public final class ReportText {
 
     /** The limits set, and the rates achieved over the run, when --max-ops or --bwlimit was given. */
     private static void limits(StringBuilder out, CopyReport report) {
-        Throttle t = report.throttle();
+        Throttle t = report.settings().throttle();
         if (!t.limits()) return;
         line(out, "limits: metadata calls %s (achieved %,.0f/s), data %s (achieved %.1f MB/s)",
                 t.maxOps() > 0 ? String.format(Locale.ROOT, "%,d/s", t.maxOps()) : "unlimited", report.metadataCallsPerSecond(),

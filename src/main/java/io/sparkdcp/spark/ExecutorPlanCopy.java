@@ -27,6 +27,7 @@ import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.report.Listed;
 import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
@@ -171,11 +172,10 @@ public final class ExecutorPlanCopy {
             copyFiles(walked.blocks(), listing.linkedFiles(), job, counts);
             if (listing.largestFile() > copy.chunkSize()) copyLargeFiles(walked.blocks(), job, counts);
             finishDirectories(directories, created, listing.directoriesByDepth(), job, counts);
-            return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()),
-                    copy.xattrs().word(), copy.xattrAccess().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
-                    listing.entries(), listing.fileBytes(), System.nanoTime() - start, listing.complete(), copy.modes(),
-                    how.listing() != null ? SourceListing.SAVED : SourceListing.EXECUTORS, SourceListing.directory(job),
-                    copy.throttle());
+            return new CopyReport(PathBytes.display(copy.sourceRoot()), PathBytes.display(copy.destinationRoot()), copy,
+                    new Listed(listing.entries(), listing.fileBytes(), listing.complete(),
+                            how.listing() != null ? SourceListing.SAVED : SourceListing.EXECUTORS, SourceListing.directory(job)),
+                    counts, runner.steps(), System.nanoTime() - start);
         } finally {
             runner.context().setJobDescription(null);
             for (JavaRDD<?> rdd : persisted) rdd.unpersist(false);

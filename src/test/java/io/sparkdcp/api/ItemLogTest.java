@@ -65,7 +65,7 @@ class ItemLogTest {
     }
 
     private static CopyRequest syncing(Path log) {
-        return logging(log, false).modes(new CopyModes(true, false, false, false, false)).build();
+        return logging(log, false).modes(CopyModes.of(CopyModes.Mode.SYNC)).build();
     }
 
     private static Path copied() {

@@ -72,7 +72,7 @@ class SparkDcpTest {
         assertEquals(3, ((Number) copied.toMap().get("copied")).intValue());
 
         Files.writeString(dst.resolve("extra.txt"), "not in SRC");
-        CopyRequest sync = CopyRequest.builder().messages(line -> {}).modes(new io.sparkdcp.copy.CopyModes(true, false, false, false, false)).build();
+        CopyRequest sync = CopyRequest.builder().messages(line -> {}).sync(true).build();
         CopyResult synced = SparkDcp.prepare(src + "/", dst.toString(), sync).runSyncInProcess(true);
         assertEquals(0, synced.exitCode(), synced.toString());
         assertFalse(Files.exists(dst.resolve("extra.txt")));
@@ -103,9 +103,11 @@ class SparkDcpTest {
     @Test
     void builderTakesTheCliWords() {
         CopyRequest r = CopyRequest.builder().xattrs("libattr").xattrAccess("path").batchBytes("64M").chunkSize("1G").build();
-        assertEquals("libattr", r.xattrs().word());
-        assertEquals(64L << 20, r.batchBytes());
-        assertEquals(1L << 30, r.chunkSize());
+        assertEquals("libattr", r.keep().xattrs().word());
+        assertEquals(64L << 20, r.batching().batchBytes());
+        assertEquals(1L << 30, r.batching().chunkSize());
+        assertTrue(CopyRequest.builder().mode("verify", true).build().modes().verify());
+        assertThrows(IllegalArgumentException.class, () -> CopyRequest.builder().mode("--verify", true));
         assertThrows(IllegalArgumentException.class, () -> CopyRequest.builder().batchBytes("12Q"));
         assertThrows(IllegalArgumentException.class, () -> CopyRequest.builder().walkThreads(0));
     }
@@ -121,19 +123,19 @@ class SparkDcpTest {
         assertBound("--progress", () -> CopyRequest.builder().progressSeconds(-1));
         assertBound("--progress", () -> CopyRequest.builder().progressSeconds(CopyRequest.MAX_PROGRESS_SECONDS + 1));
         assertBound("--listing", () -> CopyRequest.builder().listing("a").saveListing("b").build());
-        assertEquals(CopyRequest.MAX_THREADS, CopyRequest.builder().threadsPerTask(CopyRequest.MAX_THREADS).build().threadsPerTask());
+        assertEquals(CopyRequest.MAX_THREADS, CopyRequest.builder().threadsPerTask(CopyRequest.MAX_THREADS).build().batching().threadsPerTask());
     }
 
     @Test
     void theDefaultsAreTheWordsTheHelpShows() {
         CopyRequest d = CopyRequest.defaults();
-        assertEquals(CopyRequest.DEFAULT_XATTRS, d.xattrs().word());
-        assertEquals(Integer.parseInt(CopyRequest.DEFAULT_BATCH_FILES), d.batchFiles());
-        assertEquals(1L << 30, d.batchBytes());
-        assertEquals(256L << 20, d.chunkSize());
-        assertEquals(1, d.threadsPerTask());
-        assertTrue(d.walkThreads() >= 4 && d.walkThreads() <= 64, "walk threads " + d.walkThreads());
-        assertEquals(0, d.progressInterval().getSeconds());
+        assertEquals(CopyRequest.DEFAULT_XATTRS, d.keep().xattrs().word());
+        assertEquals(Integer.parseInt(CopyRequest.DEFAULT_BATCH_FILES), d.batching().batchFiles());
+        assertEquals(1L << 30, d.batching().batchBytes());
+        assertEquals(256L << 20, d.batching().chunkSize());
+        assertEquals(1, d.batching().threadsPerTask());
+        assertTrue(d.batching().walkThreads() >= 4 && d.batching().walkThreads() <= 64, "walk threads " + d.batching().walkThreads());
+        assertEquals(0, d.run().progressInterval().getSeconds());
     }
 
     private static void assertBound(String option, org.junit.jupiter.api.function.Executable setter) {

@@ -76,7 +76,7 @@ class ThrottledCopyTest {
         // Each call waits for its slot to begin: the last begins (calls - 1) / rate after the first.
         assertTakesAtLeast(limited, implied - 1.0 / MAX_OPS, implied);
         assertTrue(limited.metadataCallsPerSecond() <= MAX_OPS, limited.metadataCallsPerSecond() + " calls/s");
-        assertEquals(MAX_OPS, limited.throttle().maxOps());
+        assertEquals(MAX_OPS, limited.settings().throttle().maxOps());
     }
 
     @ParameterizedTest
@@ -88,7 +88,7 @@ class ThrottledCopyTest {
         // A call takes its slot before it moves its bytes: the last, at most 10 ms of the rate, begins that much early.
         assertTakesAtLeast(limited, implied - 0.01, implied);
         assertTrue(limited.bytesPerSecond() <= BWLIMIT, limited.bytesPerSecond() + " bytes/s");
-        assertEquals(BWLIMIT, limited.throttle().bwlimit());
+        assertEquals(BWLIMIT, limited.settings().throttle().bwlimit());
     }
 
     private static void assertTakesAtLeast(CopyReport limited, double atLeast, double implied) {

@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.walk.Entry;
@@ -34,8 +35,7 @@ public final class AllocationPerFileMain {
     }
 
     private static void copy(byte[] src, String dst, List<Entry> files) {
-        CopyOptions options = new CopyOptions(src, PathBytes.of(dst), XattrPolicy.all(), MetadataAccess.FD, true, 1 << 20,
-                new CopyModes(false, false, false, false, false));
+        CopyOptions options = CopyOptions.between(src, PathBytes.of(dst), LocalCopy.EVERYTHING, CopyModes.COPY, 1 << 20);
         try (CopyEngine engine = new CopyEngine(options, new StepStats())) {
             BatchResult result = engine.copyFiles(files, List.of());
             if (!result.counts().failures().isEmpty()) throw new IllegalStateException(result.counts().failures().toString());

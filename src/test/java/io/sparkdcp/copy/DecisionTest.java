@@ -22,9 +22,9 @@ class DecisionTest {
     private static final int ROOT = 0;
     private static final int USER = 1001;
     private static final CopyModes COPY = CopyModes.COPY;
-    private static final CopyModes SYNC = new CopyModes(true, false, false, false, false);
-    private static final CopyModes CONTENTS = new CopyModes(true, true, false, false, false);
-    private static final CopyModes ATOMIC = new CopyModes(false, false, true, false, false);
+    private static final CopyModes SYNC = CopyModes.of(CopyModes.Mode.SYNC);
+    private static final CopyModes CONTENTS = CopyModes.of(CopyModes.Mode.SYNC, CopyModes.Mode.CONTENTS);
+    private static final CopyModes ATOMIC = CopyModes.of(CopyModes.Mode.ATOMIC);
 
     /** Source against a destination of each type that is otherwise identical (same mode, owner, size, times). */
     @ParameterizedTest(name = "{0} over {1}")
@@ -172,8 +172,8 @@ class DecisionTest {
     /** rsync --update: a file at DST with a later mtime stays; anything else is judged as without it. */
     @Test
     void updateKeepsOnlyANewerFileOverAFile() {
-        CopyModes update = COPY.withUpdate(true);
-        CopyModes syncUpdate = SYNC.withUpdate(true);
+        CopyModes update = COPY.with(CopyModes.Mode.UPDATE, true);
+        CopyModes syncUpdate = SYNC.with(CopyModes.Mode.UPDATE, true);
         Stat src = stat(FileType.FILE, 0644, 0, 5, 9, 0);
         assertAll(
                 () -> assertEquals(Kind.KEEP_NEWER, Decision.of(src, stat(FileType.FILE, 0600, 0, 7, 10, 0), update, ROOT).kind()),

@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.walk.Entry;
@@ -41,8 +42,8 @@ public final class HaltAfterCreateMain {
         boolean inPlace = args.length > 3;
         Step haltStep = inPlace ? Step.valueOf(args[3]) : Step.OPEN_DST;
         boolean update = args.length > 4 && args[4].equals("update");
-        CopyOptions options = new CopyOptions(src, PathBytes.of(args[1]), XattrPolicy.all(), MetadataAccess.FD, true, 1 << 20,
-                new CopyModes(false, false, !inPlace, false, false, update));
+        CopyOptions options = CopyOptions.between(src, PathBytes.of(args[1]), LocalCopy.EVERYTHING,
+                CopyModes.COPY.with(CopyModes.Mode.ATOMIC, !inPlace).with(CopyModes.Mode.UPDATE, update), 1 << 20);
         Entry f = new Entry(PathBytes.of("f"), Posix.lstat(PathBytes.join(src, PathBytes.of("f"))), null);
         try (CopyEngine engine = new CopyEngine(options, new HaltingSteps(haltStep, haltAfter))) {
             List<?> failures = engine.copyFiles(List.of(f), List.of()).counts().failures();

@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.plan.Chunk;
 import io.sparkdcp.plan.LargeFile;
 import io.sparkdcp.posix.FileType;
@@ -73,14 +74,14 @@ class StaleAttemptTest {
      */
     @Test
     void anOlderAttemptThatChoseToReplaceAnOldFileNeverReplacesTheNewerAttemptsCopy() throws Exception {
-        Case c = new Case(new CopyModes(true, false, false, false, false), true);
+        Case c = new Case(CopyModes.of(CopyModes.Mode.SYNC), true);
         c.run(List.of(new Pause(Step.OPEN_DST, Then.RESUME), new Pause(Step.TIMES, Then.DIE)), Newer.RUNS_ALONE, Older.COPIES_NOTHING);
     }
 
     /** The same resumed to its end: it must not count the newer attempt's copy, or any copy it did not make, as its own. */
     @Test
     void anOlderAttemptResumedToItsEndLeavesOneCompleteCopy() throws Exception {
-        Case c = new Case(new CopyModes(true, false, false, false, false), true);
+        Case c = new Case(CopyModes.of(CopyModes.Mode.SYNC), true);
         c.run(List.of(new Pause(Step.OPEN_DST, Then.RESUME)), Newer.RUNS_ALONE, Older.COPIES_NOTHING);
     }
 
@@ -91,7 +92,7 @@ class StaleAttemptTest {
      */
     @Test
     void anOlderAttemptWaitsForTheFileTheRetryIsWriting() throws Exception {
-        Case c = new Case(new CopyModes(true, false, false, false, false), true);
+        Case c = new Case(CopyModes.of(CopyModes.Mode.SYNC), true);
         // Its first open_dst: the one of the file there, to lock it and look again.
         PausingSteps olderSteps = new PausingSteps(List.of(new Pause(Step.OPEN_DST, Then.RESUME), new Pause(Step.TIMES, Then.DIE)));
         PausingSteps newerSteps = new PausingSteps(List.of(new Pause(Step.OPEN_SRC, Then.RESUME)));
@@ -148,7 +149,7 @@ class StaleAttemptTest {
     /** Held just before its rename (the old file claimed), resumed or dying there: one complete copy, no temporary. */
     @Test
     void anOlderAttemptResumedOrDyingBeforeItsRenameLeavesACompleteCopy() throws Exception {
-        CopyModes sync = new CopyModes(true, false, false, false, false);
+        CopyModes sync = CopyModes.of(CopyModes.Mode.SYNC);
         new Case(sync, true).run(List.of(new Pause(Step.RENAME, Then.RESUME)), Newer.WAITS_FOR_THE_OLDER, Older.COPIES_IT);
         new Case(sync, true).run(List.of(new Pause(Step.RENAME, Then.DIE)), Newer.WAITS_FOR_THE_OLDER, Older.DIES);
     }
@@ -198,8 +199,7 @@ class StaleAttemptTest {
                 Files.writeString(dst.resolve("f"), "an older version");
                 Files.setLastModifiedTime(dst.resolve("f"), FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
             }
-            options = new CopyOptions(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), XattrPolicy.all(),
-                    MetadataAccess.FD, true, CHUNK, modes);
+            options = CopyOptions.between(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), LocalCopy.EVERYTHING, modes, CHUNK);
         }
 
         Entry file() {

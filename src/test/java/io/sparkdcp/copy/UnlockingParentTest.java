@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FsXattr;
@@ -115,7 +116,7 @@ class UnlockingParentTest {
     }
 
     private static CopyOptions options(Path src, Path dst) {
-        return new CopyOptions(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), XattrPolicy.all(),
-                MetadataAccess.FD, true, 256L << 20);
+        return CopyOptions.between(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), LocalCopy.EVERYTHING, CopyModes.COPY,
+                256L << 20);
     }
 }

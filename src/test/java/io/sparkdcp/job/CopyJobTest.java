@@ -1,6 +1,5 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.InodeOptions;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.Step;
@@ -166,7 +165,7 @@ class CopyJobTest {
     void withoutProjectIdsAndFlagsNoProjectIoctlIsMade() throws IOException {
         Path dst = newDestination();
         // --no-projid alone still reads each source's struct fsxattr for its flags.
-        CopyReport report = copy(LocalCopy.defaults().withoutProjectIds().withInode(InodeOptions.DEFAULT.withFlags(false)), dst);
+        CopyReport report = copy(LocalCopy.defaults().withoutProjectIds().withoutFlags(), dst);
         assertEquals(List.of(), report.counts().failures());
         assertEquals(0, report.steps().count(Step.IOCTL_GET) + report.steps().count(Step.IOCTL_SET));
         List<String> differences = TreeComparator.differences(source.tree().root(), dst);

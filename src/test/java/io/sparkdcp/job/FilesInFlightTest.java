@@ -39,7 +39,7 @@ class FilesInFlightTest {
         Path dst = Files.createDirectory(source.mount().dir().resolve("dst-six"));
         // One large batch, so that the hard links' targets land in other slices than the links.
         LocalCopy how = LocalCopy.defaults().withBatchFiles(10_000);
-        JobOptions options = how.jobOptions(source.tree().root(), dst).withThreadsPerTask(6);
+        JobOptions options = how.withThreadsPerTask(6).jobOptions(source.tree().root(), dst);
         CopyReport report = new CopyJob(options, new LocalPhaseRunner(2), line -> {}).run();
         assertEquals(List.of(), report.counts().failures());
         assertTrue(report.counts().links() >= 3, "hard links made: " + report.counts().links());
@@ -116,8 +116,8 @@ class FilesInFlightTest {
     void progressCountsEveryEntryWhenATaskHasSeveralFilesInFlight() throws IOException {
         Path dst = Files.createDirectory(source.newDestinationPath());
         LocalPhaseRunner runner = new LocalPhaseRunner(2);
-        JobOptions options = LocalCopy.defaults().withBatchFiles(10_000).jobOptions(source.tree().root(), dst).withThreadsPerTask(4);
+        JobOptions options = LocalCopy.defaults().withBatchFiles(10_000).withThreadsPerTask(4).jobOptions(source.tree().root(), dst);
         CopyReport report = new CopyJob(options, runner, line -> {}).run();
-        assertEquals(new Work(report.entriesListed(), report.bytesListed()), runner.done());
+        assertEquals(new Work(report.listed().entries(), report.listed().bytes()), runner.done());
     }
 }

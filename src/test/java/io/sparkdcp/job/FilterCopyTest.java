@@ -77,7 +77,7 @@ class FilterCopyTest {
             assertEquals(List.of(), r.counts().failures(), walk.toString());
             assertEquals(KEPT_BY_RULES, paths(dst), walk + ": what DST holds");
             // Listed: the root and the kept entries; the 9 files under .snapshot were never read.
-            assertEquals(KEPT_BY_RULES.size() + 1, r.entriesListed(), walk + ": entries listed");
+            assertEquals(KEPT_BY_RULES.size() + 1, r.listed().entries(), walk + ": entries listed");
         }
     }
 

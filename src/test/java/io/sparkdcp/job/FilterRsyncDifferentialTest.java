@@ -169,7 +169,7 @@ class FilterRsyncDifferentialTest {
         } catch (IllegalArgumentException refused) {
             return null;
         }
-        return b.build().filter();
+        return b.build().listing().filter();
     }
 
     /** One rule option: an argument, or a rule file holding {@code text}'s lines. */

@@ -113,7 +113,7 @@ class FullDestinationTest {
         Path filler = small.dir().resolve("filler-chunked");
         long free = Files.getFileStore(small.dir()).getUsableSpace();
         Commands.run("fallocate", "-l", String.valueOf(free - ROOM_LEFT), filler.toString());
-        LocalCopy update = LocalCopy.defaults().withChunkSize(1 << 20).withModes(CopyModes.COPY.withUpdate(true));
+        LocalCopy update = LocalCopy.defaults().withChunkSize(1 << 20).withModes(CopyModes.of(CopyModes.Mode.UPDATE));
 
         CopyReport full = update.run(chunkedSrc, dst);
 

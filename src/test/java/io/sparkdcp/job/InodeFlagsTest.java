@@ -1,7 +1,6 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.InodeOptions;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.Commands;
@@ -110,7 +109,7 @@ class InodeFlagsTest {
 
     @Test
     void atomicWritesRenameBeforeLockingAndReplaceLockedFiles() throws IOException {
-        LocalCopy atomic = COPY.withModes(new CopyModes(false, false, true, false, false));
+        LocalCopy atomic = COPY.withModes(CopyModes.of(CopyModes.Mode.ATOMIC));
         Path src = flaggedTree("atomic-src");
         Path dst = Files.createDirectory(mount.dir().resolve("atomic-dst"));
         assertEquals(List.of(), atomic.run(src, dst).counts().failures());
@@ -166,7 +165,7 @@ class InodeFlagsTest {
     void noFlagsCopiesNone() throws IOException {
         Path src = flaggedTree("none-src");
         Path dst = Files.createDirectory(mount.dir().resolve("none-dst"));
-        CopyReport report = COPY.withInode(InodeOptions.DEFAULT.withFlags(false)).run(src, dst);
+        CopyReport report = COPY.withoutFlags().run(src, dst);
         assertEquals(List.of(), report.counts().failures());
         for (String line : flags(dst)) {
             if (line.startsWith("lsattr")) assertTrue(line.matches("lsattr -+ .*"), line);
@@ -209,7 +208,7 @@ class InodeFlagsTest {
                 "the flags ext4 holds are kept");
 
         Path strictDst = Files.createDirectory(ext4.dir().resolve("strict"));
-        CopyReport strict = COPY.withoutProjectIds().withInode(InodeOptions.DEFAULT.withStrict(true)).run(src, strictDst);
+        CopyReport strict = COPY.withoutProjectIds().strict().run(src, strictDst);
         assertEquals(5, strict.counts().failed(), strict.counts().failures().toString());
         assertTrue(strict.counts().failures().get(0).message().contains("nodefrag"), strict.counts().failures().toString());
     }

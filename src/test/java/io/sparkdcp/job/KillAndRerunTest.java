@@ -62,7 +62,7 @@ class KillAndRerunTest {
         assertTrue(!finalNames.isEmpty() && finalNames.size() < FILES, "killed mid-copy: " + finalNames.size() + " in place");
         assertTrue(finalNames.stream().allMatch(KillAndRerunTest::complete), "a file under its final name is always complete");
 
-        CopyReport rerun = LocalCopy.defaults().withModes(new CopyModes(false, false, true, false, false)).run(source.source(), dst);
+        CopyReport rerun = LocalCopy.defaults().withModes(CopyModes.of(CopyModes.Mode.ATOMIC)).run(source.source(), dst);
 
         assertEquals(List.of(), rerun.counts().failures());
         TreeComparator.assertSameTree(source.source(), dst); // would also list any temporary left behind

@@ -95,15 +95,15 @@ class SyncDryRunMatchesRunTest {
         build(src, random);
         // Every third pair is a copy (copy --dry-run), and the rest half with --update.
         boolean copy = seed % 3 == 0;
-        CopyModes modes = new CopyModes(!copy, false, random.nextBoolean(), false, false, !copy && random.nextBoolean());
+        CopyModes modes = CopyModes.COPY.with(CopyModes.Mode.SYNC, !copy).with(CopyModes.Mode.ATOMIC, random.nextBoolean()).with(CopyModes.Mode.UPDATE, !copy && random.nextBoolean());
         LocalCopy sync = LocalCopy.syncDefaults().withModes(modes).withBatchFiles(1 + random.nextInt(20));
         Files.createDirectory(dst);
-        LocalCopy first = LocalCopy.syncDefaults().withModes(new CopyModes(true, false, modes.atomic(), false, false));
+        LocalCopy first = LocalCopy.syncDefaults().withModes(CopyModes.of(CopyModes.Mode.SYNC).with(CopyModes.Mode.ATOMIC, modes.atomic()));
         assertEquals(List.of(), first.sync(src, dst, false).counts().failures(), "seed " + seed + ": first sync");
         Set<String> sameSizeRewrites = new TreeSet<>();
         for (int i = 0, n = 1 + random.nextInt(15); i < n; i++) change(random.nextBoolean() ? src : dst, random, sameSizeRewrites);
 
-        JobOptions options = sync.jobOptions(src, dst).withThreadsPerTask(1 + random.nextInt(3));
+        JobOptions options = sync.withThreadsPerTask(1 + random.nextInt(3)).jobOptions(src, dst);
         String dryLog = mount.dir().resolve("dry-log" + seed).toString(), runLog = mount.dir().resolve("log" + seed).toString();
         SyncPreview preview = ItemLogDir.logged(dryLog, () -> SyncPreview.of(logging(options, dryLog), !copy, true));
         SyncPreview onExecutors = null;

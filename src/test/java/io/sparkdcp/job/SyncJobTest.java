@@ -116,7 +116,7 @@ class SyncJobTest {
         assertEquals(0, trusting.counts().copied(), "size and mtime agree");
         assertEquals(original.toUpperCase(), Files.readString(small));
 
-        CopyReport comparing = LocalCopy.syncDefaults().withModes(new CopyModes(true, true, false, false, false))
+        CopyReport comparing = LocalCopy.syncDefaults().withModes(CopyModes.of(CopyModes.Mode.SYNC, CopyModes.Mode.CONTENTS))
                 .sync(source.tree().root(), dst, false);
         assertEquals(List.of(), comparing.counts().failures());
         assertEquals(1, comparing.counts().copied(FileType.FILE));
@@ -131,7 +131,7 @@ class SyncJobTest {
         long ino = inode(small);
         Commands.run("touch", "-d", "2022-02-02", small.toString());
 
-        CopyReport report = LocalCopy.syncDefaults().withModes(new CopyModes(true, true, false, false, false))
+        CopyReport report = LocalCopy.syncDefaults().withModes(CopyModes.of(CopyModes.Mode.SYNC, CopyModes.Mode.CONTENTS))
                 .sync(source.tree().root(), dst, false);
 
         assertEquals(List.of(), report.counts().failures());

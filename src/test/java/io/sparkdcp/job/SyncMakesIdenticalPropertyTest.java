@@ -79,7 +79,7 @@ class SyncMakesIdenticalPropertyTest {
         boolean contents = random.nextBoolean();
         Path src = Files.createDirectory(mount.dir().resolve("src" + seed));
         Path dst = Files.createDirectory(mount.dir().resolve("dst" + seed));
-        LocalCopy sync = LocalCopy.syncDefaults().withModes(new CopyModes(true, contents, random.nextBoolean(), false, false))
+        LocalCopy sync = LocalCopy.syncDefaults().withModes(CopyModes.of(CopyModes.Mode.SYNC).with(CopyModes.Mode.CONTENTS, contents).with(CopyModes.Mode.ATOMIC, random.nextBoolean()))
                 .withBatchFiles(1 + random.nextInt(8));
         String context = "seed " + seed + " (-Dsyncid.seed=" + seed + " replays it; contents " + contents + ")";
         new Mutator(random, src, true, contents).build(25 + random.nextInt(25));

@@ -42,7 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class UpdateTrustTest {
     private static final int MIB = 1 << 20;
     private static final long CHUNK = 4L * MIB;
-    private static final LocalCopy UPDATE = LocalCopy.defaults().withChunkSize(CHUNK).withModes(CopyModes.COPY.withUpdate(true));
+    private static final LocalCopy UPDATE = LocalCopy.defaults().withChunkSize(CHUNK).withModes(CopyModes.of(CopyModes.Mode.UPDATE));
     private static final FileTime SRC_MTIME = FileTime.from(Instant.parse("2024-03-01T10:00:00.500000000Z"));
     private static LoopMount mount;
     private static LoopMount wholeSeconds;

@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /** --atomic, --verify and --fsync on the rich tree: the same exact tree, and counts that say what really happened. */
 class WriteModesTest {
-    private static final CopyModes ATOMIC = new CopyModes(false, false, true, false, false);
-    private static final CopyModes VERIFY_FSYNC = new CopyModes(false, false, false, true, true);
+    private static final CopyModes ATOMIC = CopyModes.of(CopyModes.Mode.ATOMIC);
+    private static final CopyModes VERIFY_FSYNC = CopyModes.of(CopyModes.Mode.VERIFY, CopyModes.Mode.FSYNC);
     private static final String LEFTOVER = ".spark-dcp.small.txt.0123456789abcdef.tmp";
 
     @RegisterExtension
@@ -154,7 +154,7 @@ class WriteModesTest {
     @Test
     void atomicSyncReplacesAChangedFileByRenameOverIt() throws IOException {
         Path dst = newDestination();
-        LocalCopy sync = LocalCopy.syncDefaults().withModes(new CopyModes(true, false, true, false, false));
+        LocalCopy sync = LocalCopy.syncDefaults().withModes(CopyModes.of(CopyModes.Mode.SYNC, CopyModes.Mode.ATOMIC));
         sync.sync(source.tree().root(), dst, false);
         Path small = dst.resolve(RichTree.SMALL_FILE);
         long before = Posix.lstat(PathBytes.of(small.toString())).ino();

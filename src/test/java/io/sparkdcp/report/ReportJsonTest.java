@@ -61,6 +61,16 @@ class ReportJsonTest {
         assertTrue(json.at("/settings/listing_dir").isNull());
     }
 
+    /** Scripts and Airflow DAGs read these keys: a new option adds its key here, none is renamed or dropped. */
+    @Test
+    void theSettingsKeysAreTheInterface() throws IOException {
+        JsonNode settings = parse(ReportJson.render(SampleReports.mixed(io.sparkdcp.copy.Throttle.NONE))).get("settings");
+        List<String> keys = new java.util.ArrayList<>();
+        settings.fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("xattrs", "xattr_access", "project_ids", "sync", "compare_contents", "atomic", "verify", "fsync",
+                "update", "listed_by", "listing_dir", "max_ops_per_second", "bwlimit_bytes_per_second"), keys);
+    }
+
     @Test
     void writeReplacesAnOlderReportAndLeavesNoTemporaryFile() throws IOException {
         Path file = Files.writeString(tmp.resolve("report.json"), "old");

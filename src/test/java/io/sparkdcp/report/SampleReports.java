@@ -1,7 +1,9 @@
 package io.sparkdcp.report;
 
+import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyModes;
+import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.Step;
 import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.copy.Throttle;
@@ -34,8 +36,11 @@ final class SampleReports {
         StepStats steps = new StepStats();
         for (int i = 0; i < 3; i++) steps.record(Step.OPEN_SRC, 1_000_000);
         steps.record(Step.DATA, 1_000_000);
-        return new CopyReport("/src", "/dst", "non-lustre", "fd", true, counts, steps, 8, 3_000_000,
-                2_000_000_000L, true, CopyModes.COPY, "driver", null, throttle);
+        CopyOptions settings = CopyOptions.between(PathBytes.of("/src"), PathBytes.of("/dst"), CopyRequest.defaults().keep(),
+                CopyModes.COPY, 256L << 20)
+                .withThrottle(throttle);
+        return new CopyReport("/src", "/dst", settings, new Listed(8, 3_000_000, true, "driver", null), counts, steps,
+                2_000_000_000L);
     }
 
     private static Entry entry(String path, FileType type) {

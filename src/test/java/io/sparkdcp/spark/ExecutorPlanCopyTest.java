@@ -127,10 +127,10 @@ class ExecutorPlanCopyTest {
         TreeComparator.assertSameTree(source, byExecutors);
         TreeComparator.assertSameTree(byDriver, byExecutors);
         assertSameCounts(driver.counts(), executors.counts());
-        assertEquals(driver.entriesListed(), executors.entriesListed());
-        assertEquals(driver.bytesListed(), executors.bytesListed());
+        assertEquals(driver.listed().entries(), executors.listed().entries());
+        assertEquals(driver.listed().bytes(), executors.listed().bytes());
         assertTrue(executors.counts().links() >= LINK_GROUPS * (NAMES_PER_GROUP - 1), "links: " + executors.counts().links());
-        assertEquals("executors", executors.listedBy());
+        assertEquals("executors", executors.listed().by());
     }
 
     @Test
@@ -182,7 +182,7 @@ class ExecutorPlanCopyTest {
 
         assertEquals(List.of(), executors.counts().failures());
         assertTrue(Files.notExists(byExecutors.resolve("chain")) && Files.notExists(byExecutors.resolve("many/d1/g5")));
-        assertEquals(driver.entriesListed(), executors.entriesListed(), "the excluded directory's entries are not listed");
+        assertEquals(driver.listed().entries(), executors.listed().entries(), "the excluded directory's entries are not listed");
         TreeComparator.assertSameTree(byDriver, byExecutors);
 
         // DST's own entries where the rules leave out: --delete spares them, --delete-excluded removes them.
@@ -258,8 +258,8 @@ class ExecutorPlanCopyTest {
         CopyReport reused = onExecutors(copy(WalkMode.DISTRIBUTED).withListing(new ListingOptions(WalkMode.DISTRIBUTED, saved, null)),
                 second, ExecutorPlanCopy.TaskFault.NONE);
         assertEquals(List.of(), reused.counts().failures());
-        assertEquals("saved", reused.listedBy());
-        assertEquals(saved, reused.listingDir());
+        assertEquals("saved", reused.listed().by());
+        assertEquals(saved, reused.listed().savedDir());
         TreeComparator.assertSameTree(source, second);
     }
 
@@ -311,7 +311,7 @@ class ExecutorPlanCopyTest {
         for (int i = 0; i < 20_000; i++) Files.createFile(wide.resolve(String.format("file-with-a-long-name-%06d", i)));
         sc.sc().addSparkListener(sizes);
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-            LocalCopy how = copy(WalkMode.DISTRIBUTED).withBatchFiles(io.sparkdcp.api.CopyRequest.defaults().batchFiles());
+            LocalCopy how = copy(WalkMode.DISTRIBUTED).withBatchFiles(io.sparkdcp.api.CopyRequest.defaults().batching().batchFiles());
             CopyReport report = new ExecutorPlanCopy(how.jobOptions(wide, dst), runner, line -> {}, total -> {}).run();
             assertEquals(20_001, report.counts().copied());
         } finally {

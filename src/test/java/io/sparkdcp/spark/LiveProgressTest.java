@@ -94,7 +94,7 @@ class LiveProgressTest {
             LocalCopy copy = LocalCopy.defaults().withChunkSize(1 << 20);
             LocalPhaseRunner local = new LocalPhaseRunner(2);
             CopyReport report = copy.run(src, Files.createDirectory(mount.dir().resolve("dst-local")), local);
-            Work listed = new Work(report.entriesListed(), report.bytesListed());
+            Work listed = new Work(report.listed().entries(), report.listed().bytes());
             assertEquals(listed, local.done());
 
             JavaSparkContext sc = new JavaSparkContext(new SparkConf().setAppName("spark-dcp-progress").setMaster("local[2]")

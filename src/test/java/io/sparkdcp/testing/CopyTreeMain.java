@@ -29,9 +29,9 @@ public final class CopyTreeMain {
         List<String> words = List.of(args).subList(3, args.length);
         boolean sync = words.contains("sync");
         LocalCopy how = LocalCopy.defaults().withAccess(access(args[2]))
-                .withModes(new CopyModes(sync, false, words.contains("atomic"), false, words.contains("fsync"), words.contains("update")));
+                .withModes(CopyModes.COPY.with(CopyModes.Mode.SYNC, sync).with(CopyModes.Mode.ATOMIC, words.contains("atomic")).with(CopyModes.Mode.FSYNC, words.contains("fsync")).with(CopyModes.Mode.UPDATE, words.contains("update")));
         for (String w : words) {
-            if (w.startsWith("layout=")) how = how.withInode(how.inode().withLustreLayout(LustreLayout.parse(w.substring("layout=".length()))));
+            if (w.startsWith("layout=")) how = how.withLustreLayout(LustreLayout.parse(w.substring("layout=".length())));
             if (w.startsWith("chunk=")) how = how.withChunkSize(Long.parseLong(w.substring("chunk=".length())));
         }
         Path src = Path.of(args[0]);

@@ -1,10 +1,13 @@
 package io.sparkdcp.testing;
 
+import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.InodeOptions;
+import io.sparkdcp.copy.Keep;
+import io.sparkdcp.copy.LustreLayout;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
+import io.sparkdcp.job.Batching;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
@@ -17,43 +20,64 @@ import io.sparkdcp.report.CopyReport;
 import java.nio.file.Path;
 
 /** Runs a whole copy or sync job in this JVM, the way the tests need it, with small batches so several tasks run. */
-public record LocalCopy(XattrPolicy xattrs, MetadataAccess access, boolean projectIds, long chunkSize, int batchFiles,
-                        CopyModes modes, ListingOptions listing, InodeOptions inode) {
+public record LocalCopy(Keep keep, CopyModes modes, Batching batching, ListingOptions listing) {
 
-    public LocalCopy(XattrPolicy xattrs, MetadataAccess access, boolean projectIds, long chunkSize, int batchFiles,
-                     CopyModes modes, ListingOptions listing) {
-        this(xattrs, access, projectIds, chunkSize, batchFiles, modes, listing, InodeOptions.DEFAULT);
-    }
+    /** Every xattr, on the descriptors, with project IDs and flags: what the tests copy. */
+    public static final Keep EVERYTHING = CopyRequest.builder().xattrs("all").build().keep();
 
     public static LocalCopy defaults() {
-        return new LocalCopy(XattrPolicy.all(), MetadataAccess.FD, true, 256L << 20, 7, CopyModes.COPY, ListingOptions.WALK);
+        return new LocalCopy(EVERYTHING, CopyModes.COPY, new Batching(7, 1L << 30, 256L << 20, 4, 1), ListingOptions.WALK);
     }
-
-    public LocalCopy withInode(InodeOptions i) { return new LocalCopy(xattrs, access, projectIds, chunkSize, batchFiles, modes, listing, i); }
 
     /** Sync mode: existing data kept, metadata fixed. */
     public static LocalCopy syncDefaults() {
-        return defaults().withModes(new CopyModes(true, false, false, false, false));
+        return defaults().withModes(CopyModes.of(CopyModes.Mode.SYNC));
     }
 
-    public LocalCopy withAccess(MetadataAccess a) { return new LocalCopy(xattrs, a, projectIds, chunkSize, batchFiles, modes, listing, inode); }
+    public LocalCopy withKeep(Keep k) { return new LocalCopy(k, modes, batching, listing); }
 
-    public LocalCopy withChunkSize(long c) { return new LocalCopy(xattrs, access, projectIds, c, batchFiles, modes, listing, inode); }
+    public LocalCopy withAccess(MetadataAccess a) { return withKeep(keeping().xattrAccess(a)); }
 
-    public LocalCopy withoutProjectIds() { return new LocalCopy(xattrs, access, false, chunkSize, batchFiles, modes, listing, inode); }
+    public LocalCopy withXattrs(XattrPolicy p) { return withKeep(keeping().xattrs(p)); }
 
-    public LocalCopy withXattrs(XattrPolicy p) { return new LocalCopy(p, access, projectIds, chunkSize, batchFiles, modes, listing, inode); }
+    public LocalCopy withoutProjectIds() { return withKeep(keeping().projectIds(false)); }
 
-    public LocalCopy withModes(CopyModes m) { return new LocalCopy(xattrs, access, projectIds, chunkSize, batchFiles, m, listing, inode); }
+    /** --no-flags. */
+    public LocalCopy withoutFlags() { return withKeep(keeping().flags(false)); }
 
-    public LocalCopy withBatchFiles(int n) { return new LocalCopy(xattrs, access, projectIds, chunkSize, n, modes, listing, inode); }
+    /** --strict. */
+    public LocalCopy strict() { return withKeep(keeping().strict(true)); }
 
-    public LocalCopy withListing(ListingOptions l) { return new LocalCopy(xattrs, access, projectIds, chunkSize, batchFiles, modes, l, inode); }
+    public LocalCopy withLustreLayout(LustreLayout l) { return withKeep(keeping().lustreLayout(l)); }
+
+    private LocalCopy withKeep(CopyRequest.Builder changed) { return withKeep(changed.build().keep()); }
+
+    /** The API's builder holding what this copy keeps, to change one option as the CLI would. */
+    private CopyRequest.Builder keeping() { return CopyRequest.builder().keep(keep); }
+
+    public LocalCopy withChunkSize(long c) {
+        Batching b = batching;
+        return new LocalCopy(keep, modes, new Batching(b.batchFiles(), b.batchBytes(), c, b.walkThreads(), b.threadsPerTask()), listing);
+    }
+
+    public LocalCopy withBatchFiles(int n) {
+        Batching b = batching;
+        return new LocalCopy(keep, modes, new Batching(n, b.batchBytes(), b.chunkSize(), b.walkThreads(), b.threadsPerTask()), listing);
+    }
+
+    public LocalCopy withThreadsPerTask(int n) {
+        Batching b = batching;
+        return new LocalCopy(keep, modes, new Batching(b.batchFiles(), b.batchBytes(), b.chunkSize(), b.walkThreads(), n), listing);
+    }
+
+    public LocalCopy withModes(CopyModes m) { return new LocalCopy(keep, m, batching, listing); }
+
+    public LocalCopy withListing(ListingOptions l) { return new LocalCopy(keep, modes, batching, l); }
 
     public JobOptions jobOptions(Path src, Path dst) {
-        CopyOptions copy = new CopyOptions(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), xattrs, access,
-                projectIds, chunkSize, modes).withInode(inode);
-        return new JobOptions(copy, batchFiles, 1L << 30, 4, 1, listing);
+        CopyOptions copy = CopyOptions.between(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), keep, modes,
+                batching.chunkSize());
+        return new JobOptions(copy, batching, listing);
     }
 
     public CopyReport run(Path src, Path dst) {

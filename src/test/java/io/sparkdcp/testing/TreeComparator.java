@@ -2,12 +2,13 @@ package io.sparkdcp.testing;
 
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.CopyRoots;
 import io.sparkdcp.copy.Difference;
-import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.RootFile;
-import io.sparkdcp.copy.XattrPolicy;
+import io.sparkdcp.job.Batching;
 import io.sparkdcp.job.CompareJob;
 import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
@@ -87,8 +88,8 @@ public final class TreeComparator {
     public static void assertSameEntry(Path a, Path b) {
         byte[] left = realPath(a.getParent()), right = realPath(b.getParent());
         JobOptions options = jobOptions(left, right);
-        options = options.withCopy(options.copy().withRootFile(
-                new RootFile(PathBytes.of(a.getFileName().toString()), PathBytes.of(b.getFileName().toString()))));
+        RootFile file = new RootFile(PathBytes.of(a.getFileName().toString()), PathBytes.of(b.getFileName().toString()));
+        options = options.withCopy(options.copy().withRoots(new CopyRoots(left, right, null, null, file)));
         CompareReport report = new CompareJob(options, 0, new LocalPhaseRunner(2), line -> {}).run();
         List<String> found = new ArrayList<>();
         for (Difference d : report.differences()) found.add(d.describe());
@@ -98,9 +99,8 @@ public final class TreeComparator {
     }
 
     private static JobOptions jobOptions(byte[] a, byte[] b) {
-        CopyOptions compare = new CopyOptions(a, b, XattrPolicy.all(), MetadataAccess.FD, true, 256L << 20,
-                new CopyModes(false, true, false, false, false));
-        return new JobOptions(compare, 50, 1L << 30, 2);
+        CopyOptions compare = CopyOptions.between(a, b, LocalCopy.EVERYTHING, CopyModes.of(CopyModes.Mode.CONTENTS), 256L << 20);
+        return new JobOptions(compare, new Batching(50, 1L << 30, 256L << 20, 2, 1), ListingOptions.WALK);
     }
 
     /** Holes b filled, and with options.atimes() atimes, of entries both trees have. */

@@ -4,6 +4,7 @@ import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.PreparedCopy;
 import io.sparkdcp.api.SparkDcp;
+import io.sparkdcp.copy.Keep;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
@@ -63,7 +64,8 @@ public record EngineContender(String name, CopyRequest request, Runners runners,
 
     /** Without project IDs also without flags: the baseline reads no struct fsxattr at all. */
     private static CopyRequest way(CopyRequest base, boolean projectIds, MetadataAccess access) {
-        return base.toBuilder().projectIds(projectIds).flags(projectIds).xattrAccess(access).messages(line -> {}).build();
+        Keep keep = CopyRequest.builder().keep(base.keep()).projectIds(projectIds).flags(projectIds).xattrAccess(access).build().keep();
+        return base.withKeep(keep).withRun(base.run().withMessages(line -> {}));
     }
 
     @Override

@@ -223,8 +223,8 @@ final class BenchCommand implements Callable<Integer> {
                 WorkloadGenerator.generate(w, generated);
                 source = generated;
             }
-            String setting = String.format("%s, %d tasks x %d files in flight, batches of %d",
-                    sc != null ? "Spark " + master : "local runner", tasks, base.threadsPerTask(), base.batchFiles());
+            String setting = String.format("%s, %d tasks x %s files in flight, batches of %s",
+                    sc != null ? "Spark " + master : "local runner", tasks, engine.given("--threads-per-task"), engine.given("--batch-files"));
             Bench bench = new Bench(chosen, rounds, warmups, line -> {
                 err.println("spark-dcp: " + line);
                 err.flush();

@@ -104,7 +104,7 @@ class LostWalkRoundTest {
     void aCopyWhoseFirstRoundIsWalkedAgainCountsEachEntryOnceAndIsExact() {
         CopyReport report = runLosingRoundOne(LocalCopy.defaults(), false);
         assertEquals(List.of(), report.counts().failures());
-        assertEquals(entries, report.entriesListed(), "entries listed");
+        assertEquals(entries, report.listed().entries(), "entries listed");
         assertEquals(entries, report.counts().copied() + report.counts().skipped(), "entries copied: " + report.counts().copiedByType());
         TreeComparator.assertSameTree(backing, destination);
     }
@@ -114,7 +114,7 @@ class LostWalkRoundTest {
     void aSyncDeleteWhoseFirstRoundIsWalkedAgainDeletesNothingTheSourceHas() {
         CopyReport report = runLosingRoundOne(LocalCopy.syncDefaults(), true);
         assertEquals(List.of(), report.counts().failures());
-        assertEquals(entries, report.entriesListed(), "entries listed");
+        assertEquals(entries, report.listed().entries(), "entries listed");
         assertEquals(0, report.counts().deleted(), "deleted: " + report.counts().deletedByType());
         TreeComparator.assertSameTree(backing, destination);
     }
@@ -126,7 +126,7 @@ class LostWalkRoundTest {
         sc.sc().addSparkListener(drop);
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
             JobOptions job = how.withChunkSize(1 << 20).withListing(new ListingOptions(WalkMode.DISTRIBUTED, null, null))
-                    .jobOptions(fuse.dir(), destination).withThreadsPerTask(8);
+                    .withThreadsPerTask(8).jobOptions(fuse.dir(), destination);
             CopyReport report = new ExecutorPlanCopy(job, delete, runner, log::add, total -> {}, ExecutorPlanCopy.TaskFault.NONE,
                     Long.MAX_VALUE).run();
             assertTrue(drop.dropped.get(), "round 1's blocks were dropped; the log: " + log);

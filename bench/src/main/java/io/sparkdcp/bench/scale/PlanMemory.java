@@ -71,7 +71,7 @@ public final class PlanMemory {
             cpuSeconds = (ProcessCpu.nanos() - cpu0 - measuring[1]) / 1e9;
             phases = times.phases();
         }
-        long entries = r.report().entriesListed();
+        long entries = r.report().listed().entries();
         long differences = differences(source, destination);
         Run run = new Run(tree, plan, entries, (double) atListed[0] / entries, seconds, cpuSeconds, r.report().counts().failed(),
                 differences, phases, r.report().steps().asMap());
@@ -143,7 +143,7 @@ public final class PlanMemory {
 
     /** Both trees walked and compared directory by directory: a copy's exactness for what a small-file tree holds. */
     static long differences(Path a, Path b) {
-        int threads = io.sparkdcp.api.CopyRequest.defaults().walkThreads();
+        int threads = io.sparkdcp.api.CopyRequest.defaults().batching().walkThreads();
         List<DirectoryBlock> left = new TreeWalker(threads, true).walk(PathBytes.of(a.toString())).blocks();
         List<DirectoryBlock> right = new TreeWalker(threads, true).walk(PathBytes.of(b.toString())).blocks();
         long differences = Math.abs(left.size() - right.size());

@@ -1,6 +1,7 @@
 package io.sparkdcp.bench.scale;
 
 import io.sparkdcp.api.CopyRequest;
+import io.sparkdcp.job.Batching;
 import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.SparkDcp;
 import io.sparkdcp.job.DistributedWalk;
@@ -40,7 +41,7 @@ public final class ScaleBench {
         this.scratch = scratch;
         this.big = big;
         this.small = small;
-        this.walkThreads = CopyRequest.defaults().walkThreads();
+        this.walkThreads = CopyRequest.defaults().batching().walkThreads();
         this.log = log;
     }
 
@@ -151,7 +152,7 @@ public final class ScaleBench {
 
     /** Heap after GC held by the packed listing and its plan, then by the same entries as objects. */
     private double[] heapPerEntry(byte[] root) {
-        CopyRequest defaults = CopyRequest.defaults();
+        Batching defaults = CopyRequest.defaults().batching();
         Planner planner = new Planner(defaults.batchFiles(), defaults.batchBytes(), defaults.chunkSize());
         // A walk and plan first, untimed and dropped: classes and pools they load are not the listing's.
         planner.plan(new TreeWalker(walkThreads, true).walk(root));

@@ -156,7 +156,7 @@ class LatencyFsTest {
         Files.createDirectory(backing.resolve("dst"));
 
         LocalCopy how = LocalCopy.defaults();
-        CopyReport report = new CopyJob(how.jobOptions(fuse.dir().resolve("src"), fuse.dir().resolve("dst")).withThreadsPerTask(3),
+        CopyReport report = new CopyJob(how.withThreadsPerTask(3).jobOptions(fuse.dir().resolve("src"), fuse.dir().resolve("dst")),
                 new LocalPhaseRunner(2), line -> {}).run();
 
         assertEquals(List.of(), report.counts().failures());

@@ -1,6 +1,5 @@
 package io.sparkdcp.bench.latencyfs;
 
-import io.sparkdcp.copy.InodeOptions;
 import io.sparkdcp.copy.LustreLayout;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
@@ -177,7 +176,7 @@ class LustreLayoutTest {
     // ---- layouts --------------------------------------------------------------------------------
 
     private static LocalCopy copy(LustreLayout layout) {
-        return LocalCopy.defaults().withoutProjectIds().withInode(InodeOptions.DEFAULT.withLustreLayout(layout));
+        return LocalCopy.defaults().withoutProjectIds().withLustreLayout(layout);
     }
 
     /**
