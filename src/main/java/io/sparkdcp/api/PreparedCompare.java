@@ -71,14 +71,9 @@ public final class PreparedCompare {
         return InProcessMemoryGuard.run(() -> run(new LocalPhaseRunner(Runtime.getRuntime().availableProcessors())));
     }
 
-    /** On Spark with --walk distributed (or auto on a cluster) both listings stay on the executors. */
     private CompareResult run(PhaseRunner runner) {
         ItemLogTarget log = options.copy().itemLog();
-        // The executors' comparison does not log yet: with --log the driver matches the listings and logs.
-        // onSpark() first: ExecutorCompare links against Spark's classes, absent from a local run's class path.
-        java.util.function.Supplier<io.sparkdcp.report.CompareReport> job = () -> log == null && runner.onSpark() && ExecutorCompare.applies(options, runner)
-                ? new ExecutorCompare(options, windowNanos, (SparkPhaseRunner) runner, request.messages()).run()
-                : new CompareJob(options, windowNanos, runner, request.messages()).run();
+        java.util.function.Supplier<io.sparkdcp.report.CompareReport> job = () -> runner.compare(options, windowNanos, request.messages());
         return new CompareResult(log == null ? job.get() : ItemLogDir.logged(log.dir(), job));
     }
 }

@@ -1,7 +1,6 @@
 package io.sparkdcp.spark;
 
-import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.posix.Failure;
+import io.sparkdcp.job.ListingSummary;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
@@ -82,12 +81,12 @@ final class ExecutorWalk {
             int threads = threadsPerTask;
             sc.setJobDescription("spark-dcp: walk, round " + round);
             RoundCuts cuts = new RoundCuts();
-            JavaRDD<SubtreeWalk.Result> results = ExecutorPlanCopy.dealt(frontier, tasks).mapPartitionsWithIndex((p, share) -> {
+            JavaRDD<SubtreeWalk.Result> results = RddSpread.dealt(frontier, tasks).mapPartitionsWithIndex((p, share) -> {
                 List<Subdirectory> dirs = new ArrayList<>();
                 share.forEachRemaining(dirs::add);
                 if (dirs.isEmpty()) return Collections.emptyIterator();
                 return List.of(new SubtreeWalk(sourceRoot, projectIds, filter, threads, dirs, budget, cuts.of(p)).run()).iterator();
-            }, false).persist(ExecutorPlanCopy.kept(sc.sc()));
+            }, false).persist(RddSpread.kept(sc.sc()));
             rounds.add(results);
             pending = 0;
             for (RoundCuts.Report r : results.mapPartitionsWithIndex(ExecutorWalk::reports, false).collect()) {
@@ -140,7 +139,7 @@ final class ExecutorWalk {
         sc.setJobDescription("spark-dcp: read the listing");
         JavaRDD<SubtreeWalk.Result> results = sc.parallelize(parts, parts.size())
                 .map(part -> new SubtreeWalk.Result(SavedListing.readPart(part), List.of(), SavedListing.errors(part)))
-                .persist(ExecutorPlanCopy.kept(sc.sc()));
+                .persist(RddSpread.kept(sc.sc()));
         rounds.add(results);
         ListingSummary summary = ListingSummary.EMPTY;
         for (ListingSummary s : results.map(ListingSummary::of).collect()) summary = summary.plus(s);
@@ -154,54 +153,5 @@ final class ExecutorWalk {
     void release() {
         for (JavaRDD<?> rdd : rounds) rdd.unpersist(false);
         rounds.clear();
-    }
-
-    /**
-     * What the driver keeps of a listing: entries, bytes of files, directories per depth, files with
-     * more than one link, the size of the largest file, the directories still to walk, and the walk's errors (the first
-     * {@link CopyCounts#MAX_FAILURES_KEPT} of them, and how many).
-     */
-    record ListingSummary(long entries, long fileBytes, long[] directoriesByDepth, long linkedFiles, long largestFile,
-                          long frontier, List<Failure> errors, long errorCount) implements java.io.Serializable {
-        static final ListingSummary EMPTY = new ListingSummary(0, 0, new long[0], 0, 0, 0, List.of(), 0);
-
-        static ListingSummary of(SubtreeWalk.Result r) {
-            long entries = 0, bytes = 0, linked = 0, largest = 0;
-            long[] byDepth = new long[0];
-            for (DirectoryBlock b : r.blocks()) {
-                entries += b.entryCount();
-                if (b.directory() != null) {
-                    int depth = PathBytes.depth(b.path());
-                    if (byDepth.length <= depth) byDepth = java.util.Arrays.copyOf(byDepth, depth + 1);
-                    byDepth[depth]++;
-                }
-                for (var f : b.files()) {
-                    if (f.type() != io.sparkdcp.posix.FileType.FILE) continue;
-                    bytes += f.stat().size();
-                    largest = Math.max(largest, f.stat().size());
-                    if (f.stat().nlink() > 1) linked++;
-                }
-            }
-            List<Failure> errors = r.errors().size() <= CopyCounts.MAX_FAILURES_KEPT ? r.errors()
-                    : new ArrayList<>(r.errors().subList(0, CopyCounts.MAX_FAILURES_KEPT));
-            return new ListingSummary(entries, bytes, byDepth, linked, largest, r.frontier().size(), errors, r.errors().size());
-        }
-
-        ListingSummary plus(ListingSummary o) {
-            long[] byDepth = java.util.Arrays.copyOf(directoriesByDepth, Math.max(directoriesByDepth.length, o.directoriesByDepth.length));
-            for (int i = 0; i < o.directoriesByDepth.length; i++) byDepth[i] += o.directoriesByDepth[i];
-            List<Failure> kept = new ArrayList<>(errors);
-            for (Failure f : o.errors) if (kept.size() < CopyCounts.MAX_FAILURES_KEPT) kept.add(f);
-            return new ListingSummary(entries + o.entries, fileBytes + o.fileBytes, byDepth, linkedFiles + o.linkedFiles,
-                    Math.max(largestFile, o.largestFile), frontier + o.frontier, kept, errorCount + o.errorCount);
-        }
-
-        boolean complete() { return errorCount == 0; }
-
-        /** Each walk error as a failure of the job: the kept ones (worded by {@code as}) in full, the rest counted. */
-        void addErrorsTo(CopyCounts counts, java.util.function.UnaryOperator<Failure> as) {
-            for (Failure f : errors) counts.addFailure(as.apply(f));
-            counts.addFailuresNotKept(errorCount - errors.size());
-        }
     }
 }

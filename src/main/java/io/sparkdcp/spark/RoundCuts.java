@@ -16,7 +16,7 @@ final class RoundCuts implements Serializable {
     private final Map<Integer, byte[]> lastListed = new ConcurrentHashMap<>();
 
     /** What one task of the round reported: its partition, the last directory it listed, and its counts. */
-    record Report(int partition, byte[] last, ExecutorWalk.ListingSummary summary) implements Serializable {}
+    record Report(int partition, byte[] last, io.sparkdcp.job.ListingSummary summary) implements Serializable {}
 
     void record(Report r) {
         if (r.last() != null) lastListed.put(r.partition(), r.last());

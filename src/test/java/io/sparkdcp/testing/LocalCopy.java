@@ -5,12 +5,11 @@ import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.InodeOptions;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.copy.XattrPolicy;
-import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
-import io.sparkdcp.job.SyncJob;
+import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.CopyReport;
 
@@ -70,6 +69,6 @@ public record LocalCopy(XattrPolicy xattrs, MetadataAccess access, boolean proje
     }
 
     public CopyReport sync(Path src, Path dst, boolean delete, PhaseRunner runner) {
-        return new SyncJob(jobOptions(src, dst), delete, runner, message -> {}).run();
+        return new CopyJob(jobOptions(src, dst), runner, message -> {}).deleting(delete).run();
     }
 }
