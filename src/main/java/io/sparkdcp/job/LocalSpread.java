@@ -55,6 +55,16 @@ final class LocalSpread<T> implements Spread<T> {
     }
 
     @Override
+    public <R> Spread<R> mapInTasks(String phase, ShareFunction<T, R> function) {
+        List<List<R>> out = runner.map(phase, shares, share -> {
+            List<R> made = new ArrayList<>();
+            function.apply(share).forEach(made::add);
+            return made;
+        });
+        return new LocalSpread<>(runner, out);
+    }
+
+    @Override
     public Spread<T> filter(Test<T> test) {
         List<List<T>> out = new ArrayList<>();
         for (List<T> share : shares) out.add(share.stream().filter(test::holds).toList());

@@ -42,6 +42,9 @@ public interface Spread<T> {
 
     <R> Spread<R> mapShares(ShareFunction<T, R> function);
 
+    /** {@link #mapShares}, each share a task of a phase that runs in parallel (on the driver's lists too). */
+    <R> Spread<R> mapInTasks(String phase, ShareFunction<T, R> function);
+
     Spread<T> filter(Test<T> test);
 
     /** Kept where it is computed until the job ends (on the executors: persisted, on two of them). */

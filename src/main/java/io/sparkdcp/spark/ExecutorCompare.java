@@ -63,8 +63,8 @@ public final class ExecutorCompare {
         long start = System.nanoTime();
         JavaSparkContext sc = runner.context();
         CopyOptions copy = CompareJob.pinned(options.copy());
-        ExecutorWalk sourceWalk = new ExecutorWalk(sc, runner.parallelism(), options.walkThreads(), Long.MAX_VALUE, log);
-        ExecutorWalk destinationWalk = new ExecutorWalk(sc, runner.parallelism(), options.walkThreads(), Long.MAX_VALUE, log);
+        ExecutorWalk sourceWalk = new ExecutorWalk(runner, options.walkThreads(), Long.MAX_VALUE, log);
+        ExecutorWalk destinationWalk = new ExecutorWalk(runner, options.walkThreads(), Long.MAX_VALUE, log);
         List<JavaRDD<?>> persisted = new ArrayList<>();
         try {
             ExecutorWalk.Walked source = sourceWalk.walk(copy.sourceRoot(), false, Filter.NONE);

@@ -79,8 +79,8 @@ public final class ExecutorSyncPreview {
                                  Consumer<String> log) {
         JavaSparkContext sc = runner.context();
         CopyOptions copy = options.copy();
-        ExecutorWalk sourceWalk = new ExecutorWalk(sc, runner.parallelism(), options.walkThreads(), Long.MAX_VALUE, log);
-        ExecutorWalk destinationWalk = new ExecutorWalk(sc, runner.parallelism(), options.walkThreads(), Long.MAX_VALUE, log);
+        ExecutorWalk sourceWalk = new ExecutorWalk(runner, options.walkThreads(), Long.MAX_VALUE, log);
+        ExecutorWalk destinationWalk = new ExecutorWalk(runner, options.walkThreads(), Long.MAX_VALUE, log);
         List<JavaRDD<?>> persisted = new ArrayList<>();
         try {
             ExecutorWalk.Walked source = sourceWalk.source(options);

@@ -33,8 +33,8 @@ final class RddListed implements Listed {
     RddListed(SparkPhaseRunner runner, JobOptions options, Consumer<String> log, long walkEntriesPerTask) {
         this.job = new RddSpread.Job(runner);
         this.options = options;
-        this.walk = new ExecutorWalk(runner.context(), runner.parallelism(), options.walkThreads(), walkEntriesPerTask, log);
-        this.destinationWalk = new ExecutorWalk(runner.context(), runner.parallelism(), options.walkThreads(), walkEntriesPerTask, log);
+        this.walk = new ExecutorWalk(runner, options.walkThreads(), walkEntriesPerTask, log);
+        this.destinationWalk = new ExecutorWalk(runner, options.walkThreads(), walkEntriesPerTask, log);
     }
 
     /** One arrival: the whole listing, once walked. */

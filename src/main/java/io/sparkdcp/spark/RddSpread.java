@@ -31,7 +31,7 @@ import java.util.stream.StreamSupport;
 final class RddSpread<T> implements Spread<T> {
     /**
      * Kept on two executors: a lost executor's partitions need not be computed again (a walk round's
-     * would list the source again; it would list the same share, {@link RoundCuts}, but slowly).
+     * would list the source again; it would list the same share, {@link io.sparkdcp.job.RoundCuts}, but slowly).
      */
     private static final StorageLevel KEPT = StorageLevel.MEMORY_AND_DISK_SER_2();
 
@@ -81,6 +81,13 @@ final class RddSpread<T> implements Spread<T> {
     @Override
     public <R> Spread<R> mapShares(ShareFunction<T, R> function) {
         return job.spread(rdd.mapPartitions(share -> function.apply(listOf(share)).iterator(), true));
+    }
+
+    /** Named for the job that computes it, which the caller runs next. */
+    @Override
+    public <R> Spread<R> mapInTasks(String phase, ShareFunction<T, R> function) {
+        rdd.context().setJobDescription("spark-dcp: " + phase);
+        return job.spread(rdd.mapPartitions(share -> function.apply(listOf(share)).iterator(), false));
     }
 
     @Override
