@@ -76,16 +76,24 @@ final class DriverListed implements Listed {
         };
     }
 
-    /** The directories listed since the last call, waiting for one; none once the walk has ended and all were taken. */
+    /**
+     * The directories listed since the last call, waiting for a batch's worth of entries (so that the
+     * batches cut from an arrival are mostly full); none once the walk has ended and all were taken.
+     */
     private List<DirectoryBlock> arrived(BlockingQueue<DirectoryBlock> listed) {
         List<DirectoryBlock> arrived = new ArrayList<>();
+        long entries = 0;
         try {
-            while (arrived.isEmpty()) {
+            while (entries < options.batchFiles()) {
                 boolean ended = walk.isDone(); // before draining: an ended walk has queued all it listed
+                int before = arrived.size();
                 listed.drainTo(arrived);
-                if (ended) break;
-                DirectoryBlock b = arrived.isEmpty() ? listed.poll(10, TimeUnit.MILLISECONDS) : null;
-                if (b != null) arrived.add(b);
+                for (DirectoryBlock b : arrived.subList(before, arrived.size())) entries += b.entryCount();
+                if (ended || entries >= options.batchFiles()) break;
+                DirectoryBlock b = listed.poll(10, TimeUnit.MILLISECONDS);
+                if (b == null) continue;
+                arrived.add(b);
+                entries += b.entryCount();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
