@@ -132,12 +132,7 @@ public final class CopyJob {
         CopyReport run(long start) {
             Iterable<Spread<DirectoryBlock>> arrivals = source.arrivals();
             // A file as SRC maps onto one name: there is nothing beside it that SRC could lack (rsync's rule).
-            if (delete && copy.rootFile() == null) {
-                Spread<DirectoryBlock> whole = null;
-                for (Spread<DirectoryBlock> a : arrivals) whole = plus(whole, a);
-                arrivals = whole == null ? List.of() : List.of(whole);
-                deleteExtraneous(whole);
-            }
+            if (delete && copy.rootFile() == null) arrivals = deleteExtraneous(arrivals);
             Spread<PathKey> created = sync ? source.spread(destinationCreated ? List.of(new PathKey(PathBytes.EMPTY)) : List.of()) : null;
             Spread<Entry> directories = null, linked = null, large = null;
             CopyCounts made = new CopyCounts();
@@ -148,25 +143,36 @@ public final class CopyJob {
                     Spread<Entry> listed = arrival.mapShares(CopyJob::directoriesOf).kept();
                     directories = plus(directories, listed);
                     created = makeDirectories(listed, listed.countBy(CopyJob::depth, "count the directories by depth"), created, made);
-                    // Not kept: cut again from the kept blocks where they are needed (kept, they were a second copy of the listing).
+                    // Not kept: cut again from the kept blocks where they are needed (kept, they were a second copy of
+                    // the listing). A local: the function travels to the executors without this recipe.
                     Planner cut = planner;
                     Spread<PartitionPlan> plans = arrival.mapShares(share -> List.of(cut.planPartition(share)));
                     files.submit(plans.mapShares(CopyJob::batches));
                     linked = plus(linked, plans.mapShares(CopyJob::linked));
                     large = plus(large, plans.mapShares(CopyJob::largeFiles));
                 }
-                listing = source.summary();
-                log.accept(String.format("listed %s (%s in files): %s in %s", Counted.of(listing.entries(), "entry"),
-                        Counted.of(listing.fileBytes(), "byte"), Counted.of(Arrays.stream(listing.directoriesByDepth()).sum(), "directory"),
-                        Counted.of(listing.directoriesByDepth().length, "level")));
-                planned.accept(new Work(listing.entries(), listing.fileBytes()));
-                listing.addErrorsTo(counts, f -> f);
+                listing = listed();
                 counts.merge(made);
                 if (listing.linkedFiles() > 0) files.submit(linkBatches(linked, listing.linkedFiles()));
                 counts.merge(files.finish());
             }
             if (large != null && listing.largestFile() > copy.chunkSize()) copyLargeFiles(large);
             if (directories != null) finishDirectories(directories, created, listing.directoriesByDepth());
+            return report(listing, start);
+        }
+
+        /** The listing is whole: said in the log, its totals told for progress, its errors counted before any phase's. */
+        private ListingSummary listed() {
+            ListingSummary listing = source.summary();
+            log.accept(String.format("listed %s (%s in files): %s in %s", Counted.of(listing.entries(), "entry"),
+                    Counted.of(listing.fileBytes(), "byte"), Counted.of(Arrays.stream(listing.directoriesByDepth()).sum(), "directory"),
+                    Counted.of(listing.directoriesByDepth().length, "level")));
+            planned.accept(new Work(listing.entries(), listing.fileBytes()));
+            listing.addErrorsTo(counts, f -> f);
+            return listing;
+        }
+
+        private CopyReport report(ListingSummary listing, long start) {
             return new CopyReport(PathBytes.display(copy.sourceShown()), PathBytes.display(copy.destinationShown()),
                     copy.xattrs().word(), copy.xattrAccess().name().toLowerCase(), copy.projectIds(), counts, runner.steps(),
                     listing.entries(), listing.fileBytes(), System.nanoTime() - start, listing.complete(), copy.modes(),
@@ -250,7 +256,15 @@ public final class CopyJob {
          * {@link DeletionPlanner#extraneous} to each directory; what lies in or at a mount point inside DST is
          * spared (each such mount point noticed once); the rest is deleted deepest first, in waves by depth.
          */
-        private void deleteExtraneous(Spread<DirectoryBlock> sourceBlocks) {
+        private Iterable<Spread<DirectoryBlock>> deleteExtraneous(Iterable<Spread<DirectoryBlock>> arrivals) {
+            Spread<DirectoryBlock> whole = null; // the whole listing first: what SRC lacks is known only then
+            for (Spread<DirectoryBlock> a : arrivals) whole = plus(whole, a);
+            Spread<DirectoryBlock> sourceBlocks = whole == null ? source.spread(List.of()) : whole;
+            deleteWhatSourceLacks(sourceBlocks);
+            return List.of(sourceBlocks);
+        }
+
+        private void deleteWhatSourceLacks(Spread<DirectoryBlock> sourceBlocks) {
             ListingSummary listed = source.summary();
             if (!listed.complete()) {
                 String reason = "deletion refused: the walk of the source reported " + listed.errorCount()
@@ -262,8 +276,7 @@ public final class CopyJob {
             Listed.Walked destination = source.destination(copy.destinationRoot(), job.listing().destinationFilter());
             // Unlisted parts of DST cannot be compared: report them; what was listed is still safe to judge.
             destination.summary().addErrorsTo(counts, f -> new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
-            Spread<Extraneous> extraneous = extraneous(destination.blocks(), sourceBlocks == null ? source.spread(List.of()) : sourceBlocks,
-                    copy.destinationRoot()).kept();
+            Spread<Extraneous> extraneous = extraneous(destination.blocks(), sourceBlocks, copy.destinationRoot()).kept();
             for (String m : extraneous.filter(x -> x.mountPoint() != null).mapShares(CopyJob::mountPoints).distinct(m -> m).collect())
                 counts.addNotice(DeletionScope.spared(m));
             Spread<Entry> toDelete = extraneous.filter(x -> x.mountPoint() == null).mapShares(CopyJob::entries);
