@@ -70,8 +70,8 @@ class LayeringTest {
 
     private static final ArchRule SCALA_IN_ONE_ADAPTER = noClasses().that()
             .doNotHaveFullyQualifiedName(ROOT + ".spark.ScalaAdapter")
-            // The executor plan's stages are pair RDDs, whose Java API speaks scala.Tuple2 (and it alone).
-            .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ExecutorPlanCopy")
+            // Spread's operations on the executors are pair RDDs, whose Java API speaks scala.Tuple2.
+            .and().doNotHaveFullyQualifiedName(ROOT + ".spark.RddSpread")
             .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ExecutorSyncPreview")
             .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ExecutorCompare")
             .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ParentGroups")

@@ -13,11 +13,13 @@ import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.Sources;
 import io.sparkdcp.job.UsageException;
 import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.report.CompareReport;
 import io.sparkdcp.spark.ExecutorCompare;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A comparison of two trees whose roots and options have been checked (both trees exist and are
@@ -67,14 +69,9 @@ public final class PreparedCompare {
         return InProcessMemoryGuard.run(() -> run(new LocalPhaseRunner(Runtime.getRuntime().availableProcessors())));
     }
 
-    /** On Spark with --walk distributed (or auto on a cluster) both listings stay on the executors. */
     private CompareResult run(PhaseRunner runner) {
         ItemLogTarget log = options.copy().itemLog();
-        // The executors' comparison does not log yet: with --log the driver matches the listings and logs.
-        // onSpark() first: ExecutorCompare links against Spark's classes, absent from a local run's class path.
-        java.util.function.Supplier<io.sparkdcp.report.CompareReport> job = () -> log == null && runner.onSpark() && ExecutorCompare.applies(options, runner)
-                ? new ExecutorCompare(options, windowNanos, (SparkPhaseRunner) runner, request.run().messages()).run()
-                : new CompareJob(options, windowNanos, runner, request.run().messages()).run();
+        Supplier<CompareReport> job = () -> runner.compare(options, windowNanos, request.run().messages());
         return new CompareResult(log == null ? job.get() : ItemLogDir.logged(log.dir(), job));
     }
 }

@@ -14,16 +14,12 @@ import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.SourceListing;
 import io.sparkdcp.job.Sources;
 import io.sparkdcp.job.SourcesJob;
-import io.sparkdcp.job.SyncJob;
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.job.UsageException;
-import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.progress.ProgressPrinter;
-import io.sparkdcp.spark.ExecutorPlanCopy;
-import io.sparkdcp.spark.ExecutorSyncPreview;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -146,13 +142,8 @@ public final class PreparedCopy {
         return logged(() -> {
             List<SyncPreview> previews = new ArrayList<>();
             try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-                for (int i = 0; i < pairs.size(); i++) {
-                    boolean exists = sources.pairs().get(i).destinationExists();
-                    // The executors' judgement keeps no entry lines yet: with --log the driver judges and logs.
-                    previews.add(plansOnExecutors(runner, i) && pairs.get(i).copy().itemLog() == null
-                            ? ExecutorSyncPreview.of(pairs.get(i), delete, exists, runner, request.run().messages())
-                            : SyncPreview.of(pairs.get(i), delete, exists));
-                }
+                for (int i = 0; i < pairs.size(); i++)
+                    previews.add(runner.preview(pairs.get(i), delete, sources.pairs().get(i).destinationExists(), request.run().messages()));
             }
             return new DryRun(previews, prefixes());
         });
@@ -160,8 +151,7 @@ public final class PreparedCopy {
 
     /** True when the copy lists SRC on the executors on such a master: --walk distributed, or auto on a cluster. */
     public boolean listsOnExecutors(boolean cluster) {
-        WalkMode walk = request.listing().walk();
-        return walk == WalkMode.DISTRIBUTED || (walk == WalkMode.AUTO && cluster);
+        return SourceListing.walksDistributed(request.listing().walk(), cluster);
     }
 
     /** What each pair's relative paths are shown under: nothing for one source, its name in DST for several. */
@@ -175,30 +165,15 @@ public final class PreparedCopy {
                     + "and DST must not lose it; drop --listing or --delete");
     }
 
-    /**
-     * True when this pair's listing and plan stay on the executors. onSpark() is asked first: the short
-     * launcher's classpath has no Spark, and {@link ExecutorPlanCopy} must not be loaded there.
-     */
-    private boolean plansOnExecutors(PhaseRunner runner, int pair) {
-        return runner.onSpark() && ExecutorPlanCopy.applies(pairs.get(pair), runner);
-    }
-
     private CopyReport copyJob(PhaseRunner runner, Consumer<Work> planned) {
-        return SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned, request.listing().savedDir(),
-                (pair, plannedPair) -> plansOnExecutors(runner, pair)
-                        ? new ExecutorPlanCopy(pairs.get(pair), (SparkPhaseRunner) runner, request.run().messages(), plannedPair)
-                                .destinationCreated(created(pair)).run()
-                        : new CopyJob(pairs.get(pair), runner, request.run().messages(), plannedPair)
-                                .destinationCreated(created(pair)).run());
+        return syncJob(false).apply(runner, planned);
     }
 
+    /** The copy or sync (by the request's modes) of every pair; {@code delete} for sync --delete. */
     private BiFunction<PhaseRunner, Consumer<Work>, CopyReport> syncJob(boolean delete) {
         return (runner, planned) -> SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned, request.listing().savedDir(),
-                (pair, plannedPair) -> plansOnExecutors(runner, pair)
-                        ? new ExecutorPlanCopy(pairs.get(pair), delete, (SparkPhaseRunner) runner, request.run().messages(),
-                                plannedPair, ExecutorPlanCopy.TaskFault.NONE, Long.MAX_VALUE).destinationCreated(created(pair)).run()
-                        : new SyncJob(pairs.get(pair), delete, runner, request.run().messages(), plannedPair)
-                                .destinationCreated(created(pair)).run());
+                (pair, plannedPair) -> new CopyJob(pairs.get(pair), runner, request.run().messages(), plannedPair).deleting(delete)
+                        .destinationCreated(created(pair)).run());
     }
 
     /** Each pair's name in DST, under which its paths are shown; empty for a file, whose path is its name in DST already. */

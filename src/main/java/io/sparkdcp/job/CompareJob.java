@@ -114,7 +114,7 @@ public final class CompareJob {
         List<PairChunk> chunks = new ArrayList<>();
         for (EntryPair p : pairs) chunks.addAll(chunksOf(p, copy));
         if (chunks.isEmpty()) return 0;
-        int perTask = (int) Math.max(1, options.batchBytes() / copy.chunkSize());
+        int perTask = (int) Planner.chunksPerTask(options.batchBytes(), copy.chunkSize());
         return addChunkOutcomes(runner.map("compare large files", Planner.partition(chunks, perTask),
                 part -> EntryComparer.compareChunks(copy, part)), differences, failures);
     }

@@ -5,51 +5,50 @@ import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.DirectoryBatch;
-import io.sparkdcp.plan.Chunk;
+import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.plan.FileBatch;
 import io.sparkdcp.plan.LargeFile;
+import io.sparkdcp.plan.PartitionPlan;
 import io.sparkdcp.plan.Plan;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
-import io.sparkdcp.report.Listed;
+import io.sparkdcp.report.ListedSource;
 import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
-import io.sparkdcp.walk.Listing;
 
-import java.nio.ByteBuffer;
+import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The driver's side of a copy: walk the source, plan, run each phase through a {@link PhaseRunner},
- * add up the outcomes. Directories are made before any file in them (on Spark level by level before
- * any file; on this JVM's threads as the walk lists them, while the first batches copy), and get their
- * metadata deepest first after every file; large files are prepared, copied in chunks, then finished.
+ * A copy, or a sync (the options' modes say which; with {@link #deleting} a sync first removes what SRC
+ * lacks), written once as its phases over {@link Spread}s that live wherever the runner's {@link Listed}
+ * keeps the listing: list → [delete extraneous] → make directories, parents first → copy file batches
+ * (hard-link groups met in one batch) → large files: prepare, chunks, finish → finish directories,
+ * deepest first → report. On this JVM's threads the first three overlap: each arrival of listed
+ * directories is made at once and its batches start copying while the walk goes on.
  */
 public final class CopyJob {
+    /** Path shown for failures of the job as a whole rather than of one entry. */
+    public static final String WHOLE_TREE = ".";
+
     private final JobOptions options;
     private final PhaseRunner runner;
     private final Consumer<String> log;
     private final Consumer<Work> planned;
+    private boolean delete;
     /** This run made DST's root (before the job): a sync then counts it as copied, as a copy does. */
     private boolean destinationCreated;
     private Consumer<DirectoryBlock> onListed = block -> {};
+    private TaskFault fault = TaskFault.NONE;
+    private long walkEntriesPerTask = Long.MAX_VALUE;
 
     public CopyJob(JobOptions options, PhaseRunner runner, Consumer<String> log) {
         this(options, runner, log, total -> {});
@@ -63,9 +62,38 @@ public final class CopyJob {
         this.planned = planned;
     }
 
+    /**
+     * A sync that first removes what SRC no longer has (deepest first, through the engine's safe
+     * deletion). Deletion needs a complete listing of SRC: after any walk error nothing is deleted, and
+     * the refusal is a failure of its own.
+     */
+    public CopyJob deleting(boolean delete) {
+        if (delete && !options.copy().modes().sync()) throw new IllegalArgumentException("--delete needs the sync mode");
+        this.delete = delete;
+        return this;
+    }
+
     /** Tells the job that this run created DST's root. */
     public CopyJob destinationCreated(boolean created) {
         this.destinationCreated = created;
+        return this;
+    }
+
+    /** Called with each directory as it is listed, before the copy sees it (tests hold the walk there). */
+    CopyJob onListed(Consumer<DirectoryBlock> hook) {
+        this.onListed = hook;
+        return this;
+    }
+
+    /** Called after each writing task's work, where it ran (tests kill attempts with it). */
+    public CopyJob fault(TaskFault hook) {
+        this.fault = hook;
+        return this;
+    }
+
+    /** A walk task's budget of entries per round besides its time (tests force many rounds). */
+    public CopyJob walkEntriesPerTask(long entries) {
+        this.walkEntriesPerTask = entries;
         return this;
     }
 
@@ -74,211 +102,291 @@ public final class CopyJob {
         long start = System.nanoTime();
         try (HeldRoots roots = HeldRoots.take(options.copy());
              TaskItemLog failures = TaskItemLog.forDriver(options.copy())) {
-            CopyJob pinned = withOptions(options.withCopy(roots.pinned()));
-            CopyCounts counts = new CopyCounts(failures.log());
-            CopyReport report = runner instanceof LocalPhaseRunner threads ? pinned.copyWhileListing(threads, counts, start)
-                    : pinned.run(pinned.walkSource(), counts, start);
+            JobOptions job = options.withCopy(roots.pinned());
+            CopyReport report;
+            try (Listed source = runner.list(job, log, onListed, walkEntriesPerTask)) {
+                report = new Recipe(job, source, new CopyCounts(failures.log())).run(start);
+            }
             failures.commit();
             return report;
         }
     }
 
-    /** The same job on other options (the roots pinned). */
-    CopyJob withOptions(JobOptions other) {
-        return new CopyJob(other, runner, log, planned).destinationCreated(destinationCreated).onListed(onListed);
-    }
+    /** One run's phases over one listing; {@code counts} is the driver's, which logs the job's own failures. */
+    private final class Recipe {
+        private final JobOptions job;
+        private final CopyOptions copy;
+        private final Listed source;
+        private final CopyCounts counts;
+        private final Planner planner;
+        private final boolean sync;
 
-    /** Called with each directory as it is listed, on the walk's thread, before the copy sees it (tests hold the walk there). */
-    CopyJob onListed(Consumer<DirectoryBlock> hook) {
-        this.onListed = hook;
-        return this;
-    }
+        Recipe(JobOptions job, Listed source, CopyCounts counts) {
+            this.job = job;
+            this.copy = job.copy();
+            this.source = source;
+            this.counts = counts;
+            this.planner = new Planner(job.batchFiles(), job.batchBytes(), copy.chunkSize());
+            this.sync = copy.modes().sync();
+        }
 
-    /** Lists the source tree (or reads its saved listing); its errors make the listing incomplete. */
-    public Listing walkSource() {
-        return SourceListing.of(options, runner, log, onListed);
-    }
-
-    /**
-     * Copies a listing of the source. {@code counts} may already hold outcomes (a sync's deletions);
-     * {@code start} is when the job began, for the wall time.
-     */
-    public CopyReport run(Listing listing, CopyCounts counts, long start) {
-        Plan plan = planner().plan(listing);
-        listed(listing, plan, 0, counts);
-        Set<ByteBuffer> created = rootCreated();
-        for (List<List<Entry>> wave : Planner.directoryWaves(plan.directoryLevels(), options.batchFiles(), runner.parallelism(), false))
-            mergeMade(counts, created, runner.run("make directories" + depths(wave), wave, options.copy(), makeDirectories()));
-        merge(counts, runner.run("copy files", plan.fileBatches(), options.copy(), new FilesInFlight(options.threadsPerTask())));
-        return finish(listing, plan, counts, created, start);
-    }
-
-    /**
-     * A copy on this JVM's threads, which starts while the walk still lists the source: each directory
-     * listed is made in DST at once (its parent was listed, so made, before it), and each batch its files
-     * fill starts copying, while the walk goes on. Hard-linked and large files wait for the end of the
-     * walk; directories are finished deepest first after every file, as in {@link #run(Listing, CopyCounts, long)}.
-     */
-    private CopyReport copyWhileListing(LocalPhaseRunner threads, CopyCounts counts, long start) {
-        CopyOptions copy = options.copy();
-        BlockingQueue<DirectoryBlock> listed = new LinkedBlockingQueue<>();
-        FutureTask<Listing> walk = new FutureTask<>(() -> SourceListing.of(options, runner, log, block -> {
-            onListed.accept(block);
-            listed.add(block);
-        }));
-        Thread walker = new Thread(walk, "walk");
-        walker.setDaemon(true); // a job that failed does not wait for its walk to end
-        walker.start();
-        Planner.Stream stream = planner().stream();
-        Set<ByteBuffer> created = rootCreated();
-        List<BatchResult> made = new ArrayList<>();
-        int handedOut = 0;
-        try (LocalPhaseRunner.Phase<FileBatch> files = threads.start("copy files", copy, new FilesInFlight(options.threadsPerTask()))) {
-            for (List<DirectoryBlock> arrived = next(listed, walk); !arrived.isEmpty(); arrived = next(listed, walk)) {
-                List<Entry> directories = new ArrayList<>();
-                for (DirectoryBlock b : arrived) if (b.directory() != null) directories.add(b.directory());
-                directories.sort(Comparator.comparingInt(d -> PathBytes.depth(d.path())));
-                if (!directories.isEmpty())
-                    made.addAll(runner.run("make directories" + depths(List.of(directories)), List.of(directories), copy,
-                            makeDirectories()));
-                for (DirectoryBlock b : arrived) {
-                    for (FileBatch batch : stream.add(b)) {
-                        files.submit(batch);
-                        handedOut++;
-                    }
+        CopyReport run(long start) {
+            Iterable<Spread<DirectoryBlock>> arrivals = source.arrivals();
+            // A file as SRC maps onto one name: there is nothing beside it that SRC could lack (rsync's rule).
+            if (delete && copy.rootFile() == null) arrivals = deleteExtraneous(arrivals);
+            Spread<PathKey> created = sync ? source.spread(destinationCreated ? List.of(new PathKey(PathBytes.EMPTY)) : List.of()) : null;
+            Spread<Entry> directories = null, linked = null, large = null;
+            CopyCounts made = new CopyCounts();
+            ListingSummary listing;
+            try (Listed.Running<FileBatch> files = source.start("copy files", copy, faulted("copy files", new FilesInFlight(job.threadsPerTask())))) {
+                for (Spread<DirectoryBlock> arrival : arrivals) {
+                    // Kept apart from the listing (about one entry in a hundred): each wave reads these, not the listing again.
+                    Spread<Entry> listed = arrival.mapShares(CopyJob::directoriesOf).kept();
+                    directories = plus(directories, listed);
+                    created = makeDirectories(listed, listed.countBy(CopyJob::depth, "count the directories by depth"), created, made);
+                    // Not kept: cut again from the kept blocks where they are needed (kept, they were a second copy of
+                    // the listing). A local: the function travels to the executors without this recipe.
+                    Planner cut = planner;
+                    Spread<PartitionPlan> plans = arrival.mapShares(share -> List.of(cut.planPartition(share)));
+                    files.submit(plans.mapShares(CopyJob::batches));
+                    linked = plus(linked, plans.mapShares(CopyJob::linked));
+                    large = plus(large, plans.mapShares(CopyJob::largeFiles));
                 }
+                listing = listed();
+                counts.merge(made);
+                if (listing.linkedFiles() > 0) files.submit(linkBatches(linked, listing.linkedFiles()));
+                counts.merge(files.finish());
             }
-            Listing listing = walked(walk);
-            Plan rest = stream.finish(listing);
-            listed(listing, rest, handedOut, counts);
-            mergeMade(counts, created, made);
-            rest.fileBatches().forEach(files::submit);
-            merge(counts, files.finish());
-            return finish(listing, rest, counts, created, start);
+            if (large != null && listing.largestFile() > copy.chunkSize()) copyLargeFiles(large);
+            if (directories != null) finishDirectories(directories, created, listing.directoriesByDepth());
+            return report(listing, start);
         }
-    }
 
-    /** The directories listed since the last call, waiting for one; none once the walk has ended and all were taken. */
-    private static List<DirectoryBlock> next(BlockingQueue<DirectoryBlock> listed, Future<Listing> walk) {
-        List<DirectoryBlock> arrived = new ArrayList<>();
-        try {
-            while (arrived.isEmpty()) {
-                boolean ended = walk.isDone(); // before draining: an ended walk has queued all it listed
-                listed.drainTo(arrived);
-                if (ended) break;
-                DirectoryBlock b = arrived.isEmpty() ? listed.poll(10, TimeUnit.MILLISECONDS) : null;
-                if (b != null) arrived.add(b);
+        /** The listing is whole: said in the log, its totals told for progress, its errors counted before any phase's. */
+        private ListingSummary listed() {
+            ListingSummary listing = source.summary();
+            log.accept(String.format("listed %s (%s in files): %s in %s", Counted.of(listing.entries(), "entry"),
+                    Counted.of(listing.fileBytes(), "byte"), Counted.of(Arrays.stream(listing.directoriesByDepth()).sum(), "directory"),
+                    Counted.of(listing.directoriesByDepth().length, "level")));
+            planned.accept(new Work(listing.entries(), listing.fileBytes()));
+            listing.addErrorsTo(counts, f -> f);
+            return listing;
+        }
+
+        private CopyReport report(ListingSummary listing, long start) {
+            return new CopyReport(PathBytes.display(copy.sourceShown()), PathBytes.display(copy.destinationShown()), copy,
+                    new ListedSource(listing.entries(), listing.fileBytes(), listing.complete(), source.listedBy(),
+                            job.listing().savedDir()), counts, runner.steps(), System.nanoTime() - start);
+        }
+
+        /** Makes directories wave by wave, parents first; a sync adds those this run created to {@code created}. */
+        private Spread<PathKey> makeDirectories(Spread<Entry> directories, long[] byDepth, Spread<PathKey> created, CopyCounts made) {
+            DirectoriesInFlight make = new DirectoriesInFlight(job.threadsPerTask(), false);
+            for (DepthWave wave : DepthWave.of(byDepth, job.batchFiles(), runner.parallelism())) {
+                String phase = "make directories" + wave;
+                TaskWork<List<Entry>> work = faulted(phase, (engine, dirs) -> make.run(engine, DepthWave.sorted(dirs, false)));
+                Spread<Entry> tasks = wave.tasksOf(directories, phase);
+                if (!sync) {
+                    made.merge(tasks.run(phase, copy, work));
+                    continue;
+                }
+                created = created.union(tasks.runKept(phase, copy, work, made).mapShares(CopyJob::createdPaths));
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("copy interrupted while the walk listed the source", e);
+            return created;
         }
-        return arrived;
-    }
 
-    /** The walk's listing, or what stopped it (a source root that cannot be opened), as the walk threw it. */
-    private static Listing walked(FutureTask<Listing> walk) {
-        try {
-            return walk.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("copy interrupted while the walk listed the source", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) throw r;
-            if (e.getCause() instanceof Error r) throw r;
-            throw new IllegalStateException("the walk failed: " + e.getCause(), e.getCause());
+        /** Files with more than one link, met with their other names: one batch holds a group, its first name copied, the rest linked. */
+        private Spread<FileBatch> linkBatches(Spread<Entry> linked, long linkedFiles) {
+            int groups = (int) Math.max(1, Math.min(Integer.MAX_VALUE, linkedFiles / job.batchFiles()));
+            Planner cut = planner;
+            return linked.grouped(e -> new InodeKey(e.stat().dev(), e.stat().ino()), groups).mapShares(byInode -> {
+                List<List<Entry>> names = new ArrayList<>();
+                for (List<Entry> g : byInode) {
+                    List<Entry> group = new ArrayList<>(g);
+                    group.sort(Planner.LISTING_ORDER);
+                    names.add(group);
+                }
+                // In an order of their own, not the walk's or the shuffle's: a share computed again cuts the same batches.
+                names.sort((a, b) -> Planner.LISTING_ORDER.compare(a.get(0), b.get(0)));
+                return cut.linkBatches(names);
+            });
         }
-    }
 
-    private Planner planner() {
-        return new Planner(options.batchFiles(), options.batchBytes(), options.copy().chunkSize());
-    }
-
-    private DirectoriesInFlight makeDirectories() {
-        return new DirectoriesInFlight(options.threadsPerTask(), false);
-    }
-
-    /** The listing is complete: said in the log, its totals told for progress, its errors counted first. */
-    private void listed(Listing listing, Plan plan, int batchesHandedOut, CopyCounts counts) {
-        log.accept(String.format("listed %s (%s in files): %s, %s, %s", Counted.of(plan.totalEntries(), "entry"),
-                Counted.of(plan.totalBytes(), "byte"), Counted.of(batchesHandedOut + plan.fileBatches().size(), "file batch"),
-                Counted.of(plan.directoryLevels().size(), "directory level"), Counted.of(plan.largeFiles().size(), "large file")));
-        planned.accept(new Work(plan.totalEntries(), plan.totalBytes()));
-        for (Failure f : listing.errors()) counts.addFailure(f);
-    }
-
-    private Set<ByteBuffer> rootCreated() {
-        Set<ByteBuffer> created = new HashSet<>();
-        if (destinationCreated) created.add(ByteBuffer.wrap(PathBytes.EMPTY));
-        return created;
-    }
-
-    private static void mergeMade(CopyCounts counts, Set<ByteBuffer> created, List<BatchResult> made) {
-        for (BatchResult r : made) {
-            counts.merge(r.counts());
-            for (byte[] p : r.directoriesCreated()) created.add(ByteBuffer.wrap(p));
+        /** Large files: prepared (created at their size), copied in chunk tasks, then finished unless a chunk failed. */
+        private void copyLargeFiles(Spread<Entry> large) {
+            var prepareTasks = large.dealt(job.batchFiles(), "plan the large files");
+            if (prepareTasks.isEmpty()) return;
+            Spread<LargeFile> toCopy = prepareTasks.get()
+                    .runKept("prepare large files", copy, faulted("prepare large files", CopyEngine::prepareLargeFiles), counts)
+                    .mapShares(CopyJob::needChunks);
+            long chunkSize = copy.chunkSize();
+            var chunkTasks = toCopy.mapShares(files -> Plan.chunksOf(files, chunkSize)).dealt(Planner.chunksPerTask(job.batchBytes(), chunkSize), "plan the chunks");
+            if (chunkTasks.isEmpty()) return;
+            Spread<BatchResult> copied = chunkTasks.get().runKept("copy chunks", copy,
+                    faulted("copy chunks", CopyEngine::copyChunks), counts);
+            // A file with a failed chunk fails once, and is not finished: nothing half-written counts as copied.
+            Spread<Failure> failed = copied.mapShares(CopyJob::chunkFailures).distinct(Failure::path).kept();
+            List<Failure> kept = failed.take(CopyCounts.MAX_FAILURES_KEPT);
+            kept.forEach(counts::addFailure);
+            if (kept.size() == CopyCounts.MAX_FAILURES_KEPT) counts.addFailuresNotKept(failed.count() - kept.size());
+            Spread<LargeFile> complete = toCopy.without(f -> f.file().display(), failed.mapShares(CopyJob::paths));
+            complete.dealt(job.batchFiles(), "plan the large files to finish").ifPresent(tasks -> counts.merge(
+                    tasks.run("finish large files", copy, faulted("finish large files", CopyEngine::finishLargeFiles))));
         }
-    }
 
-    /** After the batches: large files, then directories finished deepest first, and the report. */
-    private CopyReport finish(Listing listing, Plan plan, CopyCounts counts, Set<ByteBuffer> created, long start) {
-        CopyOptions copy = options.copy();
-        copyLargeFiles(plan.largeFiles(), copy, counts);
-        for (List<List<Entry>> wave : Planner.directoryWaves(plan.directoryLevels(), options.batchFiles(), runner.parallelism(), true)) {
-            String phase = "finish directories" + depths(wave);
-            if (copy.modes().sync()) merge(counts, runner.run(phase, markCreated(wave, created), copy, CopyEngine::finishDirectories));
-            else merge(counts, runner.run(phase, wave, copy, new DirectoriesInFlight(options.threadsPerTask(), true)));
-        }
-        return new CopyReport(PathBytes.display(copy.sourceShown()), PathBytes.display(copy.destinationShown()), copy,
-                new Listed(plan.totalEntries(), plan.totalBytes(), listing.complete(), SourceListing.listedBy(options, runner),
-                        SourceListing.directory(options)), counts, runner.steps(), System.nanoTime() - start);
-    }
-
-    private static List<DirectoryBatch> markCreated(List<List<Entry>> tasks, Set<ByteBuffer> created) {
-        List<DirectoryBatch> batches = new ArrayList<>();
-        for (List<Entry> task : tasks) {
-            boolean[] made = new boolean[task.size()];
-            for (int i = 0; i < made.length; i++) made[i] = created.contains(ByteBuffer.wrap(task.get(i).path()));
-            batches.add(new DirectoryBatch(task, made));
-        }
-        return batches;
-    }
-
-    /** ", depth 3" or ", depths 0-5": which levels a wave of directory tasks covers. */
-    private static String depths(List<List<Entry>> wave) {
-        int min = Integer.MAX_VALUE, max = 0;
-        for (List<Entry> task : wave)
-            for (Entry e : task) {
-                int d = PathBytes.depth(e.path());
-                min = Math.min(min, d);
-                max = Math.max(max, d);
+        /** Gives directories their metadata, deepest wave first, each task's share deepest first; a sync says which this run made. */
+        private void finishDirectories(Spread<Entry> directories, Spread<PathKey> created, long[] byDepth) {
+            DirectoriesInFlight finish = new DirectoriesInFlight(job.threadsPerTask(), true);
+            List<DepthWave> waves = new ArrayList<>(DepthWave.of(byDepth, job.batchFiles(), runner.parallelism()));
+            Collections.reverse(waves);
+            for (DepthWave wave : waves) {
+                String phase = "finish directories" + wave;
+                if (!sync) {
+                    counts.merge(wave.tasksOf(directories, phase).run(phase, copy,
+                            faulted(phase, (engine, dirs) -> finish.run(engine, DepthWave.sorted(dirs, true)))));
+                    continue;
+                }
+                Spread<Spread.Marked<Entry>> marked = wave.of(directories).marked(e -> new PathKey(e.path()), created);
+                counts.merge(wave.spread(marked).run(phase, copy, faulted(phase, CopyJob::finishMarked)));
             }
-        return min == max ? ", depth " + min : ", depths " + min + "-" + max;
+        }
+
+        /**
+         * sync --delete: walks DST where SRC was walked, meets both listings by directory path and applies
+         * {@link DeletionPlanner#extraneous} to each directory; what lies in or at a mount point inside DST is
+         * spared (each such mount point noticed once); the rest is deleted deepest first, in waves by depth.
+         */
+        private Iterable<Spread<DirectoryBlock>> deleteExtraneous(Iterable<Spread<DirectoryBlock>> arrivals) {
+            Spread<DirectoryBlock> whole = null; // the whole listing first: what SRC lacks is known only then
+            for (Spread<DirectoryBlock> a : arrivals) whole = plus(whole, a);
+            Spread<DirectoryBlock> sourceBlocks = whole == null ? source.spread(List.of()) : whole;
+            deleteWhatSourceLacks(sourceBlocks);
+            return List.of(sourceBlocks);
+        }
+
+        private void deleteWhatSourceLacks(Spread<DirectoryBlock> sourceBlocks) {
+            ListingSummary listed = source.summary();
+            if (!listed.complete()) {
+                String reason = "deletion refused: the walk of the source reported " + listed.errorCount()
+                        + " error(s), so what it lacks is unknown; nothing was deleted";
+                log.accept(reason);
+                counts.addFailure(new Failure(WHOLE_TREE, "delete", "", reason));
+                return;
+            }
+            Listed.Walked destination = source.destination(copy.destinationRoot(), job.listing().destinationFilter());
+            // Unlisted parts of DST cannot be compared: report them; what was listed is still safe to judge.
+            destination.summary().addErrorsTo(counts, f -> new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
+            Spread<Extraneous> extraneous = extraneous(destination.blocks(), sourceBlocks, copy.destinationRoot()).kept();
+            for (String m : extraneous.filter(x -> x.mountPoint() != null).mapShares(CopyJob::mountPoints).distinct(m -> m).collect())
+                counts.addNotice(DeletionScope.spared(m));
+            Spread<Entry> toDelete = extraneous.filter(x -> x.mountPoint() == null).mapShares(CopyJob::entries);
+            long[] byDepth = toDelete.countBy(CopyJob::depth, "count by depth what to delete");
+            log.accept("deleting " + Counted.of(Arrays.stream(byDepth).sum(), "destination entry") + " the source does not have");
+            List<DepthWave> waves = new ArrayList<>(DepthWave.of(byDepth, job.batchFiles(), runner.parallelism()));
+            Collections.reverse(waves);
+            for (DepthWave wave : waves) {
+                String phase = "delete" + wave;
+                counts.merge(wave.tasksOf(toDelete, phase).run(phase, copy,
+                        faulted(phase, (engine, entries) -> engine.deleteEntries(DepthWave.sorted(entries, true)))));
+            }
+        }
     }
 
-    private void copyLargeFiles(List<Entry> large, CopyOptions copy, CopyCounts counts) {
-        if (large.isEmpty()) return;
-        List<List<Entry>> groups = Planner.partition(large, Math.max(1, options.batchFiles()));
-        List<LargeFile> toCopy = new ArrayList<>();
-        for (BatchResult r : runner.run("prepare large files", groups, copy, CopyEngine::prepareLargeFiles)) {
-            counts.merge(r.counts());
-            toCopy.addAll(r.needChunks());
-        }
-        int chunksPerTask = (int) Math.max(1, options.batchBytes() / copy.chunkSize());
-        List<List<Chunk>> chunkTasks = Planner.partition(Plan.chunksOf(toCopy, copy.chunkSize()), chunksPerTask);
-        Map<String, Failure> failedFiles = new LinkedHashMap<>();
-        for (BatchResult r : runner.run("copy chunks", chunkTasks, copy, CopyEngine::copyChunks)) {
-            counts.merge(r.counts());
-            for (Failure f : r.chunkFailures()) failedFiles.putIfAbsent(f.path(), f);
-        }
-        failedFiles.values().forEach(counts::addFailure);
-        List<LargeFile> complete = new ArrayList<>();
-        for (LargeFile f : toCopy) if (!failedFiles.containsKey(f.file().display())) complete.add(f);
-        merge(counts, runner.run("finish large files", Planner.partition(complete, options.batchFiles()), copy,
-                CopyEngine::finishLargeFiles));
+    /** The work, then the fault hook; captures no job (it travels to the executors). */
+    private <T> TaskWork<T> faulted(String phase, TaskWork<T> work) {
+        TaskFault hook = fault;
+        return (engine, task) -> {
+            BatchResult r = work.run(engine, task);
+            hook.afterWork(phase);
+            return r;
+        };
     }
 
-    private static void merge(CopyCounts into, List<BatchResult> results) {
-        for (BatchResult r : results) into.merge(r.counts());
+    private static <T> Spread<T> plus(Spread<T> all, Spread<T> more) {
+        return all == null ? more : all.union(more);
+    }
+
+    record InodeKey(long dev, long ino) implements Serializable {}
+
+    /** An entry DST has and SRC lacks, with the mount point inside DST it lies in or at (then it is spared), or null. */
+    public record Extraneous(Entry entry, String mountPoint) implements Serializable {}
+
+    /** What DST has and SRC lacks: {@link DeletionPlanner#extraneous} applied to the two listings met by directory path. */
+    public static Spread<Extraneous> extraneous(Spread<DirectoryBlock> destination, Spread<DirectoryBlock> source, byte[] destinationRoot) {
+        List<String> mountPoints = DeletionScope.mountPointsBelow(destinationRoot);
+        return destination.meet(b -> new PathKey(b.path()), source, b -> new PathKey(b.path()),
+                (there, here) -> extraneous(there, here, mountPoints));
+    }
+
+    private static Iterable<Extraneous> extraneous(List<DirectoryBlock> there, List<DirectoryBlock> here, List<String> mountPoints) {
+        List<Extraneous> out = new ArrayList<>();
+        DirectoryBlock sourceBlock = here.isEmpty() ? null : here.get(0);
+        for (DirectoryBlock d : there)
+            DeletionPlanner.extraneous(d, sourceBlock, e -> out.add(new Extraneous(e, DeletionScope.mountPointOf(e, mountPoints))));
+        return out;
+    }
+
+    private static int depth(Entry e) { return PathBytes.depth(e.path()); }
+
+    private static Iterable<Entry> directoriesOf(List<DirectoryBlock> blocks) {
+        List<Entry> out = new ArrayList<>();
+        for (DirectoryBlock b : blocks) if (b.directory() != null) out.add(b.directory());
+        return out;
+    }
+
+    private static Iterable<PathKey> createdPaths(List<BatchResult> results) {
+        List<PathKey> out = new ArrayList<>();
+        for (BatchResult r : results) for (byte[] p : r.directoriesCreated()) out.add(new PathKey(p));
+        return out;
+    }
+
+    private static Iterable<FileBatch> batches(List<PartitionPlan> plans) {
+        return plans.stream().flatMap(p -> p.batches().stream()).toList();
+    }
+
+    private static Iterable<Entry> linked(List<PartitionPlan> plans) {
+        return plans.stream().flatMap(p -> p.linked().stream()).toList();
+    }
+
+    private static Iterable<Entry> largeFiles(List<PartitionPlan> plans) {
+        return plans.stream().flatMap(p -> p.largeFiles().stream()).toList();
+    }
+
+    private static Iterable<LargeFile> needChunks(List<BatchResult> results) {
+        List<LargeFile> out = new ArrayList<>();
+        for (BatchResult r : results) out.addAll(r.needChunks());
+        return out;
+    }
+
+    private static Iterable<Failure> chunkFailures(List<BatchResult> results) {
+        List<Failure> out = new ArrayList<>();
+        for (BatchResult r : results) out.addAll(r.chunkFailures());
+        return out;
+    }
+
+    private static Iterable<String> paths(List<Failure> failures) {
+        return failures.stream().map(Failure::path).toList();
+    }
+
+    private static Iterable<String> mountPoints(List<Extraneous> entries) {
+        return entries.stream().map(Extraneous::mountPoint).toList();
+    }
+
+    /** The entries to delete: not spared. */
+    public static Iterable<Entry> entries(List<Extraneous> entries) {
+        return entries.stream().map(Extraneous::entry).toList();
+    }
+
+    /** A sync's finish of one task's directories, deepest first, each marked when this run made it. */
+    private static BatchResult finishMarked(CopyEngine engine, List<Spread.Marked<Entry>> dirs) {
+        List<Spread.Marked<Entry>> ordered = new ArrayList<>(dirs);
+        ordered.sort((a, b) -> DepthWave.DEEPEST_FIRST.compare(a.item(), b.item()));
+        boolean[] made = new boolean[ordered.size()];
+        List<Entry> entries = new ArrayList<>();
+        for (int i = 0; i < made.length; i++) {
+            entries.add(ordered.get(i).item());
+            made[i] = ordered.get(i).marked();
+        }
+        return engine.finishDirectories(new DirectoryBatch(entries, made));
     }
 }

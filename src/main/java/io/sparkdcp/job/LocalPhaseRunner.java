@@ -7,6 +7,7 @@ import io.sparkdcp.copy.ProgressRecorder;
 import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.Counted;
+import io.sparkdcp.walk.DirectoryBlock;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /** Runs tasks on a pool of threads in this JVM: the engine's tests, and copies without Spark. */
 public final class LocalPhaseRunner implements PhaseRunner {
@@ -36,22 +38,25 @@ public final class LocalPhaseRunner implements PhaseRunner {
 
     @Override
     public <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work) {
-        try (Phase<T> running = start(phase, options, work)) {
+        try (Running<T> running = start(phase, options, work)) {
             tasks.forEach(running::submit);
             return running.finish();
         }
     }
 
-    /**
-     * A phase whose tasks are handed over while it runs (a copy's file batches while the walk still
-     * lists the source): each starts as soon as one of this runner's threads is free.
-     */
-    public <T> Phase<T> start(String phase, CopyOptions options, TaskWork<T> work) {
+    /** Listed by a walk on a thread of its own, in arrivals that the copy starts on while it lists. */
+    @Override
+    public Listed list(JobOptions options, Consumer<String> log, Consumer<DirectoryBlock> onListed, long walkEntriesPerTask) {
+        return new DriverListed(this, options, log, onListed, true);
+    }
+
+    /** Each task starts as soon as one of this runner's threads is free (a copy's file batches while the walk still lists). */
+    @Override
+    public <T> Running<T> start(String phase, CopyOptions options, TaskWork<T> work) {
         return new Phase<>(phase, phases.incrementAndGet(), options, work);
     }
 
-    /** A running phase: {@link #submit} tasks, then {@link #finish}; closing it stops what still runs. */
-    public final class Phase<T> implements AutoCloseable {
+    private final class Phase<T> implements Running<T> {
         private final String name;
         private final int number;
         private final CopyOptions options;
@@ -66,12 +71,13 @@ public final class LocalPhaseRunner implements PhaseRunner {
             this.work = work;
         }
 
+        @Override
         public void submit(T task) {
             int index = results.size();
             results.add(pool.submit(() -> runTask(number, index, task)));
         }
 
-        /** Every task's result, in the order they were submitted, once all are done; the first failure fails the phase. */
+        @Override
         public List<BatchResult> finish() {
             return ParallelCalls.results(name, results);
         }

@@ -4,8 +4,13 @@ import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.progress.Work;
+import io.sparkdcp.report.CompareReport;
 
+import io.sparkdcp.walk.DirectoryBlock;
+
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Runs one phase's tasks somewhere — threads in this JVM, or Spark executors — and returns each
@@ -14,6 +19,53 @@ import java.util.List;
  */
 public interface PhaseRunner {
     <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work);
+
+    /**
+     * The source's listing for {@code options}, where this runner keeps it: by default on the driver,
+     * with every phase run through {@link #run}.
+     *
+     * @param onListed told each directory as it is listed, before the copy sees it (tests hold the walk there)
+     * @param walkEntriesPerTask a walk task's budget of entries per round besides its time (tests force many rounds)
+     */
+    default Listed list(JobOptions options, Consumer<String> log, Consumer<DirectoryBlock> onListed, long walkEntriesPerTask) {
+        return new DriverListed(this, options, log, onListed, false);
+    }
+
+    /** A phase whose tasks are handed over while it runs; by default they run through {@link #run} once all are in. */
+    default <T> Running<T> start(String phase, CopyOptions options, TaskWork<T> work) {
+        List<T> tasks = new ArrayList<>();
+        return new Running<>() {
+            @Override
+            public void submit(T task) { tasks.add(task); }
+
+            @Override
+            public List<BatchResult> finish() { return run(phase, tasks, options, work); }
+
+            @Override
+            public void close() {}
+        };
+    }
+
+    /** A running phase: {@link #submit} tasks, then {@link #finish}; closing it stops what still runs. */
+    interface Running<T> extends AutoCloseable {
+        void submit(T task);
+
+        /** Every task's result, in the order they were submitted, once all are done; the first failure fails the phase. */
+        List<BatchResult> finish();
+
+        @Override
+        void close();
+    }
+
+    /** Compares SRC and DST: by default on listings held on the driver. */
+    default CompareReport compare(JobOptions options, long windowNanos, Consumer<String> log) {
+        return new CompareJob(options, windowNanos, this, log).run();
+    }
+
+    /** What a copy or sync would do (a dry run): by default judged from listings held on the driver. */
+    default SyncPreview preview(JobOptions options, boolean delete, boolean destinationExists, Consumer<String> log) {
+        return SyncPreview.of(options, delete, destinationExists);
+    }
 
     /** Runs a function over tasks, results in task order: work that is not the copy engine's (the distributed walk). */
     <T, R> List<R> map(String phase, List<T> tasks, TaskFunction<T, R> function);
@@ -26,9 +78,6 @@ public interface PhaseRunner {
 
     /** True when tasks may run on other nodes than the driver (a cluster, not local mode). */
     boolean spansNodes();
-
-    /** True for Spark's runner: only then may the Spark-only plans (whose classes need Spark's) be loaded. */
-    default boolean onSpark() { return false; }
 
     /** Step counts and times of every task that has finished so far. */
     StepStats steps();

@@ -54,20 +54,28 @@ public final class SourceListing {
         ListingOptions how = options.listing();
         if (how.listing() != null) return SAVED;
         if (options.copy().rootFile() != null) return DRIVER; // one entry: a stat on the driver
-        boolean distributed = runner != null
-                && (how.walk() == WalkMode.DISTRIBUTED || (how.walk() == WalkMode.AUTO && runner.spansNodes()));
-        return distributed ? EXECUTORS : DRIVER;
+        return runner != null && walksDistributed(how.walk(), runner.spansNodes()) ? EXECUTORS : DRIVER;
+    }
+
+    /** The one rule for where SRC is walked: on the runner's tasks with --walk distributed, or auto on a cluster. */
+    public static boolean walksDistributed(WalkMode walk, boolean spansNodes) {
+        return walk == WalkMode.DISTRIBUTED || (walk == WalkMode.AUTO && spansNodes);
+    }
+
+    /**
+     * True when a distributed walk's listing may stay on the runner's tasks: not for --files-from, whose
+     * check of listed paths SRC lacks needs the whole listing on the driver, nor for a file as SRC (one
+     * entry, a stat on the driver).
+     */
+    public static boolean staysDistributed(JobOptions options, boolean spansNodes) {
+        return options.listing().filter().listed() == null && options.copy().rootFile() == null
+                && walksDistributed(options.listing().walk(), spansNodes);
     }
 
     private static List<Failure> concat(List<Failure> a, List<Failure> b) {
         List<Failure> all = new ArrayList<>(a);
         all.addAll(b);
         return all;
-    }
-
-    /** The saved listing read or written, or null. */
-    public static String directory(JobOptions options) {
-        return options.listing().listing() != null ? options.listing().listing() : options.listing().saveListing();
     }
 
     /** @param runner where a distributed walk runs; null for a walk on this node */

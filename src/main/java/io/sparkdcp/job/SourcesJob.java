@@ -3,7 +3,7 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
-import io.sparkdcp.report.Listed;
+import io.sparkdcp.report.ListedSource;
 
 import java.util.List;
 import java.util.function.Consumer;
@@ -46,7 +46,7 @@ public final class SourcesJob {
             complete &= last.listed().complete();
         }
         // The runner's steps are the whole job's: the last pair's report already holds them all.
-        return new CopyReport(sources, destination, last.settings(), new Listed(entries, bytes, complete, last.listed().by(), listingDir),
+        return new CopyReport(sources, destination, last.settings(), new ListedSource(entries, bytes, complete, last.listed().by(), listingDir),
                 counts, last.steps(), System.nanoTime() - start);
     }
 }

@@ -131,7 +131,7 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
     private void log(ItemLog items) {
         for (Entry d : delete) items.record(ItemLog.Action.DELETED, d.type(), d.path(), null);
         sourceErrors.forEach(items::jobFailure);
-        if (deletionRefused != null) items.jobFailure(new Failure(SyncJob.WHOLE_TREE, "delete", "", "deletion refused: " + deletionRefused));
+        if (deletionRefused != null) items.jobFailure(new Failure(CopyJob.WHOLE_TREE, "delete", "", "deletion refused: " + deletionRefused));
     }
 
     private static SyncPreview judge(Listing source, Map<ByteBuffer, Entry> here, Map<ByteBuffer, Entry> there, List<Entry> deletions,

@@ -18,7 +18,7 @@ import java.util.Map;
  * {@code batchBytes} bytes, whichever comes first; every name of a hard-linked inode goes into
  * the batch of its first name; files above {@code chunkSize} (not hard-linked) are copied in chunks.
  */
-public final class Planner {
+public final class Planner implements java.io.Serializable {
     private final int batchFiles;
     private final long batchBytes;
     private final long chunkSize;
@@ -29,6 +29,11 @@ public final class Planner {
         this.batchFiles = batchFiles;
         this.batchBytes = batchBytes;
         this.chunkSize = chunkSize;
+    }
+
+    /** Chunks a task takes: a batch's bytes' worth. */
+    public static long chunksPerTask(long batchBytes, long chunkSize) {
+        return Math.max(1, batchBytes / chunkSize);
     }
 
     /** Plans entries given as objects (tests, small trees). */
@@ -68,49 +73,6 @@ public final class Planner {
             levels.get(depth).add(dir);
         }
         return levels;
-    }
-
-    /** Plans a listing while the walk lists it: see {@link Stream}. */
-    public Stream stream() {
-        return new Stream();
-    }
-
-    /**
-     * A plan made directory by directory as the walk lists them, so that copying starts on the first
-     * batches while the walk goes on: {@link #add} hands out the batches a directory filled. Files with
-     * more than one link wait for the end to meet their other names (as in {@link #planPartition}), and
-     * large files wait too; {@link #finish} plans them with the last batch.
-     */
-    public final class Stream {
-        private final BatchBuilder batches = new BatchBuilder(null);
-        private int handedOut;
-
-        private Stream() {}
-
-        /** The batches that this directory's files completed. */
-        public List<FileBatch> add(DirectoryBlock block) {
-            batches.add(block);
-            return handOut();
-        }
-
-        /** The plan of the whole listing, whose file batches are those not handed out yet (the hard links' last). */
-        public Plan finish(Listing listing) {
-            batches.finish();
-            List<FileBatch> rest = new ArrayList<>(handOut());
-            Map<InodeKey, List<Entry>> groups = new HashMap<>();
-            for (Entry e : batches.linked) groups.computeIfAbsent(InodeKey.of(e), k -> new ArrayList<>()).add(e);
-            List<List<Entry>> names = new ArrayList<>(groups.values());
-            for (List<Entry> group : names) group.sort(LISTING_ORDER); // the walk's threads listed them in any order
-            names.sort((a, b) -> LISTING_ORDER.compare(a.get(0), b.get(0)));
-            rest.addAll(linkBatches(names));
-            return new Plan(directoryLevels(listing), rest, batches.large, listing.entryCount(), batches.fileBytes);
-        }
-
-        private List<FileBatch> handOut() {
-            List<FileBatch> out = List.copyOf(batches.batches.subList(handedOut, batches.batches.size()));
-            handedOut = batches.batches.size();
-            return out;
-        }
     }
 
     /**
@@ -183,8 +145,6 @@ public final class Planner {
         private List<HardLink> links = new ArrayList<>();
         private int files;
         private long bytes;
-        /** Of every regular file shown, batched or set aside: a stream's total, counted in the one decoding pass. */
-        private long fileBytes;
         private DirectoryBlock block;
         private int runStart, runEnd, runCount;
 
@@ -199,7 +159,6 @@ public final class Planner {
         }
 
         private void file(Entry e, int start, int end) {
-            if (e.type() == FileType.FILE) fileBytes += e.stat().size();
             if (linkGroups == null && e.type() == FileType.FILE && e.stat().nlink() > 1) {
                 closeRun();
                 linked.add(e);
@@ -249,45 +208,6 @@ public final class Planner {
 
     private record InodeKey(long dev, long ino) {
         static InodeKey of(Entry e) { return new InodeKey(e.stat().dev(), e.stat().ino()); }
-    }
-
-    /**
-     * Fewest directories of one level per task when a level is split only so that every task slot has
-     * a share (about 5 ms of directory calls here): fewer are not worth a task of their own.
-     */
-    static final int MIN_DIRECTORIES_PER_SHARE = 100;
-
-    /**
-     * The jobs that make (or, deepest first, finish) directories: a level larger than n, or large enough
-     * to give each of the runner's {@code parallelism} task slots {@link #MIN_DIRECTORIES_PER_SHARE}, is
-     * a job of its own, split into tasks of at most n, and into at least as many tasks as slots it can
-     * fill (1,000 directories in one task kept one of two cores busy and the other idle while a copy on
-     * threads finished them); consecutive smaller levels share one single-task job, in which one engine
-     * goes through them level after level. A deep tree of few directories then costs a couple of jobs,
-     * not two per level.
-     */
-    public static List<List<List<Entry>>> directoryWaves(List<List<Entry>> levels, int n, int parallelism, boolean deepestFirst) {
-        List<List<Entry>> ordered = new ArrayList<>(levels);
-        if (deepestFirst) java.util.Collections.reverse(ordered);
-        List<List<List<Entry>>> waves = new ArrayList<>();
-        List<Entry> shared = new ArrayList<>();
-        for (List<Entry> level : ordered) {
-            int shares = Math.min(parallelism, level.size() / MIN_DIRECTORIES_PER_SHARE);
-            if (level.size() > n || shares > 1) {
-                if (!shared.isEmpty()) waves.add(List.of(shared));
-                shared = new ArrayList<>();
-                int perShare = shares > 1 ? (level.size() + shares - 1) / shares : n;
-                waves.add(partition(level, Math.min(n, perShare)));
-            } else {
-                if (shared.size() + level.size() > n) {
-                    waves.add(List.of(shared));
-                    shared = new ArrayList<>();
-                }
-                shared.addAll(level);
-            }
-        }
-        if (!shared.isEmpty()) waves.add(List.of(shared));
-        return waves;
     }
 
     /** Splits a list into lists of at most n, for directory levels with many entries. */

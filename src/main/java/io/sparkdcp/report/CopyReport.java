@@ -14,7 +14,7 @@ import io.sparkdcp.copy.StepStats;
  *                    what was kept, the write modes, the limits
  * @param listed      what was listed, by whom
  */
-public record CopyReport(String source, String destination, CopyOptions settings, Listed listed, CopyCounts counts,
+public record CopyReport(String source, String destination, CopyOptions settings, ListedSource listed, CopyCounts counts,
                          StepStats steps, long wallNanos) {
 
     /** 0: everything copied or already identical; 1: some entries failed (the rest was copied). */

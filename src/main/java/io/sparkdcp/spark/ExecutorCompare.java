@@ -11,11 +11,12 @@ import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.SourceListing;
 import io.sparkdcp.job.WalkMode;
+import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.CompareReport;
 import io.sparkdcp.report.Counted;
-import io.sparkdcp.spark.ExecutorPlanCopy.PathKey;
+import io.sparkdcp.job.PathKey;
 import io.sparkdcp.spark.ParentGroups.Side;
 import io.sparkdcp.walk.Entry;
 import io.sparkdcp.walk.Filter;
@@ -55,12 +56,6 @@ public final class ExecutorCompare {
         this.log = log;
     }
 
-    /** True on Spark with --walk distributed, or auto on a cluster. */
-    public static boolean applies(JobOptions options, PhaseRunner runner) {
-        WalkMode walk = options.listing().walk();
-        return runner instanceof SparkPhaseRunner && (walk == WalkMode.DISTRIBUTED || (walk == WalkMode.AUTO && runner.spansNodes()));
-    }
-
     /** What one directory's group gives: its pairs, the differences only its listings show, and entries below one-sided directories. */
     private record Matched(List<EntryPair> pairs, List<Difference> differences, long onlyBelow) implements Serializable {}
 
@@ -68,8 +63,8 @@ public final class ExecutorCompare {
         long start = System.nanoTime();
         JavaSparkContext sc = runner.context();
         CopyOptions copy = CompareJob.pinned(options.copy());
-        ExecutorWalk sourceWalk = new ExecutorWalk(sc, runner.parallelism(), options.walkThreads(), Long.MAX_VALUE, log);
-        ExecutorWalk destinationWalk = new ExecutorWalk(sc, runner.parallelism(), options.walkThreads(), Long.MAX_VALUE, log);
+        ExecutorWalk sourceWalk = new ExecutorWalk(runner, options.walkThreads(), Long.MAX_VALUE, log);
+        ExecutorWalk destinationWalk = new ExecutorWalk(runner, options.walkThreads(), Long.MAX_VALUE, log);
         List<JavaRDD<?>> persisted = new ArrayList<>();
         try {
             ExecutorWalk.Walked source = sourceWalk.walk(copy.sourceRoot(), false, Filter.NONE);
@@ -88,7 +83,7 @@ public final class ExecutorCompare {
             JavaRDD<Matched> matched = ParentGroups.byParent(source.blocks(), true).union(ParentGroups.byParent(destination.blocks(), false))
                     .groupByKey()
                     .map(g -> matchGroup(g._1(), g._2(), unreadableHere.value(), unreadableThere.value()))
-                    .persist(ExecutorPlanCopy.kept(sc.sc()));
+                    .persist(RddSpread.kept(sc.sc()));
             persisted.add(matched);
             List<Difference> differences = new ArrayList<>(matched.flatMap(m -> m.differences().iterator()).collect());
             long onlyBelow = matched.map(Matched::onlyBelow).fold(0L, Long::sum);
@@ -181,17 +176,10 @@ public final class ExecutorCompare {
     /** With --contents, files larger than the chunk size in chunk tasks; returns the bytes read on each side. */
     private long compareLargeFiles(JavaRDD<EntryPair> pairs, CopyOptions copy, List<Difference> differences, List<Failure> failures) {
         JavaRDD<PairChunk> chunks = pairs.flatMap(p -> CompareJob.chunksOf(p, copy).iterator());
-        long n = chunks.count();
-        if (n == 0) return 0;
-        long perTask = Math.max(1, options.batchBytes() / copy.chunkSize());
-        int tasks = (int) Math.min(Integer.MAX_VALUE, (n + perTask - 1) / perTask);
-        List<CompareOutcome> outcomes = chunks.zipWithIndex().mapToPair(t -> new Tuple2<>(t._2(), t._1()))
-                .partitionBy(new ExecutorPlanCopy.IndexPartitioner(tasks, perTask)).values()
-                .mapPartitions(share -> {
-                    List<PairChunk> part = new ArrayList<>();
-                    share.forEachRemaining(part::add);
-                    return part.isEmpty() ? java.util.Collections.emptyIterator() : List.of(EntryComparer.compareChunks(copy, part)).iterator();
-                }).collect();
+        var tasks = new RddSpread.Job(runner).spread(chunks).dealt(Planner.chunksPerTask(options.batchBytes(), copy.chunkSize()),
+                "compare large files");
+        if (tasks.isEmpty()) return 0;
+        List<CompareOutcome> outcomes = tasks.get().mapShares(part -> List.of(EntryComparer.compareChunks(copy, part))).collect();
         return CompareJob.addChunkOutcomes(outcomes, differences, failures);
     }
 

@@ -10,7 +10,10 @@ import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Posix;
-import io.sparkdcp.spark.ExecutorPlanCopy.PathKey;
+import io.sparkdcp.job.CopyJob;
+import io.sparkdcp.job.PathKey;
+import io.sparkdcp.job.SourceListing;
+import io.sparkdcp.job.Spread;
 import io.sparkdcp.spark.ParentGroups.Part;
 import io.sparkdcp.spark.ParentGroups.Side;
 import io.sparkdcp.walk.DirectoryBlock;
@@ -35,10 +38,10 @@ import java.util.function.Consumer;
 
 /**
  * {@code copy --dry-run} and {@code sync --dry-run} where the copy's plan is the executors' ({@link
- * ExecutorPlanCopy#applies}): both trees are walked there, their entries grouped by parent directory,
+ * SourceListing#staysDistributed}): both trees are walked there, their entries grouped by parent directory,
  * and each source entry is judged against the destination's entry of the same path by the dry run's
  * own steps ({@link SyncPreview#decide}, {@link SyncPreview#changesName}, {@link SyncPreview#action}),
- * after what sync --delete would remove ({@link ExecutorPlanCopy#extraneous}, the run's rule). The
+ * after what sync --delete would remove ({@link CopyJob#extraneous}, the run's rule). The
  * driver receives the counts and the first {@link #SHOWN} entries of each list, in the driver path's
  * order; never a listing. Only directories refused for a type clash (a failure each) come to the
  * driver whole, so that what lies beneath them is refused too, as the run fails it.
@@ -76,26 +79,26 @@ public final class ExecutorSyncPreview {
                                  Consumer<String> log) {
         JavaSparkContext sc = runner.context();
         CopyOptions copy = options.copy();
-        ExecutorWalk sourceWalk = new ExecutorWalk(sc, runner.parallelism(), options.walkThreads(), Long.MAX_VALUE, log);
-        ExecutorWalk destinationWalk = new ExecutorWalk(sc, runner.parallelism(), options.walkThreads(), Long.MAX_VALUE, log);
+        ExecutorWalk sourceWalk = new ExecutorWalk(runner, options.walkThreads(), Long.MAX_VALUE, log);
+        ExecutorWalk destinationWalk = new ExecutorWalk(runner, options.walkThreads(), Long.MAX_VALUE, log);
         List<JavaRDD<?>> persisted = new ArrayList<>();
         try {
             ExecutorWalk.Walked source = sourceWalk.source(options);
-            ExecutorWalk.ListingSummary listing = source.summary();
+            io.sparkdcp.job.ListingSummary listing = source.summary();
             JavaRDD<DirectoryBlock> destination = destinationExists
                     ? destinationWalk.walk(copy.destinationRoot(), copy.readsFsXattr(), options.listing().destinationFilter()).blocks()
                     : sc.emptyRDD();
             String deletionRefused = delete && !listing.complete() ? SyncPreview.deletionRefused(listing.errorCount()) : null;
             JavaRDD<Entry> deleted = delete && deletionRefused == null
-                    ? ExecutorPlanCopy.extraneous(source.blocks(), destination, copy.destinationRoot()).filter(t -> t._2() == null).map(Tuple2::_1)
+                    ? deleted(runner, destination, source.blocks(), copy.destinationRoot())
                     : sc.emptyRDD();
-            deleted.persist(ExecutorPlanCopy.kept(sc.sc()));
+            deleted.persist(RddSpread.kept(sc.sc()));
             persisted.add(deleted);
 
             sc.setJobDescription("spark-dcp: dry run, compare the listings");
             JavaPairRDD<PathKey, Iterable<Side>> groups = ParentGroups.byParent(source.blocks(), true).union(ParentGroups.byParent(destination, false))
                     .union(deleted.mapToPair(e -> new Tuple2<>(ParentGroups.parentKey(e), new Side(Part.DELETED, null, e))))
-                    .groupByKey().persist(ExecutorPlanCopy.kept(sc.sc()));
+                    .groupByKey().persist(RddSpread.kept(sc.sc()));
             persisted.add(groups.rdd().toJavaRDD());
             // What the run may not delete (protected at DST: few) stays, and so does each directory above it.
             HashSet<PathKey> keptPaths = new HashSet<>();
@@ -110,7 +113,7 @@ public final class ExecutorSyncPreview {
                     .filter(e -> SyncPreview.linkedInode(e) != null)
                     .mapToPair(e -> new Tuple2<>(SyncPreview.linkedInode(e), 1)).reduceByKey(Integer::sum).collectAsMap()));
             JavaRDD<Listed> listed = listed(sc, judged(groups, copy, destinationExists, kept, namesLost, persisted), copy.modes().sync())
-                    .persist(ExecutorPlanCopy.kept(sc.sc()));
+                    .persist(RddSpread.kept(sc.sc()));
             persisted.add(listed);
 
             Map<SyncPreview.Action, Long> counts = listed.map(Listed::action).countByValue();
@@ -149,7 +152,7 @@ public final class ExecutorSyncPreview {
         JavaRDD<Verdict> verdicts = all.filter(v -> v.deletion() || SyncPreview.linkedInode(v.entry()) == null)
                 .union(all.filter(v -> !v.deletion() && SyncPreview.linkedInode(v.entry()) != null)
                         .groupBy(v -> SyncPreview.linkedInode(v.entry())).flatMap(g -> linked(g._2()).iterator()))
-                .persist(ExecutorPlanCopy.kept(groups.context()));
+                .persist(RddSpread.kept(groups.context()));
         persisted.add(verdicts);
         JavaPairRDD<PathKey, Boolean> touched = judged.filter(t -> t._2() == null).mapValues(v -> true)
                 .union(verdicts.filter(v -> !v.deletion() && SyncPreview.changesName(v.decision()) && !v.entry().isRoot())
@@ -297,5 +300,13 @@ public final class ExecutorSyncPreview {
 
     private static long count(Map<SyncPreview.Action, Long> counts, SyncPreview.Action action) {
         return counts.getOrDefault(action, 0L);
+    }
+
+    /** What sync --delete removes, by the run's own rule. */
+    private static JavaRDD<Entry> deleted(SparkPhaseRunner runner, JavaRDD<DirectoryBlock> destination, JavaRDD<DirectoryBlock> source,
+                                          byte[] destinationRoot) {
+        RddSpread.Job job = new RddSpread.Job(runner);
+        Spread<CopyJob.Extraneous> extraneous = CopyJob.extraneous(job.spread(destination), job.spread(source), destinationRoot);
+        return ((RddSpread<Entry>) extraneous.filter(x -> x.mountPoint() == null).mapShares(CopyJob::entries)).rdd();
     }
 }

@@ -1,17 +1,14 @@
 package io.sparkdcp.spark;
 
-import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.posix.Failure;
-import io.sparkdcp.posix.Fd;
-import io.sparkdcp.posix.PathBytes;
-import io.sparkdcp.posix.Posix;
+import io.sparkdcp.job.DistributedWalk;
+import io.sparkdcp.job.ListingSummary;
+import io.sparkdcp.job.RoundCuts;
+import io.sparkdcp.job.Spread;
 import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.SavedListing;
-import io.sparkdcp.walk.Subdirectory;
 import io.sparkdcp.walk.Filter;
 import io.sparkdcp.walk.SubtreeWalk;
-import io.sparkdcp.walk.TreeWalker;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -22,30 +19,24 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The distributed walk whose listing stays on the executors: each round's tasks list their
- * directories' subtrees within a time budget, keep what they listed as a persisted partition of
- * directory blocks, and hand on the directories they did not reach as the next round's input,
- * without either passing through the driver. The driver receives one {@link ListingSummary} per
- * task, counts, never an entry, and the one path where the task stopped ({@link RoundCuts}): a
- * partition that Spark computes again lists what it listed the first time.
+ * The distributed walk ({@link DistributedWalk#inRounds}) with its listing kept on the executors:
+ * each round's results are a persisted partition per task, and the frontier passes from round to
+ * round without the driver, which receives one {@link ListingSummary} per task, never an entry. Also
+ * saves the listing from there, or reads a saved one back there.
  */
 final class ExecutorWalk {
-    /** How long a task lists per round: long enough to amortise a Spark job, short enough to rebalance. */
-    static final long ROUND_NANOS = 2_000_000_000L;
-    /** The first round is short, so that the work spreads out early. */
-    static final long FIRST_ROUND_NANOS = 200_000_000L;
-
+    private final RddSpread.Job job;
     private final JavaSparkContext sc;
-    private final int tasksPerRound;
     private final int threadsPerTask;
     private final long entriesPerTask;
     private final Consumer<String> log;
-    private final List<JavaRDD<SubtreeWalk.Result>> rounds = new ArrayList<>();
+    /** The walk's rounds, each task's result in its partition: persisted until {@link #release}. */
+    private final List<JavaRDD<RoundCuts.Task>> rounds = new ArrayList<>();
 
     /** @param entriesPerTask a task's budget of entries per round besides its time (tests force many rounds) */
-    ExecutorWalk(JavaSparkContext sc, int tasksPerRound, int threadsPerTask, long entriesPerTask, Consumer<String> log) {
-        this.sc = sc;
-        this.tasksPerRound = tasksPerRound;
+    ExecutorWalk(SparkPhaseRunner runner, int threadsPerTask, long entriesPerTask, Consumer<String> log) {
+        this.job = new RddSpread.Job(runner);
+        this.sc = runner.context();
         this.threadsPerTask = threadsPerTask;
         this.entriesPerTask = entriesPerTask;
         this.log = log;
@@ -55,59 +46,23 @@ final class ExecutorWalk {
     record Walked(JavaRDD<DirectoryBlock> blocks, ListingSummary summary) {}
 
     /** The source's listing as the job asks for it: a saved listing read back, or a walk (saved if asked). */
-    Walked source(io.sparkdcp.job.JobOptions job) {
-        io.sparkdcp.job.ListingOptions how = job.listing();
-        byte[] root = job.copy().sourceRoot();
+    Walked source(io.sparkdcp.job.JobOptions options) {
+        io.sparkdcp.job.ListingOptions how = options.listing();
+        byte[] root = options.copy().sourceRoot();
         if (how.listing() != null) return read(how.listing());
-        Walked walked = walk(root, job.copy().readsFsXattr(), how.filter());
-        if (how.saveListing() != null) save(how.saveListing(), root, job.copy().readsFsXattr());
+        Walked walked = walk(root, options.copy().readsFsXattr(), how.filter());
+        if (how.saveListing() != null) save(how.saveListing(), root, options.copy().readsFsXattr());
         return walked;
     }
 
     /** @param filter what is listed (--exclude, --include); an excluded directory is not walked */
     Walked walk(byte[] sourceRoot, boolean projectIds, Filter filter) {
-        Subdirectory root;
-        try (Fd fd = TreeWalker.openRoot(sourceRoot)) {
-            root = new Subdirectory(PathBytes.EMPTY, Posix.fstat(fd));
-        }
-        JavaRDD<Subdirectory> frontier = sc.parallelize(List.of(root), 1);
-        long pending = 1;
-        JavaRDD<DirectoryBlock> blocks = null;
-        ListingSummary summary = ListingSummary.EMPTY;
-        int round = 0;
-        while (pending > 0) {
-            round++;
-            int tasks = (int) Math.max(1, Math.min(tasksPerRound, pending));
-            TreeWalker.Budget budget = new TreeWalker.Budget(entriesPerTask, round == 1 ? FIRST_ROUND_NANOS : ROUND_NANOS);
-            int threads = threadsPerTask;
-            sc.setJobDescription("spark-dcp: walk, round " + round);
-            RoundCuts cuts = new RoundCuts();
-            JavaRDD<SubtreeWalk.Result> results = ExecutorPlanCopy.dealt(frontier, tasks).mapPartitionsWithIndex((p, share) -> {
-                List<Subdirectory> dirs = new ArrayList<>();
-                share.forEachRemaining(dirs::add);
-                if (dirs.isEmpty()) return Collections.emptyIterator();
-                return List.of(new SubtreeWalk(sourceRoot, projectIds, filter, threads, dirs, budget, cuts.of(p)).run()).iterator();
-            }, false).persist(ExecutorPlanCopy.kept(sc.sc()));
-            rounds.add(results);
-            pending = 0;
-            for (RoundCuts.Report r : results.mapPartitionsWithIndex(ExecutorWalk::reports, false).collect()) {
-                cuts.record(r);
-                summary = summary.plus(r.summary());
-                pending += r.summary().frontier();
-            }
-            frontier = results.flatMap(r -> r.frontier().iterator());
-            JavaRDD<DirectoryBlock> listed = results.flatMap(r -> r.blocks().iterator());
-            blocks = blocks == null ? listed : blocks.union(listed);
-        }
+        DistributedWalk.Rounds walked = DistributedWalk.inRounds(job.spread(sc.parallelize(List.of(DistributedWalk.root(sourceRoot)), 1)),
+                sc.defaultParallelism(), threadsPerTask, entriesPerTask, Long.MAX_VALUE, sourceRoot, projectIds, filter);
+        for (Spread<RoundCuts.Task> round : walked.rounds()) rounds.add(((RddSpread<RoundCuts.Task>) round).rdd());
         sc.setJobDescription(null);
-        log.accept("walked on the executors in " + Counted.of(round, "round") + "; the listing stays there");
-        return new Walked(blocks, summary);
-    }
-
-    private static Iterator<RoundCuts.Report> reports(int partition, Iterator<SubtreeWalk.Result> results) {
-        List<RoundCuts.Report> out = new ArrayList<>();
-        results.forEachRemaining(r -> out.add(new RoundCuts.Report(partition, r.last(), ListingSummary.of(r))));
-        return out.iterator();
+        log.accept("walked on the executors in " + Counted.of(rounds.size(), "round") + "; the listing stays there");
+        return new Walked(((RddSpread<DirectoryBlock>) walked.blocks()).rdd(), walked.summary());
     }
 
     /**
@@ -118,11 +73,11 @@ final class ExecutorWalk {
         SavedListing.start(dir);
         int offset = 0;
         sc.setJobDescription("spark-dcp: save the listing");
-        for (JavaRDD<SubtreeWalk.Result> results : rounds) {
+        for (JavaRDD<RoundCuts.Task> results : rounds) {
             int first = offset;
             results.mapPartitionsWithIndex((i, part) -> {
                 while (part.hasNext()) {
-                    SubtreeWalk.Result r = part.next();
+                    SubtreeWalk.Result r = part.next().result();
                     SavedListing.writePart(dir, first + i, sourceRoot, projectIds, r.blocks(), r.errors());
                 }
                 return Collections.emptyIterator();
@@ -138,10 +93,8 @@ final class ExecutorWalk {
     Walked read(String dir) {
         List<String> parts = SavedListing.parts(dir);
         sc.setJobDescription("spark-dcp: read the listing");
-        JavaRDD<SubtreeWalk.Result> results = sc.parallelize(parts, parts.size())
-                .map(part -> new SubtreeWalk.Result(SavedListing.readPart(part), List.of(), SavedListing.errors(part)))
-                .persist(ExecutorPlanCopy.kept(sc.sc()));
-        rounds.add(results);
+        JavaRDD<SubtreeWalk.Result> results = job.persist(sc.parallelize(parts, parts.size())
+                .map(part -> new SubtreeWalk.Result(SavedListing.readPart(part), List.of(), SavedListing.errors(part))));
         ListingSummary summary = ListingSummary.EMPTY;
         for (ListingSummary s : results.map(ListingSummary::of).collect()) summary = summary.plus(s);
         sc.setJobDescription(null);
@@ -152,56 +105,7 @@ final class ExecutorWalk {
 
     /** Drops the persisted rounds (the walk's blocks with them). */
     void release() {
-        for (JavaRDD<?> rdd : rounds) rdd.unpersist(false);
+        job.release();
         rounds.clear();
-    }
-
-    /**
-     * What the driver keeps of a listing: entries, bytes of files, directories per depth, files with
-     * more than one link, the size of the largest file, the directories still to walk, and the walk's errors (the first
-     * {@link CopyCounts#MAX_FAILURES_KEPT} of them, and how many).
-     */
-    record ListingSummary(long entries, long fileBytes, long[] directoriesByDepth, long linkedFiles, long largestFile,
-                          long frontier, List<Failure> errors, long errorCount) implements java.io.Serializable {
-        static final ListingSummary EMPTY = new ListingSummary(0, 0, new long[0], 0, 0, 0, List.of(), 0);
-
-        static ListingSummary of(SubtreeWalk.Result r) {
-            long entries = 0, bytes = 0, linked = 0, largest = 0;
-            long[] byDepth = new long[0];
-            for (DirectoryBlock b : r.blocks()) {
-                entries += b.entryCount();
-                if (b.directory() != null) {
-                    int depth = PathBytes.depth(b.path());
-                    if (byDepth.length <= depth) byDepth = java.util.Arrays.copyOf(byDepth, depth + 1);
-                    byDepth[depth]++;
-                }
-                for (var f : b.files()) {
-                    if (f.type() != io.sparkdcp.posix.FileType.FILE) continue;
-                    bytes += f.stat().size();
-                    largest = Math.max(largest, f.stat().size());
-                    if (f.stat().nlink() > 1) linked++;
-                }
-            }
-            List<Failure> errors = r.errors().size() <= CopyCounts.MAX_FAILURES_KEPT ? r.errors()
-                    : new ArrayList<>(r.errors().subList(0, CopyCounts.MAX_FAILURES_KEPT));
-            return new ListingSummary(entries, bytes, byDepth, linked, largest, r.frontier().size(), errors, r.errors().size());
-        }
-
-        ListingSummary plus(ListingSummary o) {
-            long[] byDepth = java.util.Arrays.copyOf(directoriesByDepth, Math.max(directoriesByDepth.length, o.directoriesByDepth.length));
-            for (int i = 0; i < o.directoriesByDepth.length; i++) byDepth[i] += o.directoriesByDepth[i];
-            List<Failure> kept = new ArrayList<>(errors);
-            for (Failure f : o.errors) if (kept.size() < CopyCounts.MAX_FAILURES_KEPT) kept.add(f);
-            return new ListingSummary(entries + o.entries, fileBytes + o.fileBytes, byDepth, linkedFiles + o.linkedFiles,
-                    Math.max(largestFile, o.largestFile), frontier + o.frontier, kept, errorCount + o.errorCount);
-        }
-
-        boolean complete() { return errorCount == 0; }
-
-        /** Each walk error as a failure of the job: the kept ones (worded by {@code as}) in full, the rest counted. */
-        void addErrorsTo(CopyCounts counts, java.util.function.UnaryOperator<Failure> as) {
-            for (Failure f : errors) counts.addFailure(as.apply(f));
-            counts.addFailuresNotKept(errorCount - errors.size());
-        }
     }
 }

@@ -1,7 +1,7 @@
 package io.sparkdcp.spark;
 
 import io.sparkdcp.posix.PathBytes;
-import io.sparkdcp.spark.ExecutorPlanCopy.PathKey;
+import io.sparkdcp.job.PathKey;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
 import org.apache.spark.api.java.JavaPairRDD;

@@ -5,13 +5,19 @@ import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.Listed;
 import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.job.SourceListing;
+import io.sparkdcp.job.SyncPreview;
+import io.sparkdcp.report.CompareReport;
 import io.sparkdcp.job.TaskFunction;
 import io.sparkdcp.job.TaskItemLog;
 import io.sparkdcp.job.TaskWork;
 import io.sparkdcp.job.UsageException;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.Counted;
+import io.sparkdcp.walk.DirectoryBlock;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -22,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Runs each phase as one Spark job with one partition per task. The tasks are the job's result
@@ -89,6 +96,28 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
         } finally {
             sc.setJobDescription(null);
         }
+    }
+
+    /** On the executors when a distributed walk's listing may stay there ({@link SourceListing#staysDistributed}). */
+    @Override
+    public Listed list(JobOptions options, Consumer<String> log, Consumer<DirectoryBlock> onListed, long walkEntriesPerTask) {
+        return SourceListing.staysDistributed(options, spansNodes()) ? new RddListed(this, options, log, walkEntriesPerTask)
+                : PhaseRunner.super.list(options, log, onListed, walkEntriesPerTask);
+    }
+
+    /** With --walk distributed (or auto on a cluster) both listings stay on the executors; not yet with --log. */
+    @Override
+    public CompareReport compare(JobOptions options, long windowNanos, Consumer<String> log) {
+        return options.copy().itemLog() == null && SourceListing.walksDistributed(options.listing().walk(), spansNodes())
+                ? new ExecutorCompare(options, windowNanos, this, log).run() : PhaseRunner.super.compare(options, windowNanos, log);
+    }
+
+    /** Judged on the executors where the copy's listing would stay there; with --log the driver judges and logs. */
+    @Override
+    public SyncPreview preview(JobOptions options, boolean delete, boolean destinationExists, Consumer<String> log) {
+        return options.copy().itemLog() == null && SourceListing.staysDistributed(options, spansNodes())
+                ? ExecutorSyncPreview.of(options, delete, destinationExists, this, log)
+                : PhaseRunner.super.preview(options, delete, destinationExists, log);
     }
 
     /** The context, for a job that builds its own stages (the plan that stays on the executors). */
@@ -176,9 +205,6 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
 
     @Override
     public String where() { return "on the executors"; }
-
-    @Override
-    public boolean onSpark() { return true; }
 
     @Override
     public StepStats steps() {

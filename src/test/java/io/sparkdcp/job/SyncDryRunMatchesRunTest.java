@@ -114,7 +114,7 @@ class SyncDryRunMatchesRunTest {
         }
         JobOptions run = logging(options, runLog);
         CopyReport report = ItemLogDir.logged(runLog, () -> copy ? new CopyJob(run, new LocalPhaseRunner(3), line -> {}).run()
-                : new SyncJob(run, true, new LocalPhaseRunner(3), line -> {}).run());
+                : new CopyJob(run, new LocalPhaseRunner(3), line -> {}).deleting(true).run());
         Items done = new Items(ItemLogDir.read(runLog));
 
         String context = "seed " + seed + " (" + modes + ", files in flight " + options.threadsPerTask() + ")";

@@ -10,7 +10,7 @@ import io.sparkdcp.posix.Stat;
 import io.sparkdcp.report.CompareReport;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.spark.ExecutorCompare;
-import io.sparkdcp.spark.ExecutorPlanCopy;
+import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
@@ -123,7 +123,7 @@ class SyncMakesIdenticalPropertyTest {
     private static CopyReport syncOnSpark(LocalCopy sync, Path src, Path dst) {
         JobOptions options = distributed(sync, src, dst);
         try (SparkPhaseRunner r = runner()) {
-            return new ExecutorPlanCopy(options, true, r, line -> {}, work -> {}, ExecutorPlanCopy.TaskFault.NONE, Long.MAX_VALUE).run();
+            return new CopyJob(options, r, line -> {}, work -> {}).deleting(true).run();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.sparkdcp.plan;
 
+import io.sparkdcp.job.DepthWave;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;
@@ -124,42 +125,21 @@ class PlannerTest {
     }
 
     @Test
-    void smallConsecutiveLevelsShareOneTaskInTreeOrder() {
-        List<List<Entry>> levels = List.of(List.of(dir("")), List.of(dir("a"), dir("b")), List.of(dir("a/c")));
-        List<List<List<Entry>>> make = Planner.directoryWaves(levels, 10, 2, false);
-        assertEquals(1, make.size(), "one job");
-        assertEquals(List.of(".", "a", "b", "a/c"), paths(make.get(0).get(0)), "parents before children");
-        List<List<List<Entry>>> finish = Planner.directoryWaves(levels, 10, 2, true);
-        assertEquals(List.of("a/c", "a", "b", "."), paths(finish.get(0).get(0)), "deepest first");
+    void smallConsecutiveLevelsShareOneTask() {
+        assertEquals(List.of(new DepthWave(0, 2, 1, 10)), DepthWave.of(new long[]{1, 2, 1}, 10, 2));
     }
 
     @Test
     void aLevelLargerThanABatchIsAParallelJobOfItsOwn() {
-        List<Entry> wide = new ArrayList<>();
-        for (int i = 0; i < 5; i++) wide.add(dir("w" + i));
-        List<List<Entry>> levels = List.of(List.of(dir("")), wide, List.of(dir("w0/x")), List.of(dir("w0/x/y")));
-        List<List<List<Entry>>> make = Planner.directoryWaves(levels, 2, 2, false);
-        assertEquals(List.of(List.of(List.of(".")), List.of(List.of("w0", "w1"), List.of("w2", "w3"), List.of("w4")),
-                        List.of(List.of("w0/x", "w0/x/y"))),
-                make.stream().map(w -> w.stream().map(PlannerTest::paths).toList()).toList());
+        assertEquals(List.of(new DepthWave(0, 0, 1, 2), new DepthWave(1, 1, 3, 2), new DepthWave(2, 3, 1, 2)),
+                DepthWave.of(new long[]{1, 5, 1, 1}, 2, 2));
     }
 
     @Test
     void aLevelThatFillsEveryTaskSlotIsSplitAcrossThemBelowABatch() {
-        List<Entry> wide = new ArrayList<>();
-        for (int i = 0; i < 1000; i++) wide.add(dir(String.format("w%04d", i)));
-        List<List<Entry>> levels = List.of(List.of(dir("")), wide);
-        List<List<List<Entry>>> finish = Planner.directoryWaves(levels, 2000, 2, true);
-        assertEquals(2, finish.size(), "the wide level, then the root");
-        assertEquals(List.of(500, 500), finish.get(0).stream().map(List::size).toList(), "one task per thread");
-        assertEquals(List.of("w0000", "w0500"), finish.get(0).stream().map(t -> t.get(0).display()).toList());
-        assertEquals(List.of(List.of(".")), finish.get(1).stream().map(PlannerTest::paths).toList());
-
-        List<Entry> narrow = wide.subList(0, 150); // a share of 75 each: not worth a task
-        assertEquals(1, Planner.directoryWaves(List.of(List.of(dir("")), narrow), 2000, 2, false).size(), "one shared task");
-        assertEquals(List.of(100, 100, 100, 100, 100, 100, 100, 100, 100, 100),
-                Planner.directoryWaves(List.of(wide), 2000, 64, false).get(0).stream().map(List::size).toList(),
-                "as many tasks as slots it fills with 100 each");
+        assertEquals(List.of(new DepthWave(0, 0, 1, 2000), new DepthWave(1, 1, 2, 500)), DepthWave.of(new long[]{1, 1000}, 2000, 2));
+        assertEquals(List.of(new DepthWave(0, 1, 1, 2000)), DepthWave.of(new long[]{1, 150}, 2000, 2), "a share of 75 each: not worth a task");
+        assertEquals(List.of(new DepthWave(0, 0, 10, 100)), DepthWave.of(new long[]{1000}, 2000, 64), "as many tasks as slots it fills with 100 each");
     }
 
     /**
@@ -180,9 +160,9 @@ class PlannerTest {
             List<Entry> decoded = block.files();
             decodedOnce = Math.min(decodedOnce, threads.getCurrentThreadAllocatedBytes() - before);
             assertEquals(1000, decoded.size());
-            Planner.Stream stream = new Planner(250, 1L << 30, 1L << 20).stream();
+            Planner planner = new Planner(250, 1L << 30, 1L << 20);
             before = threads.getCurrentThreadAllocatedBytes();
-            List<FileBatch> batches = stream.add(block);
+            List<FileBatch> batches = planner.planPartition(List.of(block)).batches();
             streamed = Math.min(streamed, threads.getCurrentThreadAllocatedBytes() - before);
             assertEquals(4, batches.size());
         }

@@ -39,7 +39,7 @@ final class SampleReports {
         CopyOptions settings = CopyOptions.between(PathBytes.of("/src"), PathBytes.of("/dst"), CopyRequest.defaults().keep(),
                 CopyModes.COPY, 256L << 20)
                 .withThrottle(throttle);
-        return new CopyReport("/src", "/dst", settings, new Listed(8, 3_000_000, true, "driver", null), counts, steps,
+        return new CopyReport("/src", "/dst", settings, new ListedSource(8, 3_000_000, true, "driver", null), counts, steps,
                 2_000_000_000L);
     }
 

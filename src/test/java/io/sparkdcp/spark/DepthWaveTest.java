@@ -1,5 +1,6 @@
 package io.sparkdcp.spark;
 
+import io.sparkdcp.job.DepthWave;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;
@@ -49,12 +50,18 @@ class DepthWaveTest {
         second.forEach(p -> all.add(directory(p)));
         JavaRDD<Entry> shares = sc.parallelize(all.subList(0, first.size()), 1).union(sc.parallelize(all.subList(first.size(), all.size()), 1));
 
-        List<ExecutorPlanCopy.DepthWave> waves = ExecutorPlanCopy.DepthWave.of(new long[]{0, 2, 9}, 4);
-        ExecutorPlanCopy.DepthWave level = waves.get(waves.size() - 1);
-        assertEquals(new ExecutorPlanCopy.DepthWave(2, 2, 3, 4), level);
+        List<DepthWave> waves = DepthWave.of(new long[]{0, 2, 9}, 4, 1);
+        DepthWave level = waves.get(waves.size() - 1);
+        assertEquals(new DepthWave(2, 2, 3, 4), level);
 
         List<List<String>> tasks = new ArrayList<>();
-        for (List<Entry> task : level.tasksOf(shares).glom().collect()) tasks.add(task.stream().map(Entry::display).toList());
+        for (List<Entry> task : tasks(level, shares)) tasks.add(task.stream().map(Entry::display).toList());
         assertEquals(List.of(List.of("a/d00", "a/d01", "a/d02", "a/d03"), List.of("a/d04", "a/d05", "b/d00", "b/d01"), List.of("b/d02")), tasks);
+    }
+
+    private static List<List<Entry>> tasks(DepthWave wave, JavaRDD<Entry> shares) {
+        try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
+            return ((RddSpread<Entry>) wave.tasksOf(new RddSpread.Job(runner).spread(shares), "make directories")).rdd().glom().collect();
+        }
     }
 }

@@ -1,7 +1,9 @@
 package io.sparkdcp.spark;
 
 import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.TaskFault;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.WalkMode;
 import io.sparkdcp.posix.FileType;
@@ -89,10 +91,10 @@ class ExecutorPlanCopyTest {
     }
 
     /** The plan on the executors, with walk tasks of a few entries so the listing spreads over many partitions. */
-    private static CopyReport onExecutors(LocalCopy how, Path dst, ExecutorPlanCopy.TaskFault fault) {
+    private static CopyReport onExecutors(LocalCopy how, Path dst, TaskFault fault) {
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
             JobOptions job = how.jobOptions(source, dst);
-            return new ExecutorPlanCopy(job, false, runner, line -> {}, total -> {}, fault, 25).run();
+            return new CopyJob(job, runner, line -> {}, total -> {}).fault(fault).walkEntriesPerTask(25).run();
         }
     }
 
@@ -110,8 +112,7 @@ class ExecutorPlanCopyTest {
         Path dst = newDestination();
         CopyReport report;
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-            report = new ExecutorPlanCopy(copy(WalkMode.DISTRIBUTED).jobOptions(root, dst), false, runner, line -> {}, total -> {},
-                    ExecutorPlanCopy.TaskFault.NONE, 25).run();
+            report = new CopyJob(copy(WalkMode.DISTRIBUTED).jobOptions(root, dst), runner, line -> {}, total -> {}).walkEntriesPerTask(25).run();
         }
         assertEquals(List.of(), report.counts().failures());
         TreeComparator.assertSameTree(root, dst);
@@ -121,7 +122,7 @@ class ExecutorPlanCopyTest {
     void theExecutorPlanMakesTheSameTreeAndCountsAsTheDriverPlan() throws IOException {
         Path byDriver = newDestination(), byExecutors = newDestination();
         CopyReport driver = onDriver(copy(WalkMode.DRIVER), byDriver);
-        CopyReport executors = onExecutors(copy(WalkMode.DISTRIBUTED), byExecutors, ExecutorPlanCopy.TaskFault.NONE);
+        CopyReport executors = onExecutors(copy(WalkMode.DISTRIBUTED), byExecutors, TaskFault.NONE);
 
         assertEquals(List.of(), executors.counts().failures());
         TreeComparator.assertSameTree(source, byExecutors);
@@ -157,13 +158,13 @@ class ExecutorPlanCopyTest {
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
             driver = driverSync.sync(source, byDriver, false, runner);
         }
-        CopyReport executors = onExecutors(executorSync, byExecutors, ExecutorPlanCopy.TaskFault.NONE);
+        CopyReport executors = onExecutors(executorSync, byExecutors, TaskFault.NONE);
         TreeComparator.assertSameTree(source, byExecutors);
         assertSameCounts(driver.counts(), executors.counts());
 
         Commands.bash("cd '" + byExecutors + "' && rm many/d2/g3 && chmod 700 chain/level0 && rm -r "
                 + RichTree.PROJECT_77_DIR + "/sub");
-        CopyReport again = onExecutors(executorSync, byExecutors, ExecutorPlanCopy.TaskFault.NONE);
+        CopyReport again = onExecutors(executorSync, byExecutors, TaskFault.NONE);
         assertEquals(List.of(), again.counts().failures());
         TreeComparator.assertSameTree(source, byExecutors);
         assertTrue(again.counts().metadataFixed() >= 1, "chain/level0's mode: " + again.counts().metadataFixedByType());
@@ -178,7 +179,7 @@ class ExecutorPlanCopyTest {
         Path byDriver = newDestination(), byExecutors = newDestination();
         CopyReport driver = onDriver(copy(WalkMode.DRIVER).withListing(new ListingOptions(WalkMode.DRIVER, null, null, rules, false)), byDriver);
         CopyReport executors = onExecutors(copy(WalkMode.DISTRIBUTED).withListing(
-                new ListingOptions(WalkMode.DISTRIBUTED, null, null, rules, false)), byExecutors, ExecutorPlanCopy.TaskFault.NONE);
+                new ListingOptions(WalkMode.DISTRIBUTED, null, null, rules, false)), byExecutors, TaskFault.NONE);
 
         assertEquals(List.of(), executors.counts().failures());
         assertTrue(Files.notExists(byExecutors.resolve("chain")) && Files.notExists(byExecutors.resolve("many/d1/g5")));
@@ -192,8 +193,7 @@ class ExecutorPlanCopyTest {
                     .withListing(new ListingOptions(WalkMode.DISTRIBUTED, null, null, rules, deleteExcluded));
             CopyReport r;
             try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-                r = new ExecutorPlanCopy(sync.jobOptions(source, byExecutors), true, runner, line -> {}, total -> {},
-                        ExecutorPlanCopy.TaskFault.NONE, 25).run();
+                r = new CopyJob(sync.jobOptions(source, byExecutors), runner, line -> {}, total -> {}).deleting(true).walkEntriesPerTask(25).run();
             }
             assertEquals(List.of(), r.counts().failures());
             assertTrue(Files.notExists(byExecutors.resolve("stray")), "what SRC lacks goes either way");
@@ -227,8 +227,7 @@ class ExecutorPlanCopyTest {
             }
             CopyReport executors;
             try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-                executors = new ExecutorPlanCopy(executorSync.jobOptions(source, byExecutors), true, runner, line -> {}, total -> {},
-                        ExecutorPlanCopy.TaskFault.NONE, 25).run();
+                executors = new CopyJob(executorSync.jobOptions(source, byExecutors), runner, line -> {}, total -> {}).deleting(true).walkEntriesPerTask(25).run();
             }
             assertEquals(driver.counts().failures(), executors.counts().failures());
             assertTrue(driver.counts().deleted() >= 12, "deleted: " + driver.counts().deletedByType());
@@ -251,12 +250,12 @@ class ExecutorPlanCopyTest {
         // Walked before the copy that saves: copying reads symlinks, which may move their atimes.
         var walked = new TreeWalker(2, true).walk(PathBytes.of(source.toString()));
         onExecutors(copy(WalkMode.DISTRIBUTED).withListing(new ListingOptions(WalkMode.DISTRIBUTED, null, saved)), first,
-                ExecutorPlanCopy.TaskFault.NONE);
+                TaskFault.NONE);
         assertTrue(SavedListing.parts(saved).size() > 3, "one part per walk task: " + SavedListing.parts(saved));
         Listings.assertSameListing(walked, SavedListing.read(saved));
 
         CopyReport reused = onExecutors(copy(WalkMode.DISTRIBUTED).withListing(new ListingOptions(WalkMode.DISTRIBUTED, saved, null)),
-                second, ExecutorPlanCopy.TaskFault.NONE);
+                second, TaskFault.NONE);
         assertEquals(List.of(), reused.counts().failures());
         assertEquals("saved", reused.listed().by());
         assertEquals(saved, reused.listed().savedDir());
@@ -286,7 +285,7 @@ class ExecutorPlanCopyTest {
         Path dst = newDestination();
         sc.sc().addSparkListener(levels);
         try {
-            CopyReport report = onExecutors(copy(WalkMode.DISTRIBUTED).withBatchFiles(10), dst, ExecutorPlanCopy.TaskFault.NONE);
+            CopyReport report = onExecutors(copy(WalkMode.DISTRIBUTED).withBatchFiles(10), dst, TaskFault.NONE);
             assertEquals(List.of(), report.counts().failures());
         } finally {
             sc.sc().listenerBus().waitUntilEmpty();
@@ -312,7 +311,7 @@ class ExecutorPlanCopyTest {
         sc.sc().addSparkListener(sizes);
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
             LocalCopy how = copy(WalkMode.DISTRIBUTED).withBatchFiles(io.sparkdcp.api.CopyRequest.defaults().batching().batchFiles());
-            CopyReport report = new ExecutorPlanCopy(how.jobOptions(wide, dst), runner, line -> {}, total -> {}).run();
+            CopyReport report = new CopyJob(how.jobOptions(wide, dst), runner, line -> {}, total -> {}).run();
             assertEquals(20_001, report.counts().copied());
         } finally {
             sc.sc().removeSparkListener(sizes);
@@ -335,15 +334,14 @@ class ExecutorPlanCopyTest {
         Path dst = newDestination();
         List<StageTimes.Phase> phases;
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc); StageTimes times = StageTimes.listen(sc)) {
-            CopyReport report = new ExecutorPlanCopy(copy(WalkMode.DISTRIBUTED).jobOptions(small, dst), false, runner, line -> {},
-                    total -> {}, ExecutorPlanCopy.TaskFault.NONE, 25).run();
+            CopyReport report = new CopyJob(copy(WalkMode.DISTRIBUTED).jobOptions(small, dst), runner, line -> {}, total -> {}).walkEntriesPerTask(25).run();
             assertEquals(List.of(), report.counts().failures());
             phases = times.phases();
         }
         TreeComparator.assertSameTree(small, dst);
         java.util.Map<String, Integer> jobs = new java.util.TreeMap<>();
         for (StageTimes.Phase p : phases) if (!p.name().contains("directories")) jobs.put(p.name(), p.jobs());
-        assertEquals(java.util.Map.of("walk", jobs.get("walk"), "plan the file batches", 1, "copy files", 1), jobs);
+        assertEquals(java.util.Map.of("walk", jobs.get("walk"), "plan the tasks of copy files", 1, "copy files", 1), jobs);
         assertTrue(jobs.get("walk") > 1, "walk tasks of 25 entries take several rounds: " + jobs);
     }
 

@@ -75,10 +75,9 @@ class ItemLogRetryTest {
         JobOptions job = logging(WalkMode.DISTRIBUTED, dst, log, true);
         CopyReport report;
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-            report = ItemLogDir.logged(log.toString(), () -> new ExecutorPlanCopy(job, false, runner, line -> {}, total -> {},
-                    phase -> {
+            report = ItemLogDir.logged(log.toString(), () -> new CopyJob(job, runner, line -> {}, total -> {}).fault(phase -> {
                         if (TaskContext.get().attemptNumber() == 0) throw new IllegalStateException("injected failure after " + phase);
-                    }, 25).run());
+                    }).walkEntriesPerTask(25).run());
         }
         assertKeptOnlyTheRetries(report, dst, log, true);
     }

@@ -1,5 +1,6 @@
 package io.sparkdcp.spark;
 
+import io.sparkdcp.job.ListingSummary;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.walk.SubtreeWalk;
@@ -15,16 +16,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 /** What the driver keeps of the executors' walk: every error counted, the first ones in full. */
 @Tag("fast")
 class ListingSummaryTest {
-    private static ExecutorWalk.ListingSummary task(int errors, String prefix) {
+    private static ListingSummary task(int errors, String prefix) {
         List<Failure> failures = IntStream.range(0, errors)
                 .mapToObj(i -> new Failure(prefix + i, "openat", "EACCES", "Permission denied")).toList();
-        return ExecutorWalk.ListingSummary.of(new SubtreeWalk.Result(List.of(), List.of(), failures));
+        return ListingSummary.of(new SubtreeWalk.Result(List.of(), List.of(), failures));
     }
 
     @Test
     void walkErrorsPastTheKeptOnesAreCountedAsFailuresOfTheCopy() {
         int kept = CopyCounts.MAX_FAILURES_KEPT;
-        ExecutorWalk.ListingSummary listing = ExecutorWalk.ListingSummary.EMPTY.plus(task(kept + 1, "a")).plus(task(2, "b"));
+        ListingSummary listing = ListingSummary.EMPTY.plus(task(kept + 1, "a")).plus(task(2, "b"));
         assertEquals(kept + 3, listing.errorCount());
         assertEquals(kept, listing.errors().size());
         assertFalse(listing.complete());

@@ -13,7 +13,6 @@ import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
-import io.sparkdcp.job.SyncJob;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.CopyReport;
 
@@ -94,6 +93,6 @@ public record LocalCopy(Keep keep, CopyModes modes, Batching batching, ListingOp
     }
 
     public CopyReport sync(Path src, Path dst, boolean delete, PhaseRunner runner) {
-        return new SyncJob(jobOptions(src, dst), delete, runner, message -> {}).run();
+        return new CopyJob(jobOptions(src, dst), runner, message -> {}).deleting(delete).run();
     }
 }

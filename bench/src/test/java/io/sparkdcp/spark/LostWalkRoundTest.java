@@ -2,6 +2,7 @@ package io.sparkdcp.spark;
 
 import io.sparkdcp.bench.latencyfs.LatencyMount;
 import io.sparkdcp.bench.latencyfs.LatencyProfile;
+import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.WalkMode;
@@ -127,8 +128,7 @@ class LostWalkRoundTest {
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
             JobOptions job = how.withChunkSize(1 << 20).withListing(new ListingOptions(WalkMode.DISTRIBUTED, null, null))
                     .withThreadsPerTask(8).jobOptions(fuse.dir(), destination);
-            CopyReport report = new ExecutorPlanCopy(job, delete, runner, log::add, total -> {}, ExecutorPlanCopy.TaskFault.NONE,
-                    Long.MAX_VALUE).run();
+            CopyReport report = new CopyJob(job, runner, log::add, total -> {}).deleting(delete).run();
             assertTrue(drop.dropped.get(), "round 1's blocks were dropped; the log: " + log);
             return report;
         } finally {

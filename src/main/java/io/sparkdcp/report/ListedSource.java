@@ -9,5 +9,5 @@ package io.sparkdcp.report;
  * @param by       who listed the source: "driver", "executors", or "saved" (a listing read back)
  * @param savedDir the saved listing read or written, or null
  */
-public record Listed(long entries, long bytes, boolean complete, String by, String savedDir) {
+public record ListedSource(long entries, long bytes, boolean complete, String by, String savedDir) {
 }

@@ -1,0 +1,53 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.copy.CopyCounts;
+import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.walk.DirectoryBlock;
+import io.sparkdcp.walk.Filter;
+
+import java.util.List;
+
+/**
+ * A job's listing of the source and the place its tasks run: on the driver as lists (walked there,
+ * or on the runner's tasks, or read back), or on the executors as an RDD. Each {@link PhaseRunner}
+ * makes the kind it can; the copy's recipe only sees {@link Spread}s.
+ */
+public interface Listed extends AutoCloseable {
+    /**
+     * The source's blocks as they are listed, each arrival a spread to start on: several while a walk
+     * on this JVM's threads still lists, one (the whole listing) elsewhere. Taken once.
+     */
+    Iterable<Spread<DirectoryBlock>> arrivals();
+
+    /** The whole listing's counts and errors, once every arrival was taken. */
+    ListingSummary summary();
+
+    /** Who listed the source, as the report says it ({@link SourceListing#DRIVER} and the others). */
+    String listedBy();
+
+    /** Items of the driver's, spread where this listing's are. */
+    <T> Spread<T> spread(List<T> items);
+
+    /** DST walked where the source was (for sync --delete), with what the walk could not list. */
+    Walked destination(byte[] root, Filter filter);
+
+    record Walked(Spread<DirectoryBlock> blocks, ListingSummary summary) {}
+
+    /** A phase whose tasks are handed over while it runs: on threads each starts at once, elsewhere all at {@link Running#finish}. */
+    <T> Running<T> start(String phase, CopyOptions options, TaskWork<T> work);
+
+    interface Running<T> extends AutoCloseable {
+        /** Each item a task. */
+        void submit(Spread<T> tasks);
+
+        /** Every task done: their counts added up. */
+        CopyCounts finish();
+
+        @Override
+        void close();
+    }
+
+    /** Drops what was kept for the job. */
+    @Override
+    void close();
+}
