@@ -30,6 +30,7 @@ final class SparkDoors {
 
     /** Each door, and the branch in which it touches Spark's side. */
     static final Map<String, String> DOORS = Map.ofEntries(
+            Map.entry("io.sparkdcp.cli.Main", "ApplicationMasterExit only when main runs in YARN's ApplicationMaster (cluster mode)"),
             Map.entry("io.sparkdcp.cli.CopyCommand", "SparkContexts with --master or spark-submit's master; Logging with --verbose"),
             Map.entry("io.sparkdcp.cli.SyncCommand", "SparkContexts with --master or spark-submit's master"),
             Map.entry("io.sparkdcp.cli.CompareCommand", "SparkContexts with --master or spark-submit's master; Logging with --verbose"),
