@@ -86,6 +86,12 @@ public final class PreviewJob {
             if (parentRefusal != null && SyncPreview.changesName(d) && !entry.isRoot()) d = new Decision(Decision.Kind.REFUSE, parentRefusal);
             return new Verdict(entry, d, there, parentRefusal, deletion, laterName);
         }
+
+        Verdict later() { return new Verdict(entry, decision, there, parentRefusal, deletion, true); }
+
+        Verdict changedBeneath(CopyOptions copy) {
+            return new Verdict(entry, SyncPreview.afterChildrenChanged(decision, entry, there, copy), there, parentRefusal, deletion, laterName);
+        }
     }
 
     /** A group's verdict, or (no verdict) the mark that deletions change names in the group's directory. */
@@ -361,8 +367,7 @@ public final class PreviewJob {
                 Verdict first = out.get(0);
                 for (int i = 1; i < out.size(); i++) {
                     Verdict v = out.get(i);
-                    Verdict link = v.deciding(SyncPreview.decideLink(v.there(), first.there(), first.decision()));
-                    out.set(i, new Verdict(link.entry(), link.decision(), link.there(), link.parentRefusal(), false, true));
+                    out.set(i, v.deciding(SyncPreview.decideLink(v.there(), first.there(), first.decision())).later());
                 }
             }
             all.addAll(out);
@@ -372,13 +377,7 @@ public final class PreviewJob {
 
     /** A directory's verdict once names change in it ({@link SyncPreview#afterChildrenChanged}). */
     private static Iterable<Verdict> changedBeneath(List<Spread.Marked<Verdict>> directories, CopyOptions copy) {
-        List<Verdict> out = new ArrayList<>();
-        for (Spread.Marked<Verdict> m : directories) {
-            Verdict v = m.item();
-            out.add(!m.marked() ? v : new Verdict(v.entry(), SyncPreview.afterChildrenChanged(v.decision(), v.entry(), v.there(), copy),
-                    v.there(), v.parentRefusal(), false, v.laterName()));
-        }
-        return out;
+        return directories.stream().map(m -> m.marked() ? m.item().changedBeneath(copy) : m.item()).toList();
     }
 
     private static Iterable<Line> linesOf(List<Verdict> verdicts, List<byte[]> refusedDirectories, boolean sync) {

@@ -2,12 +2,8 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.Decision;
 import io.sparkdcp.copy.ItemLog;
-import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.Protection;
-import io.sparkdcp.copy.RootFile;
-import io.sparkdcp.plan.DeletionPlanner;
-import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
@@ -16,15 +12,10 @@ import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.walk.Entry;
-import io.sparkdcp.walk.Listing;
-import io.sparkdcp.walk.TreeWalker;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
