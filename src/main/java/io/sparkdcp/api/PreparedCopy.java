@@ -14,6 +14,7 @@ import io.sparkdcp.job.Roots;
 import io.sparkdcp.job.SourceListing;
 import io.sparkdcp.job.Sources;
 import io.sparkdcp.job.SourcesJob;
+import io.sparkdcp.job.PreviewJob;
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.job.UsageException;
 import io.sparkdcp.posix.PathBytes;
@@ -124,29 +125,29 @@ public final class PreparedCopy {
      */
     public DryRun dryRun(boolean delete) {
         checkSyncDelete(delete);
-        return InProcessMemoryGuard.run(() -> logged(() -> {
-            List<SyncPreview> previews = new ArrayList<>();
-            for (int i = 0; i < pairs.size(); i++)
-                previews.add(SyncPreview.of(pairs.get(i), delete, sources.pairs().get(i).destinationExists()));
-            return new DryRun(previews, prefixes());
-        }));
+        return InProcessMemoryGuard.run(() -> logged(() -> dryRun(inProcessRunner(), delete, line -> {})));
     }
 
     /**
-     * {@link #dryRun(boolean)} on the caller's context: a pair whose copy would plan on the executors
-     * (--walk distributed, or auto on a cluster) is walked and judged there, and the driver receives
-     * counts and the first {@link ExecutorSyncPreview#SHOWN} entries of each action; the others as without Spark.
+     * {@link #dryRun(boolean)} on the caller's context: a pair whose copy would list on the executors
+     * (--walk distributed, or auto on a cluster) is walked and judged there, the others on the driver;
+     * either way the driver receives the counts and the first {@link PreviewJob#SHOWN} entries of each list.
      */
     public DryRun dryRun(JavaSparkContext sc, boolean delete) {
         checkSyncDelete(delete);
         return logged(() -> {
-            List<SyncPreview> previews = new ArrayList<>();
             try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-                for (int i = 0; i < pairs.size(); i++)
-                    previews.add(runner.preview(pairs.get(i), delete, sources.pairs().get(i).destinationExists(), request.run().messages()));
+                return dryRun(runner, delete, request.run().messages());
             }
-            return new DryRun(previews, prefixes());
         });
+    }
+
+    /** Each pair's dry run, one after the other, on {@code runner}. */
+    private DryRun dryRun(PhaseRunner runner, boolean delete, Consumer<String> log) {
+        List<SyncPreview> previews = new ArrayList<>();
+        for (int i = 0; i < pairs.size(); i++)
+            previews.add(new PreviewJob(pairs.get(i), runner, log).run(delete, sources.pairs().get(i).destinationExists()));
+        return new DryRun(previews, prefixes());
     }
 
     /** True when the copy lists SRC on the executors on such a master: --walk distributed, or auto on a cluster. */

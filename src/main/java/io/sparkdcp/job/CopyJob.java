@@ -273,7 +273,7 @@ public final class CopyJob {
                 counts.addFailure(new Failure(WHOLE_TREE, "delete", "", reason));
                 return;
             }
-            Listed.Walked destination = source.destination(copy.destinationRoot(), job.listing().destinationFilter());
+            Listed.Walked destination = source.destination(copy.destinationRoot(), false, job.listing().destinationFilter());
             // Unlisted parts of DST cannot be compared: report them; what was listed is still safe to judge.
             destination.summary().addErrorsTo(counts, f -> new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
             Spread<Extraneous> extraneous = extraneous(destination.blocks(), sourceBlocks, copy.destinationRoot()).kept();

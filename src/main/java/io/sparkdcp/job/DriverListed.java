@@ -136,8 +136,8 @@ final class DriverListed implements Listed {
     public <T> Spread<T> spread(List<T> items) { return LocalSpread.of(runner, items); }
 
     @Override
-    public Walked destination(byte[] root, Filter filter) {
-        Listing listing = new TreeWalker(options.walkThreads(), false, filter).walk(root);
+    public Walked destination(byte[] root, boolean projects, Filter filter) {
+        Listing listing = new TreeWalker(options.walkThreads(), projects, filter).walk(root);
         return new Walked(spread(listing.blocks()), summaryOf(listing));
     }
 

@@ -28,8 +28,8 @@ public interface Listed extends AutoCloseable {
     /** Items of the driver's, spread where this listing's are. */
     <T> Spread<T> spread(List<T> items);
 
-    /** DST walked where the source was (for sync --delete), with what the walk could not list. */
-    Walked destination(byte[] root, Filter filter);
+    /** DST walked where the source was (for sync --delete), with what the walk could not list; project IDs read with {@code projects}. */
+    Walked destination(byte[] root, boolean projects, Filter filter);
 
     record Walked(Spread<DirectoryBlock> blocks, ListingSummary summary) {}
 

@@ -180,4 +180,9 @@ final class LocalSpread<T> implements Spread<T> {
         for (BatchResult r : results) counts.merge(r.counts());
         return with(results);
     }
+
+    @Override
+    public List<T> takeOrdered(int n, Order<T> order) {
+        return items().stream().sorted(order).limit(n).toList();
+    }
 }

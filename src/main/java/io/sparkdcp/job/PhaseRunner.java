@@ -62,11 +62,6 @@ public interface PhaseRunner {
         return new CompareJob(options, windowNanos, this, log).run();
     }
 
-    /** What a copy or sync would do (a dry run): by default judged from listings held on the driver. */
-    default SyncPreview preview(JobOptions options, boolean delete, boolean destinationExists, Consumer<String> log) {
-        return SyncPreview.of(options, delete, destinationExists);
-    }
-
     /** Runs a function over tasks, results in task order: work that is not the copy engine's (the distributed walk). */
     <T, R> List<R> map(String phase, List<T> tasks, TaskFunction<T, R> function);
 

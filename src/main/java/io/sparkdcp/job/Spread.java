@@ -96,4 +96,11 @@ public interface Spread<T> {
 
     /** {@link #run}, keeping each task's result for later phases; the counts go into {@code counts}. */
     Spread<BatchResult> runKept(String phase, CopyOptions options, TaskWork<List<T>> work, CopyCounts counts);
+
+    /** An order that travels to the executors. */
+    @FunctionalInterface
+    interface Order<T> extends java.util.Comparator<T>, Serializable {}
+
+    /** The first {@code n} items in {@code order}. */
+    List<T> takeOrdered(int n, Order<T> order);
 }

@@ -58,8 +58,8 @@ final class RddListed implements Listed {
     }
 
     @Override
-    public Walked destination(byte[] root, Filter filter) {
-        ExecutorWalk.Walked destination = destinationWalk.walk(root, false, filter);
+    public Walked destination(byte[] root, boolean projects, Filter filter) {
+        ExecutorWalk.Walked destination = destinationWalk.walk(root, projects, filter);
         return new Walked(job.spread(destination.blocks()), destination.summary());
     }
 

@@ -259,4 +259,7 @@ final class RddSpread<T> implements Spread<T> {
         @Override
         public int getPartition(Object key) { return (int) ((Long) key / perTask); }
     }
+
+    @Override
+    public List<T> takeOrdered(int n, Order<T> order) { return rdd.takeOrdered(n, order); }
 }

@@ -9,7 +9,6 @@ import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.Listed;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.SourceListing;
-import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.report.CompareReport;
 import io.sparkdcp.job.TaskFunction;
 import io.sparkdcp.job.TaskItemLog;
@@ -110,14 +109,6 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     public CompareReport compare(JobOptions options, long windowNanos, Consumer<String> log) {
         return options.copy().itemLog() == null && SourceListing.walksDistributed(options.listing().walk(), spansNodes())
                 ? new ExecutorCompare(options, windowNanos, this, log).run() : PhaseRunner.super.compare(options, windowNanos, log);
-    }
-
-    /** Judged on the executors where the copy's listing would stay there; with --log the driver judges and logs. */
-    @Override
-    public SyncPreview preview(JobOptions options, boolean delete, boolean destinationExists, Consumer<String> log) {
-        return options.copy().itemLog() == null && SourceListing.staysDistributed(options, spansNodes())
-                ? ExecutorSyncPreview.of(options, delete, destinationExists, this, log)
-                : PhaseRunner.super.preview(options, delete, destinationExists, log);
     }
 
     /** The context, for a job that builds its own stages (the plan that stays on the executors). */

@@ -2,7 +2,6 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.report.CopyReport;
-import io.sparkdcp.spark.ExecutorSyncPreview;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
@@ -116,13 +115,13 @@ class DeleteAcrossMountsTest {
         Commands.run("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", tmpfs.toString());
         try {
             Files.writeString(tmpfs.resolve("job-output"), "on tmpfs");
-            SyncPreview preview = SyncPreview.of(LocalCopy.syncDefaults().jobOptions(src, dst), true, true);
+            SyncPreview preview = DryRuns.onThreads(LocalCopy.syncDefaults().jobOptions(src, dst), true, true);
             assertEquals(List.of(), preview.delete());
             // On the executors too (--walk distributed on Spark), where DST's walk lists the tmpfs' entries.
             JavaSparkContext sc = new JavaSparkContext(new SparkConf().setAppName("spark-dcp-test").setMaster("local[2]")
                     .set("spark.ui.enabled", "false").set("spark.speculation", "false"));
             try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-                SyncPreview onExecutors = ExecutorSyncPreview.of(LocalCopy.syncDefaults().jobOptions(src, dst), true, true, runner, line -> {});
+                SyncPreview onExecutors = DryRuns.onExecutors(LocalCopy.syncDefaults().jobOptions(src, dst), runner, true, true);
                 assertEquals(List.of(), onExecutors.delete());
                 assertEquals(SyncPreview.NotShown.NONE, onExecutors.notShown());
                 assertEquals(preview.fixMetadata().size(), onExecutors.fixMetadata().size());

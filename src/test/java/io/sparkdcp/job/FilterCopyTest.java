@@ -114,7 +114,7 @@ class FilterCopyTest {
             Set<String> before = paths(dst);
 
             LocalCopy filtered = plain.withListing(new ListingOptions(WalkMode.DRIVER, null, null, rules(), deleteExcluded));
-            SyncPreview preview = SyncPreview.of(filtered.jobOptions(src, dst), true, true);
+            SyncPreview preview = DryRuns.onThreads(filtered.jobOptions(src, dst), true, true);
             CopyReport r = filtered.sync(src, dst, true);
             assertEquals(List.of(), r.counts().failures());
 

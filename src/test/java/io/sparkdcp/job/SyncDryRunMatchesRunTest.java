@@ -11,7 +11,6 @@ import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.report.CopyReport;
-import io.sparkdcp.spark.ExecutorSyncPreview;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;
@@ -53,8 +52,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * project IDs and flags other than the locks of files, and --contents, which the dry run documents it
  * cannot judge, and hard links.
  *
- * <p>The dry run on the executors ({@link ExecutorSyncPreview}, for --walk distributed: the two walks
- * grouped by parent directory on local Spark) must list the same, in the same order (every other pair).
+ * <p>The same dry run ({@link PreviewJob}) with its listings on the executors (--walk distributed on local
+ * Spark) must list the same, in the same order, and log the same lines (every other pair).
  *
  * <p>Seeded: a failure names its seed; {@code -Dsync.seed=N} runs that one tree pair alone.
  */
@@ -105,11 +104,12 @@ class SyncDryRunMatchesRunTest {
 
         JobOptions options = sync.withThreadsPerTask(1 + random.nextInt(3)).jobOptions(src, dst);
         String dryLog = mount.dir().resolve("dry-log" + seed).toString(), runLog = mount.dir().resolve("log" + seed).toString();
-        SyncPreview preview = ItemLogDir.logged(dryLog, () -> SyncPreview.of(logging(options, dryLog), !copy, true));
+        SyncPreview preview = ItemLogDir.logged(dryLog, () -> DryRuns.onThreads(logging(options, dryLog), !copy, true));
         SyncPreview onExecutors = null;
+        String executorsLog = mount.dir().resolve("executors-log" + seed).toString();
         if (seed % 2 == 0) { // half the pairs, copies and syncs among them: Spark's jobs are slower than the trees are big
             try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-                onExecutors = ExecutorSyncPreview.of(options, !copy, true, runner, line -> {});
+                onExecutors = ItemLogDir.logged(executorsLog, () -> DryRuns.onExecutors(logging(options, executorsLog), runner, !copy, true));
             }
         }
         JobOptions run = logging(options, runLog);
@@ -129,6 +129,8 @@ class SyncDryRunMatchesRunTest {
         assertEquals(preview.keptNewer().size(), report.counts().keptNewer(), context + ": kept, newer at DST");
         // The dry run logs the lines the run then logs (but for the calls of failures: the dry run makes none).
         assertEquals(done.entries(), new Items(ItemLogDir.read(dryLog)).entries(), context + ": the dry run's log");
+        if (onExecutors != null)
+            assertEquals(done.entries(), new Items(ItemLogDir.read(executorsLog)).entries(), context + ": the dry run's log, on the executors");
         if (copy) return; // a copy leaves what SRC lacks at DST
         Set<String> newer = paths(preview.keptNewer());
         // What is protected at DST (locked there, not at SRC) stays as it was, and so does what it holds.

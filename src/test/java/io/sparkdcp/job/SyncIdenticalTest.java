@@ -5,7 +5,6 @@ import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.report.CopyReport;
-import io.sparkdcp.spark.ExecutorSyncPreview;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -127,12 +126,12 @@ class SyncIdenticalTest {
         Files.delete(src.resolve("y"));
         JobOptions options = SYNC.jobOptions(src, dst);
 
-        SyncPreview driver = SyncPreview.of(options, true, true);
+        SyncPreview driver = DryRuns.onThreads(options, true, true);
         SyncPreview executors;
         JavaSparkContext sc = new JavaSparkContext(new SparkConf().setAppName("spark-dcp-test").setMaster("local[2]")
                 .set("spark.ui.enabled", "false").set("spark.speculation", "false"));
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
-            executors = ExecutorSyncPreview.of(options, true, true, runner, line -> {});
+            executors = DryRuns.onExecutors(options, runner, true, true);
         } finally {
             sc.stop();
         }
