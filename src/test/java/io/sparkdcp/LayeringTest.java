@@ -73,7 +73,6 @@ class LayeringTest {
             // Spread's operations on the executors are pair RDDs, whose Java API speaks scala.Tuple2.
             .and().doNotHaveFullyQualifiedName(ROOT + ".spark.RddSpread")
             .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ExecutorSyncPreview")
-            .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ExecutorCompare")
             .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ParentGroups")
             .should().dependOnClassesThat().resideInAPackage("scala..")
             .because("Spark's Scala types are turned into Java values in one place");

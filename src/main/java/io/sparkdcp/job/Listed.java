@@ -28,7 +28,7 @@ public interface Listed extends AutoCloseable {
     /** Items of the driver's, spread where this listing's are. */
     <T> Spread<T> spread(List<T> items);
 
-    /** DST walked where the source was (for sync --delete), with what the walk could not list. */
+    /** DST walked where the source was (for sync --delete and compare; for a file as SRC, the one name it maps onto), with what the walk could not list. */
     Walked destination(byte[] root, Filter filter);
 
     record Walked(Spread<DirectoryBlock> blocks, ListingSummary summary) {}
