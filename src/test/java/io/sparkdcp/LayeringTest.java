@@ -72,8 +72,6 @@ class LayeringTest {
             .doNotHaveFullyQualifiedName(ROOT + ".spark.ScalaAdapter")
             // Spread's operations on the executors are pair RDDs, whose Java API speaks scala.Tuple2.
             .and().doNotHaveFullyQualifiedName(ROOT + ".spark.RddSpread")
-            .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ExecutorCompare")
-            .and().doNotHaveFullyQualifiedName(ROOT + ".spark.ParentGroups") // ExecutorCompare's, until compare is one recipe
             .should().dependOnClassesThat().resideInAPackage("scala..")
             .because("Spark's Scala types are turned into Java values in one place");
 

@@ -14,7 +14,6 @@ import io.sparkdcp.job.Sources;
 import io.sparkdcp.job.UsageException;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.CompareReport;
-import io.sparkdcp.spark.ExecutorCompare;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -71,7 +70,7 @@ public final class PreparedCompare {
 
     private CompareResult run(PhaseRunner runner) {
         ItemLogTarget log = options.copy().itemLog();
-        Supplier<CompareReport> job = () -> runner.compare(options, windowNanos, request.run().messages());
+        Supplier<CompareReport> job = () -> new CompareJob(options, windowNanos, runner, request.run().messages()).run();
         return new CompareResult(log == null ? job.get() : ItemLogDir.logged(log.dir(), job));
     }
 }

@@ -2,7 +2,6 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.CompareOutcome;
 import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.copy.Difference;
 import io.sparkdcp.copy.EntryComparer;
 import io.sparkdcp.copy.EntryPair;
@@ -17,14 +16,13 @@ import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.report.CompareReport;
 import io.sparkdcp.report.Counted;
+import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
-import io.sparkdcp.walk.Listing;
-import io.sparkdcp.walk.TreeWalker;
+import io.sparkdcp.walk.Filter;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,14 +33,15 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * The driver's side of {@code compare}: walk both trees the way a copy walks its source (on the
- * driver, or on the executors), match the entries by path, judge what only the listings can tell
- * (entries one side lacks, hard-link groups), and hand the pairs to tasks in batches, which compare
- * each pair ({@link EntryComparer}). Nothing is written to either tree, and no lock is taken: a
- * compare may run beside a copy, whose half-done entries it then reports as differences.
+ * {@code compare}, written once over {@link Spread}s that live wherever the runner's {@link Listed}
+ * keeps the listings (driver lists, or RDDs on the executors): walk both trees the way a copy walks
+ * its source, match them directory by directory, judge what only the listings can tell (entries one
+ * side lacks, hard-link groups), and hand the pairs to tasks in batches, which compare each pair
+ * ({@link EntryComparer}). Nothing is written to either tree, and no lock is taken: a compare may run
+ * beside a copy, whose half-done entries it then reports as differences.
  */
 public final class CompareJob {
-    public static final Comparator<Difference> BY_PATH = Comparator.<Difference, byte[]>comparing(Difference::path, PathBytes::compare)
+    static final Comparator<Difference> BY_PATH = Comparator.<Difference, byte[]>comparing(Difference::path, PathBytes::compare)
             .thenComparing(Difference::kind);
 
     private final JobOptions options;
@@ -66,61 +65,125 @@ public final class CompareJob {
         this.log = log;
     }
 
+    /** The whole compare, both roots pinned for every task; nothing written, no lock taken. */
     public CompareReport run() {
         long start = System.nanoTime();
-        CopyOptions copy = pinned(options.copy());
-        String listedBy = SourceListing.listedBy(options, runner);
-        RootFile file = copy.rootFile();
-        Listing source = file != null ? TreeWalker.walkOne(copy.sourceRoot(), file.sourceName(), file.destinationName(), true)
-                : walk(copy.sourceRoot(), listedBy);
-        Listing destination = file != null ? TreeWalker.walkOne(copy.destinationRoot(), file.destinationName(), file.destinationName(), false)
-                : walk(copy.destinationRoot(), listedBy);
-        log.accept(String.format(Locale.ROOT, "listed %s in SRC and %,d in DST", Counted.of(source.entryCount(), "entry"), destination.entryCount()));
-
-        List<Failure> failures = new ArrayList<>();
-        for (Failure f : source.errors()) failures.add(side(f, "SRC"));
-        for (Failure f : destination.errors()) failures.add(side(f, "DST"));
-        Matched matched = match(source.entries(), destination.entries(), unreadable(source), unreadable(destination));
-        List<Difference> differences = new ArrayList<>(matched.differences());
-        differences.addAll(hardLinks(matched.pairs()));
-
-        long compared = 0;
-        long bytes = 0;
-        long window = windowNanos;
-        int threads = options.threadsPerTask();
-        List<List<EntryPair>> tasks = batches(matched.pairs(), options);
-        Set<String> walkFailed = failures.stream().map(Failure::path).collect(Collectors.toSet());
-        for (CompareOutcome o : runner.map("compare", tasks, pairs -> EntryComparer.compare(copy, window, threads, pairs))) {
-            differences.addAll(o.differences());
-            addFailures(o, walkFailed, failures);
-            compared += o.compared();
-            bytes += o.bytesCompared();
+        JobOptions job = options.withCopy(pinned(options.copy()));
+        try (Listed listed = runner.list(job, log, block -> {}, Long.MAX_VALUE)) {
+            return new Recipe(job, listed).run(start);
         }
-        if (copy.modes().compareContents()) bytes += compareLargeFiles(copy, matched.pairs(), differences, failures);
-        differences.sort(BY_PATH);
-        log(copy, differences, failures);
-        return new CompareReport(PathBytes.display(copy.sourceShown()), PathBytes.display(copy.destinationShown()),
-                copy.xattrs().word(), copy.projectIds(), copy.flags(), copy.modes().compareContents(), windowNanos, listedBy,
-                source.entryCount(), destination.entryCount(), compared, matched.onlyBelow(), bytes, differences, failures,
-                System.nanoTime() - start);
     }
 
     /**
-     * With --contents, the bytes of files larger than the chunk size, in chunks that different tasks
-     * compare (as the copy splits them); one DATA difference per file however many chunks differ.
-     * Returns the bytes read on each side.
+     * One run's phases over the listings, wherever the runner keeps them: list both trees → match them
+     * directory by directory → hard-link groups met by inode → pairs compared in batch tasks → with
+     * --contents, large files in chunk tasks → report. The driver receives differences, failures and
+     * counts, never a listing; it writes the item log.
      */
-    private long compareLargeFiles(CopyOptions copy, List<EntryPair> pairs, List<Difference> differences, List<Failure> failures) {
+    private final class Recipe {
+        private final JobOptions job;
+        private final CopyOptions copy;
+        private final Listed source;
+
+        Recipe(JobOptions job, Listed source) {
+            this.job = job;
+            this.copy = job.copy();
+            this.source = source;
+        }
+
+        CompareReport run(long start) {
+            Spread<DirectoryBlock> sourceBlocks = null;
+            for (Spread<DirectoryBlock> arrival : source.arrivals())
+                sourceBlocks = sourceBlocks == null ? arrival : sourceBlocks.union(arrival);
+            if (sourceBlocks == null) sourceBlocks = source.spread(List.of());
+            ListingSummary sourceListed = source.summary();
+            Listed.Walked destination = source.destination(copy.destinationRoot(), false, Filter.NONE);
+            ListingSummary destinationListed = destination.summary();
+            log.accept(String.format(Locale.ROOT, "listed %s in SRC and %,d in DST%s", Counted.of(sourceListed.entries(), "entry"),
+                    destinationListed.entries(), source.listedBy().equals(SourceListing.EXECUTORS) ? " " + runner.where() : ""));
+            List<Failure> failures = new ArrayList<>();
+            for (Failure f : sourceListed.errors()) failures.add(side(f, "SRC"));
+            for (Failure f : destinationListed.errors()) failures.add(side(f, "DST"));
+
+            Set<String> sourceUnreadable = paths(sourceListed.errors());
+            Set<String> destinationUnreadable = paths(destinationListed.errors());
+            Spread<CompareMatch.Placed> here = sourceBlocks.mapShares(CompareMatch::placed);
+            Spread<CompareMatch.Placed> there = destination.blocks().mapShares(CompareMatch::placed);
+            Spread<CompareMatch.Matched> matched = here.meet(CompareMatch.Placed::directory, there, CompareMatch.Placed::directory,
+                    (inHere, inThere) -> List.of(CompareMatch.of(inHere, inThere, sourceUnreadable, destinationUnreadable))).kept();
+            List<Difference> differences = new ArrayList<>(matched.mapShares(CompareMatch::differencesOf).collect());
+            long onlyBelow = matched.mapShares(CompareMatch::onlyBelowOf).collect().stream().mapToLong(Long::longValue).sum();
+            // In path order within each share: a share computed again cuts the same batches and chunks.
+            Spread<EntryPair> pairs = matched.mapShares(CompareMatch::pairsOf);
+            differences.addAll(hardLinks(pairs, true));
+            differences.addAll(hardLinks(pairs, false));
+
+            long compared = 0;
+            long bytes = 0;
+            Set<String> walkFailed = paths(failures);
+            for (CompareOutcome o : comparePairs(pairs)) {
+                differences.addAll(o.differences());
+                addFailures(o, walkFailed, failures);
+                compared += o.compared();
+                bytes += o.bytesCompared();
+            }
+            if (copy.modes().compareContents()) bytes += addChunkOutcomes(compareLargeFiles(pairs), differences, failures);
+            differences.sort(BY_PATH);
+            log(copy, differences, failures);
+            return new CompareReport(copy, windowNanos, source.listedBy(), new CompareReport.Numbers(sourceListed.entries(),
+                    destinationListed.entries(), compared, onlyBelow, bytes), differences, failures, System.nanoTime() - start);
+        }
+
+        /** The pairs in batches, each batch a task. */
+        private List<CompareOutcome> comparePairs(Spread<EntryPair> pairs) {
+            // Locals: the functions travel to the executors without this recipe.
+            JobOptions cut = job;
+            CopyOptions copy = this.copy;
+            long window = windowNanos;
+            int threads = job.threadsPerTask();
+            return pairs.mapShares(share -> batches(share, cut)).dealt(1, "plan the compare tasks")
+                    .map(tasks -> tasks.mapInTasks("compare", batches -> compareEach(copy, window, threads, batches)).collect())
+                    .orElse(List.of());
+        }
+
+        /**
+         * With --contents, the bytes of files larger than the chunk size, in chunks that different tasks
+         * compare (as the copy splits them); the outcomes of each chunk task.
+         */
+        private List<CompareOutcome> compareLargeFiles(Spread<EntryPair> pairs) {
+            CopyOptions copy = this.copy;
+            return pairs.mapShares(share -> chunksOf(share, copy))
+                    .dealt(Planner.chunksPerTask(job.batchBytes(), copy.chunkSize()), "plan the chunks to compare")
+                    .map(tasks -> tasks.mapInTasks("compare large files", part -> List.of(EntryComparer.compareChunks(copy, part))).collect())
+                    .orElse(List.of());
+        }
+
+        /** Names of one inode, from one side, met by (dev, ino) and judged together. */
+        private List<Difference> hardLinks(Spread<EntryPair> pairs, boolean fromSource) {
+            return pairs.filter(p -> linkedInode(p, fromSource) != null)
+                    .grouped(p -> linkedInode(p, fromSource), runner.parallelism())
+                    .mapShares(groups -> {
+                        List<Difference> out = new ArrayList<>();
+                        for (List<EntryPair> group : groups) splits(CompareMatch.inPathOrder(group), fromSource, out);
+                        return out;
+                    }).collect();
+        }
+    }
+
+    private static List<CompareOutcome> compareEach(CopyOptions copy, long window, int threads, List<List<EntryPair>> batches) {
+        List<CompareOutcome> out = new ArrayList<>();
+        for (List<EntryPair> batch : batches) out.add(EntryComparer.compare(copy, window, threads, batch));
+        return out;
+    }
+
+    private static List<PairChunk> chunksOf(List<EntryPair> pairs, CopyOptions copy) {
         List<PairChunk> chunks = new ArrayList<>();
         for (EntryPair p : pairs) chunks.addAll(chunksOf(p, copy));
-        if (chunks.isEmpty()) return 0;
-        int perTask = (int) Planner.chunksPerTask(options.batchBytes(), copy.chunkSize());
-        return addChunkOutcomes(runner.map("compare large files", Planner.partition(chunks, perTask),
-                part -> EntryComparer.compareChunks(copy, part)), differences, failures);
+        return chunks;
     }
 
     /** A pair's chunks when its bytes are compared by several tasks: files of equal size larger than the chunk size. */
-    public static List<PairChunk> chunksOf(EntryPair p, CopyOptions copy) {
+    private static List<PairChunk> chunksOf(EntryPair p, CopyOptions copy) {
         long size = p.source().stat().size();
         if (p.source().type() != FileType.FILE || p.destination().type() != FileType.FILE || size != p.destination().stat().size()
                 || size <= copy.chunkSize()) return List.of();
@@ -130,7 +193,7 @@ public final class CompareJob {
     }
 
     /** The chunks' outcomes: one DATA difference and one failure per file however many chunks tell it. Returns the bytes read. */
-    public static long addChunkOutcomes(List<CompareOutcome> outcomes, List<Difference> differences, List<Failure> failures) {
+    private static long addChunkOutcomes(List<CompareOutcome> outcomes, List<Difference> differences, List<Failure> failures) {
         Set<ByteBuffer> differ = new HashSet<>();
         Set<String> failed = new HashSet<>();
         long bytes = 0;
@@ -143,7 +206,7 @@ public final class CompareJob {
     }
 
     /** A directory a walk could not open fails its pair again: reported once, by the walk. */
-    public static void addFailures(CompareOutcome o, Set<String> walkFailed, List<Failure> failures) {
+    private static void addFailures(CompareOutcome o, Set<String> walkFailed, List<Failure> failures) {
         for (Failure f : o.failures()) if (!walkFailed.contains(f.path())) failures.add(f);
     }
 
@@ -157,7 +220,7 @@ public final class CompareJob {
     }
 
     /** Both roots' identities, so that every task opens the same two directories (read-only, no lock). */
-    public static CopyOptions pinned(CopyOptions copy) {
+    private static CopyOptions pinned(CopyOptions copy) {
         DirectoryIdentity s;
         DirectoryIdentity d;
         try (Fd fd = RootCheck.open(copy.sourceRoot(), copy.sourceId(), "source")) {
@@ -169,82 +232,14 @@ public final class CompareJob {
         return copy.withRootIds(s, d);
     }
 
-    private Listing walk(byte[] root, String listedBy) {
-        return listedBy.equals(SourceListing.EXECUTORS)
-                ? new DistributedWalk(runner, options.walkThreads(), log).walk(root, false)
-                : new TreeWalker(options.walkThreads(), false).walk(root);
-    }
-
-    public static Failure side(Failure f, String tree) {
+    private static Failure side(Failure f, String tree) {
         return new Failure(f.path(), f.op(), f.errno(), "in " + tree + ": " + f.message());
     }
 
-    private static Set<String> unreadable(Listing listing) {
-        return listing.errors().stream().map(Failure::path).collect(Collectors.toSet());
+    private static Set<String> paths(List<Failure> failures) {
+        return failures.stream().map(Failure::path).collect(Collectors.toCollection(HashSet::new));
     }
 
-    /**
-     * @param pairs       entries both trees have, of the same type or not
-     * @param differences entries one tree lacks: the topmost only, for a directory one side lacks
-     * @param onlyBelow   entries left unreported below such directories
-     */
-    public record Matched(List<EntryPair> pairs, List<Difference> differences, long onlyBelow) {}
-
-    /**
-     * Matches the two listings by path. An entry the other tree lacks is a difference unless the other
-     * tree could not list it (that walk error is reported already), and only the topmost of a subtree
-     * one side lacks (or has where the other has no directory) is listed.
-     */
-    public static Matched match(List<Entry> source, List<Entry> destination, Set<String> sourceUnreadable, Set<String> destinationUnreadable) {
-        Map<ByteBuffer, Entry> there = new HashMap<>();
-        for (Entry d : destination) there.put(ByteBuffer.wrap(d.path()), d);
-        List<EntryPair> pairs = new ArrayList<>();
-        List<Difference> differences = new ArrayList<>();
-        Set<ByteBuffer> sourceOnlyDirs = new HashSet<>();
-        Set<ByteBuffer> destinationOnlyDirs = new HashSet<>();
-        long below = 0;
-        for (Entry s : source) {
-            Entry d = there.remove(ByteBuffer.wrap(s.path()));
-            if (d != null) {
-                pairs.add(new EntryPair(s, d));
-                if (s.type() != d.type()) {
-                    if (s.type() == FileType.DIRECTORY) sourceOnlyDirs.add(ByteBuffer.wrap(s.path()));
-                    if (d.type() == FileType.DIRECTORY) destinationOnlyDirs.add(ByteBuffer.wrap(d.path()));
-                }
-            } else if (oneSided(s, sourceOnlyDirs, destinationUnreadable)) {
-                below++;
-            } else if (!underUnreadable(s.path(), destinationUnreadable)) {
-                differences.add(new Difference(s.path(), Difference.Kind.ONLY_IN_SOURCE, describe(s), ""));
-            }
-        }
-        for (Entry d : destination) {
-            if (!there.containsKey(ByteBuffer.wrap(d.path()))) continue; // matched above
-            if (oneSided(d, destinationOnlyDirs, sourceUnreadable)) below++;
-            else if (!underUnreadable(d.path(), sourceUnreadable))
-                differences.add(new Difference(d.path(), Difference.Kind.ONLY_IN_DESTINATION, "", describe(d)));
-        }
-        return new Matched(pairs, differences, below);
-    }
-
-    /** Whether e lies below a directory only its tree has (remembering e if it is one, for its own children). */
-    private static boolean oneSided(Entry e, Set<ByteBuffer> oneSidedDirs, Set<String> otherUnreadable) {
-        boolean below = oneSidedDirs.contains(ByteBuffer.wrap(e.parent()));
-        if (e.type() == FileType.DIRECTORY && !underUnreadable(e.path(), otherUnreadable)) oneSidedDirs.add(ByteBuffer.wrap(e.path()));
-        return below && !e.isRoot();
-    }
-
-    /** The other walk could not list this path or a directory above it: its absence there says nothing. */
-    private static boolean underUnreadable(byte[] path, Set<String> unreadable) {
-        if (unreadable.isEmpty()) return false;
-        for (byte[] p = path; ; p = PathBytes.parent(p)) {
-            if (unreadable.contains(PathBytes.display(p))) return true;
-            if (p.length == 0) return false;
-        }
-    }
-
-    private static String describe(Entry e) {
-        return e.type() == FileType.FILE ? "file, " + e.stat().size() + " bytes" : e.type().name().toLowerCase(Locale.ROOT).replace('_', ' ');
-    }
 
     /**
      * The names of each inode must be the same on both sides: names that share an inode in one tree
@@ -262,7 +257,7 @@ public final class CompareJob {
      * Names of one inode (in path order) whose other side's inodes split them: one difference, at the
      * group's first name. The pairs of several inodes may be given: each is judged apart.
      */
-    public static void splits(List<EntryPair> pairs, boolean fromSource, List<Difference> out) {
+    private static void splits(List<EntryPair> pairs, boolean fromSource, List<Difference> out) {
         Map<List<Long>, List<EntryPair>> groups = new LinkedHashMap<>();
         for (EntryPair p : pairs) {
             List<Long> inode = linkedInode(p, fromSource);
@@ -283,7 +278,7 @@ public final class CompareJob {
     }
 
     /** The (dev, ino) of one side of a pair whose names are checked together, or null: directories, and single links. */
-    public static List<Long> linkedInode(EntryPair p, boolean fromSource) {
+    private static List<Long> linkedInode(EntryPair p, boolean fromSource) {
         Entry here = fromSource ? p.source() : p.destination();
         Entry there = fromSource ? p.destination() : p.source();
         if (here.type() == FileType.DIRECTORY || there.type() == FileType.DIRECTORY || here.stat().nlink() < 2) return null;
@@ -295,7 +290,7 @@ public final class CompareJob {
     }
 
     /** Pairs in path order, cut at --batch-files entries or, when bytes are read, --batch-bytes bytes (large files' chunks aside). */
-    public static List<List<EntryPair>> batches(List<EntryPair> pairs, JobOptions options) {
+    private static List<List<EntryPair>> batches(List<EntryPair> pairs, JobOptions options) {
         boolean readsBytes = options.copy().modes().compareContents();
         List<List<EntryPair>> out = new ArrayList<>();
         List<EntryPair> current = new ArrayList<>();

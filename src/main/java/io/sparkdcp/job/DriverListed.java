@@ -3,6 +3,7 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Filter;
 import io.sparkdcp.walk.Listing;
@@ -137,7 +138,9 @@ final class DriverListed implements Listed {
 
     @Override
     public Walked destination(byte[] root, boolean projects, Filter filter) {
-        Listing listing = new TreeWalker(options.walkThreads(), projects, filter).walk(root);
+        RootFile file = options.copy().rootFile(); // a file as SRC maps onto one name in DST
+        Listing listing = file != null ? TreeWalker.walkOne(root, file.destinationName(), file.destinationName(), false)
+                : new TreeWalker(options.walkThreads(), projects, filter).walk(root);
         return new Walked(spread(listing.blocks()), summaryOf(listing));
     }
 

@@ -28,7 +28,10 @@ public interface Listed extends AutoCloseable {
     /** Items of the driver's, spread where this listing's are. */
     <T> Spread<T> spread(List<T> items);
 
-    /** DST walked where the source was (for sync --delete), with what the walk could not list; project IDs read with {@code projects}. */
+    /**
+     * DST walked where the source was (for sync --delete, compare and the dry run; for a file as SRC, the one name
+     * it maps onto), with what the walk could not list; project IDs read with {@code projects}.
+     */
     Walked destination(byte[] root, boolean projects, Filter filter);
 
     record Walked(Spread<DirectoryBlock> blocks, ListingSummary summary) {}

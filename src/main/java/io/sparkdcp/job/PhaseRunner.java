@@ -4,7 +4,6 @@ import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.StepStats;
 import io.sparkdcp.progress.Work;
-import io.sparkdcp.report.CompareReport;
 
 import io.sparkdcp.walk.DirectoryBlock;
 
@@ -55,11 +54,6 @@ public interface PhaseRunner {
 
         @Override
         void close();
-    }
-
-    /** Compares SRC and DST: by default on listings held on the driver. */
-    default CompareReport compare(JobOptions options, long windowNanos, Consumer<String> log) {
-        return new CompareJob(options, windowNanos, this, log).run();
     }
 
     /** Runs a function over tasks, results in task order: work that is not the copy engine's (the distributed walk). */

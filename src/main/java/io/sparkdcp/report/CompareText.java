@@ -10,16 +10,17 @@ public final class CompareText {
     private CompareText() {}
 
     public static String render(CompareReport r) {
+        CompareReport.Numbers n = r.numbers();
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "compared %s and %s%n", r.source(), r.destination()));
         out.append(String.format(Locale.ROOT, "  entries: %,d in SRC, %,d in DST, %,d in both%n",
-                r.entriesSource(), r.entriesDestination(), r.compared()));
+                n.entriesSource(), n.entriesDestination(), n.compared()));
         out.append(String.format(Locale.ROOT, "  compared: type, size, mode, owner, group, mtime (%s), device numbers, "
                         + "symlink targets, hard links, xattrs (%s)%s%s%s%n",
                 r.timeWindowNanos() == 0 ? "to the nanosecond" : "within " + r.timeWindowNanos() + " ns",
-                r.xattrPolicy(), r.projectIds() ? ", project IDs and PROJINHERIT" : "",
-                r.flags() ? ", inode flags and extent-size hints" : "",
-                r.contents() ? String.format(Locale.ROOT, ", file contents (%,d bytes on each side)", r.bytesCompared())
+                r.settings().xattrs().word(), r.settings().projectIds() ? ", project IDs and PROJINHERIT" : "",
+                r.settings().flags() ? ", inode flags and extent-size hints" : "",
+                r.settings().modes().compareContents() ? String.format(Locale.ROOT, ", file contents (%,d bytes on each side)", n.bytesCompared())
                         : "; file contents not read (--contents reads them)"));
         if (r.differences().isEmpty()) {
             out.append(r.failures().isEmpty() ? "identical\n"
@@ -28,7 +29,7 @@ public final class CompareText {
         }
         out.append(String.format(Locale.ROOT, "%s in %s%s:%n", Counted.of(r.differences().size(), "difference"),
                 Counted.of(r.entriesDiffering(), "entry"),
-                r.onlyBelow() == 0 ? "" : " (and " + Counted.of(r.onlyBelow(), "entry") + " below directories only one side has)"));
+                n.onlyBelow() == 0 ? "" : " (and " + Counted.of(n.onlyBelow(), "entry") + " below directories only one side has)"));
         for (Map.Entry<Difference.Kind, Long> k : r.byKind().entrySet())
             out.append(String.format(Locale.ROOT, "  %-20s %,d%n", k.getKey().word(), k.getValue()));
         if (!r.failures().isEmpty())

@@ -9,7 +9,6 @@ import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.Listed;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.SourceListing;
-import io.sparkdcp.report.CompareReport;
 import io.sparkdcp.job.TaskFunction;
 import io.sparkdcp.job.TaskItemLog;
 import io.sparkdcp.job.TaskWork;
@@ -102,13 +101,6 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     public Listed list(JobOptions options, Consumer<String> log, Consumer<DirectoryBlock> onListed, long walkEntriesPerTask) {
         return SourceListing.staysDistributed(options, spansNodes()) ? new RddListed(this, options, log, walkEntriesPerTask)
                 : PhaseRunner.super.list(options, log, onListed, walkEntriesPerTask);
-    }
-
-    /** With --walk distributed (or auto on a cluster) both listings stay on the executors; not yet with --log. */
-    @Override
-    public CompareReport compare(JobOptions options, long windowNanos, Consumer<String> log) {
-        return options.copy().itemLog() == null && SourceListing.walksDistributed(options.listing().walk(), spansNodes())
-                ? new ExecutorCompare(options, windowNanos, this, log).run() : PhaseRunner.super.compare(options, windowNanos, log);
     }
 
     /** The context, for a job that builds its own stages (the plan that stays on the executors). */

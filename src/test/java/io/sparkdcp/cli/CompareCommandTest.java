@@ -2,6 +2,7 @@ package io.sparkdcp.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sparkdcp.job.ItemLogDir;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Linux;
@@ -97,11 +98,12 @@ class CompareCommandTest {
         assertTrue(run.out().contains("17 differences in 17 entries"), run.out());
 
         // The same on Spark, the trees walked by the executors, in batches of 5 pairs compared by 3 threads each,
-        // the big file's bytes in 1 MiB chunks by several tasks.
+        // the big file's bytes in 1 MiB chunks by several tasks; with --log the listings stay there too.
         Path sparkReport = mount.dir().resolve("planted-spark.json");
+        Path sparkLog = mount.dir().resolve("planted-spark-log");
         CommandLineRun spark = CommandLineRun.of("compare", "--contents", "--master", "local[2]", "--walk", "distributed",
                 "--batch-files", "5", "--threads-per-task", "3", "--chunk-size", "1M", "--batch-bytes", "2M",
-                "--report", sparkReport.toString(), source.root() + "/", copy.toString());
+                "--log", sparkLog.toString(), "--report", sparkReport.toString(), source.root() + "/", copy.toString());
         assertEquals(1, spark.exitCode(), spark.err());
         assertEquals(expected.stream().sorted().toList(), differsLines(spark.err()).stream().sorted().toList());
         assertTrue(spark.err().contains("in DST on the executors"), spark.err());
@@ -112,6 +114,7 @@ class CompareCommandTest {
         for (String field : List.of("differences_total", "differences_by_kind", "entries_below_one_sided_directories", "entries_compared",
                 "entries_source", "entries_destination", "entries_differing", "failed"))
             assertEquals(json.get(field), sparkJson.get(field), field);
+        assertEquals(expected.size(), ItemLogDir.read(sparkLog.toString()).size(), "one log line per difference");
 
         // Without --contents the changed byte goes unseen (same size and mtime), the rest does not.
         CommandLineRun metadataOnly = CommandLineRun.of("compare", source.root() + "/", copy.toString());

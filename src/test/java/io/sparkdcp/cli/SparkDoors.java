@@ -38,7 +38,7 @@ final class SparkDoors {
                     + "reflection on CopyCommand does, links nothing"),
             Map.entry("io.sparkdcp.api.SparkDcp", "the notebook API's methods that take a JavaSparkContext"),
             Map.entry("io.sparkdcp.api.PreparedCopy", "run/dryRun on a JavaSparkContext; the executors' plan only when runner.onSpark(); ItemLogDir with --log"),
-            Map.entry("io.sparkdcp.api.PreparedCompare", "run on a JavaSparkContext; the executors' comparison only when runner.onSpark(); ItemLogDir with --log"),
+            Map.entry("io.sparkdcp.api.PreparedCompare", "run on a JavaSparkContext (a SparkPhaseRunner); ItemLogDir with --log"),
             Map.entry("io.sparkdcp.api.OutOfMemoryWatch", "its log4j filter only when log4j-core is on the class path"),
             Map.entry("io.sparkdcp.job.SourceListing", "SavedListing (Hadoop) with --listing or --save-listing"),
             Map.entry("io.sparkdcp.job.TaskItemLog", "ItemLogPart (Hadoop) with --log; NONE without"));

@@ -21,14 +21,14 @@ class SparkDoorsTest {
         production = SparkDoors.production();
     }
 
-    /** What compare loaded before 407a77b: PreparedCompare asked ExecutorCompare.applies before runner.onSpark(). */
+    /** As compare before 407a77b, which loaded its executors' twin (then ExecutorCompare) before runner.onSpark(). */
     @Test
-    void theClassesCompareLoadedBefore407a77bBreakTheRule() {
+    void aSparkClassLoadedBesideCompareBreaksTheRule() {
         List<String> found = SparkDoors.violations(production,
                 List.of("io.sparkdcp.cli.CompareCommand", "io.sparkdcp.api.PreparedCompare", "io.sparkdcp.job.CompareJob",
-                        "io.sparkdcp.spark.ExecutorCompare"));
+                        "io.sparkdcp.spark.SparkPhaseRunner"));
         assertEquals(1, found.size(), found.toString());
-        assertTrue(found.get(0).startsWith("io.sparkdcp.spark.ExecutorCompare -> "), found.toString());
+        assertTrue(found.get(0).startsWith("io.sparkdcp.spark.SparkPhaseRunner -> "), found.toString());
     }
 
     @Test

@@ -23,7 +23,7 @@ class CompareMatchTest {
         List<Entry> source = List.of(dir(""), dir("a"), file("a/x", 1), dir("a/b"), file("a/b/y", 2), file("z", 3));
         List<Entry> destination = List.of(dir(""), file("z", 3), dir("n"), file("n/m", 4));
 
-        CompareJob.Matched m = CompareJob.match(source, destination, Set.of(), Set.of());
+        CompareMatch.Matched m = CompareMatch.match(source, destination, Set.of(), Set.of());
 
         assertEquals(List.of("a: only_in_source: directory", "n: only_in_destination: directory"), lines(m.differences()));
         assertEquals(4, m.onlyBelow()); // a/x, a/b, a/b/y, n/m
@@ -35,7 +35,7 @@ class CompareMatchTest {
         List<Entry> source = List.of(dir(""), dir("t"), file("t/inner", 1));
         List<Entry> destination = List.of(dir(""), file("t", 5));
 
-        CompareJob.Matched m = CompareJob.match(source, destination, Set.of(), Set.of());
+        CompareMatch.Matched m = CompareMatch.match(source, destination, Set.of(), Set.of());
 
         assertEquals(List.of(), lines(m.differences()));
         assertEquals(1, m.onlyBelow());
@@ -47,7 +47,7 @@ class CompareMatchTest {
         List<Entry> source = List.of(dir(""), dir("locked"), file("locked/f", 1), file("gone", 1));
         List<Entry> destination = List.of(dir(""), dir("locked"));
 
-        CompareJob.Matched m = CompareJob.match(source, destination, Set.of(), Set.of("locked"));
+        CompareMatch.Matched m = CompareMatch.match(source, destination, Set.of(), Set.of("locked"));
 
         assertEquals(List.of("gone: only_in_source: file, 1 bytes"), lines(m.differences()));
     }

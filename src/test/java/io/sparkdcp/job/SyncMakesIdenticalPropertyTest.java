@@ -9,7 +9,6 @@ import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.report.CompareReport;
 import io.sparkdcp.report.CopyReport;
-import io.sparkdcp.spark.ExecutorCompare;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import io.sparkdcp.testing.Commands;
@@ -129,7 +128,7 @@ class SyncMakesIdenticalPropertyTest {
 
     private static CompareReport compareOnSpark(LocalCopy sync, Path src, Path dst) {
         try (SparkPhaseRunner r = runner()) {
-            return new ExecutorCompare(distributed(sync, src, dst), 0, r, line -> {}).run();
+            return new CompareJob(distributed(sync, src, dst), 0, r, line -> {}).run();
         }
     }
 

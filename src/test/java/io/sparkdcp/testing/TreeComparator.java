@@ -94,7 +94,7 @@ public final class TreeComparator {
         List<String> found = new ArrayList<>();
         for (Difference d : report.differences()) found.add(d.describe());
         report.failures().forEach(f -> found.add(f.path() + ": not compared: " + f.op() + " " + f.errno() + ": " + f.message()));
-        if (report.compared() != 1) found.add("compared " + report.compared() + " entries, not the one " + a);
+        if (report.numbers().compared() != 1) found.add("compared " + report.numbers().compared() + " entries, not the one " + a);
         if (!found.isEmpty()) Assertions.fail(found.size() + " difference(s) between " + a + " and " + b + ":\n  " + String.join("\n  ", found));
     }
 
