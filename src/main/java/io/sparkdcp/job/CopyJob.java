@@ -17,6 +17,8 @@ import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.report.ListedSource;
 import io.sparkdcp.report.Counted;
+import io.sparkdcp.roots.DeletionScope;
+import io.sparkdcp.roots.HeldRoots;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
 

@@ -1,6 +1,9 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.ItemLine;
+import io.sparkdcp.roots.OutputPlaces;
+import io.sparkdcp.roots.Roots;
+import io.sparkdcp.roots.UsageException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;

@@ -5,6 +5,7 @@ import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.Counted;
+import io.sparkdcp.roots.UsageException;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Listing;
 import io.sparkdcp.walk.SavedListing;

@@ -15,6 +15,7 @@ import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
+import io.sparkdcp.roots.DeletionScope;
 import io.sparkdcp.walk.Entry;
 import io.sparkdcp.walk.Listing;
 import io.sparkdcp.walk.TreeWalker;

@@ -10,7 +10,6 @@ import io.sparkdcp.posix.Stat;
 import io.sparkdcp.report.CompareReport;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.spark.ExecutorCompare;
-import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;

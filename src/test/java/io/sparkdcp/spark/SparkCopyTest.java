@@ -132,7 +132,7 @@ class SparkCopyTest {
             @Override
             public SparkConf getConf() { return conf; }
         };
-        assertThrows(io.sparkdcp.job.UsageException.class, () -> new SparkPhaseRunner(speculative));
+        assertThrows(io.sparkdcp.roots.UsageException.class, () -> new SparkPhaseRunner(speculative));
     }
 
     /** The failed first attempts' step updates reached the accumulator too; Spark must have dropped them. */

@@ -5,9 +5,9 @@ import io.sparkdcp.copy.LustreLayout;
 import io.sparkdcp.copy.MetadataAccess;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
-import io.sparkdcp.job.UsageException;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.report.ReportJson;
+import io.sparkdcp.roots.UsageException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

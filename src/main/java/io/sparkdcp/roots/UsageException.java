@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.roots;
 
 /**
  * A request that cannot be carried out as asked (exit code 2); nothing has been written. An

@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.roots;
 
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 public final class DeletionScope {
     private DeletionScope() {}
 
-    static List<List<Entry>> withoutMounts(List<List<Entry>> levels, byte[] destinationRoot, Consumer<Failure> notice) {
+    public static List<List<Entry>> withoutMounts(List<List<Entry>> levels, byte[] destinationRoot, Consumer<Failure> notice) {
         List<String> mountPoints = mountPointsBelow(destinationRoot);
         if (mountPoints.isEmpty()) return levels;
         Set<String> spared = new LinkedHashSet<>();

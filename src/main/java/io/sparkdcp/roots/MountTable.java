@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.roots;
 
 import io.sparkdcp.posix.Linux;
 
