@@ -2,8 +2,8 @@ package io.sparkdcp.api;
 
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.ItemLogTarget;
+import io.sparkdcp.itemlog.ItemLogDir;
 import io.sparkdcp.job.CompareJob;
-import io.sparkdcp.job.ItemLogDir;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;

@@ -8,6 +8,7 @@ import io.sparkdcp.copy.EntryComparer;
 import io.sparkdcp.copy.EntryPair;
 import io.sparkdcp.copy.PairChunk;
 import io.sparkdcp.copy.RootCheck;
+import io.sparkdcp.itemlog.TaskItemLog;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.DirectoryIdentity;
 import io.sparkdcp.posix.Failure;

@@ -5,6 +5,7 @@ import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.DirectoryBatch;
+import io.sparkdcp.itemlog.TaskItemLog;
 import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.plan.FileBatch;
 import io.sparkdcp.plan.LargeFile;

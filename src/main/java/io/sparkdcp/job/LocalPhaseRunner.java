@@ -5,6 +5,7 @@ import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.ProgressRecorder;
 import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.itemlog.TaskItemLog;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;

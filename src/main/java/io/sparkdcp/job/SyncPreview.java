@@ -6,6 +6,7 @@ import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.Protection;
 import io.sparkdcp.copy.RootFile;
+import io.sparkdcp.itemlog.TaskItemLog;
 import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;

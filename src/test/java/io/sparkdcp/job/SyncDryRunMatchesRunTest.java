@@ -1,9 +1,10 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.ItemLine;
 import io.sparkdcp.copy.ItemLog;
 import io.sparkdcp.copy.ItemLogTarget;
+import io.sparkdcp.itemlog.ItemLine;
+import io.sparkdcp.itemlog.ItemLogDir;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;

@@ -1,4 +1,4 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.itemlog;
 
 import io.sparkdcp.copy.ItemLog.Action;
 import io.sparkdcp.posix.Failure;

@@ -1,6 +1,5 @@
-package io.sparkdcp.job;
+package io.sparkdcp.itemlog;
 
-import io.sparkdcp.copy.ItemLine;
 import io.sparkdcp.roots.OutputPlaces;
 import io.sparkdcp.roots.Roots;
 import io.sparkdcp.roots.UsageException;

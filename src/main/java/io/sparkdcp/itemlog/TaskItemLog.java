@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.itemlog;
 
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.Difference;

@@ -1,5 +1,6 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.itemlog;
 
+import io.sparkdcp.copy.Difference;
 import io.sparkdcp.copy.ItemLog.Action;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;

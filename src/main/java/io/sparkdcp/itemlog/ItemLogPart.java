@@ -1,7 +1,6 @@
-package io.sparkdcp.job;
+package io.sparkdcp.itemlog;
 
 import io.sparkdcp.copy.Difference;
-import io.sparkdcp.copy.ItemLine;
 import io.sparkdcp.copy.ItemLog;
 import io.sparkdcp.copy.ItemLogTarget;
 import io.sparkdcp.posix.Failure;
