@@ -1,5 +1,7 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.steps.StepRecorder;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 

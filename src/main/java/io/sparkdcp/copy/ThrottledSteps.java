@@ -1,5 +1,8 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepRecorder;
+
 /**
  * Where {@code --max-ops} holds the engine back: every metadata call is timed as a {@link Step}, so
  * each one takes a slot of the ops bucket here, before the call when it is timed by {@link #start}

@@ -4,7 +4,7 @@ import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.ProgressRecorder;
-import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.copy.steps.StepStats;
 import io.sparkdcp.itemlog.TaskItemLog;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.Counted;

@@ -1,5 +1,8 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepRecorder;
+import io.sparkdcp.copy.steps.StepStats;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

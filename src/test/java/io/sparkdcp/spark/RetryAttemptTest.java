@@ -2,7 +2,7 @@ package io.sparkdcp.spark;
 
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Step;
+import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.PhaseRunner;

@@ -1,4 +1,4 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.steps;
 
 /** The timed steps of a copy. The names are stable: reports, accumulators and benchmarks use them. */
 public enum Step {
