@@ -5,7 +5,7 @@ import io.sparkdcp.copy.ItemLogTarget;
 import io.sparkdcp.copy.Keep;
 import io.sparkdcp.copy.LustreLayout;
 import io.sparkdcp.copy.MetadataAccess;
-import io.sparkdcp.copy.Throttle;
+import io.sparkdcp.copy.throttle.Throttle;
 import io.sparkdcp.copy.XattrPolicy;
 import io.sparkdcp.job.Batching;
 import io.sparkdcp.job.JobOptions;

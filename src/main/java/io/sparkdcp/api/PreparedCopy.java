@@ -3,7 +3,7 @@ package io.sparkdcp.api;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.CopyRoots;
 import io.sparkdcp.copy.ItemLogTarget;
-import io.sparkdcp.copy.Throttle;
+import io.sparkdcp.copy.throttle.Throttle;
 import io.sparkdcp.itemlog.ItemLogDir;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;

@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.throttle.Throttle;
 import io.sparkdcp.posix.DirectoryIdentity;
 import io.sparkdcp.posix.PathBytes;
 

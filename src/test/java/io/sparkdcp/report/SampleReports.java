@@ -6,7 +6,7 @@ import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.copy.steps.StepStats;
-import io.sparkdcp.copy.Throttle;
+import io.sparkdcp.copy.throttle.Throttle;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;

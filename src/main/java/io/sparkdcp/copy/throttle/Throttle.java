@@ -1,4 +1,4 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.throttle;
 
 import java.io.Serializable;
 import java.util.UUID;

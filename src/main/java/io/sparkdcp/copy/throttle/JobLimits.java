@@ -1,4 +1,4 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.throttle;
 
 import io.sparkdcp.copy.steps.StepRecorder;
 
@@ -10,7 +10,7 @@ import java.util.Map;
  * by every task of the job running in this JVM, and their threads, from stage to stage. A JVM that
  * outlives its jobs (a notebook's, an executor's) keeps the last few jobs' buckets only.
  */
-final class JobLimits {
+public final class JobLimits {
     static final JobLimits NONE = new JobLimits(null, null);
 
     private static final int JOBS_KEPT = 16;
@@ -30,7 +30,7 @@ final class JobLimits {
     }
 
     /** The job's buckets in this JVM, at this JVM's share of its rates (a stage may divide them anew). */
-    static JobLimits of(Throttle throttle) {
+    public static JobLimits of(Throttle throttle) {
         if (!throttle.limits()) return NONE;
         synchronized (HELD) {
             JobLimits limits = HELD.get(throttle.job());
@@ -46,12 +46,12 @@ final class JobLimits {
     }
 
     /** The engine's steps, each metadata call waiting for its slot under --max-ops. */
-    StepRecorder throttled(StepRecorder steps) {
+    public StepRecorder throttled(StepRecorder steps) {
         return ops == null ? steps : new ThrottledSteps(steps, ops);
     }
 
     /** The --bwlimit bucket, or null when bytes are not limited. */
-    RateLimiter bytes() {
+    public RateLimiter bytes() {
         return bytes;
     }
 

@@ -1,4 +1,4 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.throttle;
 
 import java.util.concurrent.locks.LockSupport;
 
@@ -8,7 +8,7 @@ import java.util.concurrent.locks.LockSupport;
  * unused is not saved up, so no burst exceeds one acquisition, and the threads of a JVM that share
  * one clock share its rate. Thread-safe.
  */
-final class RateLimiter {
+public final class RateLimiter {
     private double perSecond;
     private long next = System.nanoTime();
 
@@ -22,12 +22,12 @@ final class RateLimiter {
         this.perSecond = units;
     }
 
-    synchronized double rate() {
+    public synchronized double rate() {
         return perSecond;
     }
 
     /** Waits until n units may be used; an interrupted thread stops waiting (and stays interrupted). */
-    void acquire(long n) {
+    public void acquire(long n) {
         long start;
         synchronized (this) {
             long now = System.nanoTime();
