@@ -1,7 +1,7 @@
 package io.sparkdcp.itemlog;
 
-import io.sparkdcp.copy.Difference;
 import io.sparkdcp.copy.ItemLog.Action;
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;

@@ -1,8 +1,8 @@
 package io.sparkdcp.itemlog;
 
-import io.sparkdcp.copy.Difference;
 import io.sparkdcp.copy.ItemLog;
 import io.sparkdcp.copy.ItemLogTarget;
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import org.apache.hadoop.fs.FSDataOutputStream;

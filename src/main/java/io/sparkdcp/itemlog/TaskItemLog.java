@@ -1,7 +1,7 @@
 package io.sparkdcp.itemlog;
 
 import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Difference;
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.copy.ItemLog;
 import io.sparkdcp.copy.ItemLogTarget;
 

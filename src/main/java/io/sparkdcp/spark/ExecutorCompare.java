@@ -1,11 +1,11 @@
 package io.sparkdcp.spark;
 
-import io.sparkdcp.copy.CompareOutcome;
 import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Difference;
+import io.sparkdcp.copy.compare.CompareOutcome;
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.copy.EntryComparer;
-import io.sparkdcp.copy.EntryPair;
-import io.sparkdcp.copy.PairChunk;
+import io.sparkdcp.copy.compare.EntryPair;
+import io.sparkdcp.copy.compare.PairChunk;
 import io.sparkdcp.job.CompareJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.PhaseRunner;

@@ -3,7 +3,7 @@ package io.sparkdcp.testing;
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.CopyRoots;
-import io.sparkdcp.copy.Difference;
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.copy.RootFile;
 import io.sparkdcp.job.Batching;
 import io.sparkdcp.job.CompareJob;
