@@ -2,11 +2,11 @@ package io.sparkdcp.api;
 
 import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.ItemLogTarget;
-import io.sparkdcp.copy.Keep;
-import io.sparkdcp.copy.LustreLayout;
-import io.sparkdcp.copy.MetadataAccess;
+import io.sparkdcp.copy.keep.Keep;
+import io.sparkdcp.copy.keep.LustreLayout;
+import io.sparkdcp.copy.keep.MetadataAccess;
 import io.sparkdcp.copy.throttle.Throttle;
-import io.sparkdcp.copy.XattrPolicy;
+import io.sparkdcp.copy.keep.XattrPolicy;
 import io.sparkdcp.job.Batching;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;

@@ -1,5 +1,8 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.keep.Keep;
+import io.sparkdcp.copy.keep.MetadataAccess;
+import io.sparkdcp.copy.keep.XattrPolicy;
 import io.sparkdcp.copy.throttle.Throttle;
 import io.sparkdcp.posix.DirectoryIdentity;
 import io.sparkdcp.posix.PathBytes;

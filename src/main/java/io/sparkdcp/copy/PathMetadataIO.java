@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.keep.XattrPolicy;
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.copy.steps.StepRecorder;
 import io.sparkdcp.posix.Fd;

@@ -1,7 +1,7 @@
 package io.sparkdcp.report;
 
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.Keep;
+import io.sparkdcp.copy.keep.Keep;
 import io.sparkdcp.copy.throttle.Throttle;
 import io.sparkdcp.posix.FileType;
 

@@ -1,6 +1,6 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.XattrPolicy;
+import io.sparkdcp.copy.keep.XattrPolicy;
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.report.CopyReport;

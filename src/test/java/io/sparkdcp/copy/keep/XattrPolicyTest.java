@@ -1,4 +1,4 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.keep;
 
 import io.sparkdcp.posix.PathBytes;
 import org.junit.jupiter.api.Tag;

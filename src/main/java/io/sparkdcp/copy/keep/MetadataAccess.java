@@ -1,4 +1,4 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.keep;
 
 /**
  * How xattrs and project IDs are read and written: {@code FD} on the descriptors the copy already
