@@ -1,7 +1,7 @@
 package io.sparkdcp.api;
 
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.ItemLogTarget;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.options.ItemLogTarget;
 import io.sparkdcp.itemlog.ItemLogDir;
 import io.sparkdcp.job.CompareJob;
 import io.sparkdcp.job.JobOptions;

@@ -1,8 +1,8 @@
 package io.sparkdcp.api;
 
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.CopyRoots;
-import io.sparkdcp.copy.ItemLogTarget;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.options.CopyRoots;
+import io.sparkdcp.copy.options.ItemLogTarget;
 import io.sparkdcp.copy.throttle.Throttle;
 import io.sparkdcp.itemlog.ItemLogDir;
 import io.sparkdcp.job.CopyJob;

@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.decision.Protection;
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Failure;

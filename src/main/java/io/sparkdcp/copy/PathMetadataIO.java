@@ -1,6 +1,7 @@
 package io.sparkdcp.copy;
 
 import io.sparkdcp.copy.keep.XattrPolicy;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.copy.steps.StepRecorder;
 import io.sparkdcp.posix.Fd;

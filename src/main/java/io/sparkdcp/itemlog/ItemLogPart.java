@@ -1,7 +1,7 @@
 package io.sparkdcp.itemlog;
 
 import io.sparkdcp.copy.ItemLog;
-import io.sparkdcp.copy.ItemLogTarget;
+import io.sparkdcp.copy.options.ItemLogTarget;
 import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;

@@ -1,9 +1,9 @@
 package io.sparkdcp.itemlog;
 
-import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.copy.ItemLog;
-import io.sparkdcp.copy.ItemLogTarget;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.options.ItemLogTarget;
 
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;

@@ -3,7 +3,7 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
-import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.DirectoryBatch;
 import io.sparkdcp.itemlog.TaskItemLog;
 import io.sparkdcp.plan.DeletionPlanner;

@@ -2,7 +2,7 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyEngine;
-import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.ProgressRecorder;
 import io.sparkdcp.copy.steps.StepStats;
 import io.sparkdcp.itemlog.TaskItemLog;

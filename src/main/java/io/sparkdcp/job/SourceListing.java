@@ -1,7 +1,7 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.RootFile;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.options.RootFile;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.Counted;

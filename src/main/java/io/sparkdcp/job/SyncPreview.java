@@ -1,11 +1,11 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.Decision;
 import io.sparkdcp.copy.ItemLog;
-import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Protection;
-import io.sparkdcp.copy.RootFile;
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.decision.Decision;
+import io.sparkdcp.copy.decision.Protection;
+import io.sparkdcp.copy.options.RootFile;
 import io.sparkdcp.itemlog.TaskItemLog;
 import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.plan.Planner;

@@ -1,7 +1,7 @@
 package io.sparkdcp.report;
 
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.steps.StepStats;
 
 /**

@@ -1,7 +1,7 @@
 package io.sparkdcp.roots;
 
-import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.RootCheck;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.posix.DirectoryIdentity;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.Posix;

@@ -1,6 +1,6 @@
 package io.sparkdcp.roots;
 
-import io.sparkdcp.copy.RootFile;
+import io.sparkdcp.copy.options.RootFile;
 import io.sparkdcp.posix.DirectoryIdentity;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;

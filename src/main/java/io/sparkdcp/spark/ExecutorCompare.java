@@ -1,11 +1,11 @@
 package io.sparkdcp.spark;
 
-import io.sparkdcp.copy.CopyOptions;
 import io.sparkdcp.copy.compare.CompareOutcome;
 import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.copy.EntryComparer;
 import io.sparkdcp.copy.compare.EntryPair;
 import io.sparkdcp.copy.compare.PairChunk;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.job.CompareJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.PhaseRunner;

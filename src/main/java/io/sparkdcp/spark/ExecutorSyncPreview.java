@@ -1,9 +1,9 @@
 package io.sparkdcp.spark;
 
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Decision;
-import io.sparkdcp.copy.Protection;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.decision.Decision;
+import io.sparkdcp.copy.decision.Protection;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.plan.Planner;

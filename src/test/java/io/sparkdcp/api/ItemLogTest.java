@@ -1,6 +1,6 @@
 package io.sparkdcp.api;
 
-import io.sparkdcp.copy.CopyModes;
+import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.itemlog.ItemLine;
 import io.sparkdcp.itemlog.ItemLogDir;
 import io.sparkdcp.posix.PathBytes;

@@ -84,7 +84,7 @@ class FilesInFlightTest {
             byte[] path = io.sparkdcp.posix.PathBytes.of(name);
             files.add(new io.sparkdcp.walk.Entry(path, io.sparkdcp.posix.Posix.lstat(io.sparkdcp.posix.PathBytes.of(src.resolve(name).toString())), null));
         }
-        io.sparkdcp.copy.CopyOptions options = LocalCopy.defaults().jobOptions(src, dst).copy();
+        io.sparkdcp.copy.options.CopyOptions options = LocalCopy.defaults().jobOptions(src, dst).copy();
         io.sparkdcp.copy.steps.StepStats first = new io.sparkdcp.copy.steps.StepStats();
         io.sparkdcp.copy.steps.StepStats second = new io.sparkdcp.copy.steps.StepStats();
         try (io.sparkdcp.copy.CopyEngine task = new io.sparkdcp.copy.CopyEngine(options, new io.sparkdcp.copy.steps.StepStats())) {

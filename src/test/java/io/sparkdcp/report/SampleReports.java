@@ -2,8 +2,8 @@ package io.sparkdcp.report;
 
 import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.copy.steps.StepStats;
 import io.sparkdcp.copy.throttle.Throttle;

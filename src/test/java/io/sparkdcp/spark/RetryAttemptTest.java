@@ -1,7 +1,7 @@
 package io.sparkdcp.spark;
 
 import io.sparkdcp.copy.BatchResult;
-import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;

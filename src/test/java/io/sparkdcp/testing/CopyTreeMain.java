@@ -1,8 +1,8 @@
 package io.sparkdcp.testing;
 
-import io.sparkdcp.copy.CopyModes;
 import io.sparkdcp.copy.keep.LustreLayout;
 import io.sparkdcp.copy.keep.MetadataAccess;
+import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.report.CopyReport;

@@ -1,8 +1,8 @@
 package io.sparkdcp.testing;
 
 import io.sparkdcp.api.CopyRequest;
-import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.keep.Keep;
 import io.sparkdcp.copy.keep.LustreLayout;
 import io.sparkdcp.copy.keep.MetadataAccess;

@@ -1,4 +1,4 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.options;
 
 import io.sparkdcp.posix.DirectoryIdentity;
 

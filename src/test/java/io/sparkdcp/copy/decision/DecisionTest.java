@@ -1,6 +1,7 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.decision;
 
-import io.sparkdcp.copy.Decision.Kind;
+import io.sparkdcp.copy.decision.Decision.Kind;
+import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.Stat;

@@ -1,4 +1,4 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.options;
 
 import java.io.Serializable;
 import java.util.Arrays;
@@ -25,7 +25,7 @@ public record CopyModes(Set<Mode> on) implements Serializable {
         CONTENTS("contents", "compare_contents"),
         /**
          * {@code --atomic} was given: recorded in the report only, since every file is written where it has
-         * no final name until complete ({@link Temporaries}).
+         * no final name until complete (the engine's Temporaries).
          */
         ATOMIC("atomic", "atomic"),
         /** After each file, re-read both sides and compare CRC32C. */

@@ -1,4 +1,4 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.decision;
 
 import io.sparkdcp.posix.Stat;
 

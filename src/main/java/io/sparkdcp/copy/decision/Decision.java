@@ -1,5 +1,6 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.decision;
 
+import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PosixException;
@@ -210,7 +211,7 @@ public record Decision(Kind kind, String reason) implements java.io.Serializable
     }
 
     /** The failure of a refused entry. */
-    PosixException refusal(Stat source, byte[] path) {
+    public PosixException refusal(Stat source, byte[] path) {
         if (protectedAtDestination()) return Protection.refusal("change", path, reason);
         return source.type() == FileType.DIRECTORY
                 ? new PosixException("mkdirat", Errno.EEXIST, path, reason)

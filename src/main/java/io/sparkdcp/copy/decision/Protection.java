@@ -1,4 +1,4 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.decision;
 
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Linux;
@@ -44,7 +44,7 @@ public final class Protection {
         return reason != null && (reason.startsWith(PROTECTED) || reason.startsWith(IN_PROTECTED));
     }
 
-    static PosixException refusal(String call, byte[] path, String reason) {
+    public static PosixException refusal(String call, byte[] path, String reason) {
         return new PosixException(call, Errno.EPERM, path, reason);
     }
 
