@@ -4,11 +4,13 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
@@ -17,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The architecture of the brief, checked on the compiled classes: packages depend only downward
- * (posix and progress, walk, plan, copy, report, job, spark, api, then cli; the bench, in a module
- * of its own, has its own rules: BenchLayeringTest),
+ * (posix and progress, walk, plan, the engine's parts then copy, report, roots, itemlog, job, spark, api,
+ * then cli; the bench, in a module of its own, has its own rules: BenchLayeringTest),
  * no package cycles, the engine without Spark or Scala, the CLI through the API only, and Scala's
  * types in one adapter class. Each rule is also run once on the production classes plus a planted
  * violation (test classes named LayeringPlant in the packages concerned), to show it can fail.
@@ -33,39 +35,39 @@ class LayeringTest {
         production = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages(ROOT);
     }
 
-    private static final ArchRule LAYERS = layeredArchitecture().consideringOnlyDependenciesInLayers()
-            .layer("posix").definedBy(ROOT + ".posix..")
-            .layer("progress").definedBy(ROOT + ".progress..")
-            .layer("walk").definedBy(ROOT + ".walk..")
-            .layer("plan").definedBy(ROOT + ".plan..")
-            .layer("copy").definedBy(ROOT + ".copy..")
-            .layer("report").definedBy(ROOT + ".report..")
-            .layer("job").definedBy(ROOT + ".job..")
-            .layer("spark").definedBy(ROOT + ".spark..")
-            .layer("api").definedBy(ROOT + ".api..")
-            .layer("cli").definedBy(ROOT + ".cli..")
-            .whereLayer("cli").mayNotBeAccessedByAnyLayer()
-            .whereLayer("api").mayOnlyBeAccessedByLayers("cli")
-            .whereLayer("spark").mayOnlyBeAccessedByLayers("api", "cli")
-            .whereLayer("job").mayOnlyBeAccessedByLayers("spark", "api", "cli")
-            .whereLayer("report").mayOnlyBeAccessedByLayers("job", "spark", "api", "cli")
-            .whereLayer("copy").mayOnlyBeAccessedByLayers("report", "job", "spark", "api", "cli")
-            .whereLayer("plan").mayOnlyBeAccessedByLayers("copy", "report", "job", "spark", "api", "cli")
-            .whereLayer("walk").mayOnlyBeAccessedByLayers("plan", "copy", "report", "job", "spark", "api", "cli")
-            .whereLayer("progress").mayOnlyBeAccessedByLayers("walk", "plan", "copy", "report", "job", "spark", "api", "cli")
-            .whereLayer("posix").mayOnlyBeAccessedByLayers("walk", "plan", "copy", "report", "job", "spark", "api", "cli");
+    /**
+     * The packages from the bottom up: each may use only those below it. The engine's parts sit below the
+     * engine (io.sparkdcp.copy itself); root safety and the item log below the orchestration in job.
+     */
+    private static final List<String> BOTTOM_UP = List.of("posix", "progress", "walk", "plan",
+            "copy.steps", "copy.throttle", "copy.keep", "copy.options", "copy.decision", "copy.compare", "copy",
+            "report", "roots", "itemlog", "job", "spark", "api", "cli");
 
-    private static final ArchRule NO_CYCLES = slices().matching(ROOT + ".(*)..").should().beFreeOfCycles();
+    private static final ArchRule LAYERS = layers();
+
+    /** Each package a layer (copy without its sub-packages, which are layers of their own), open to the ones above it. */
+    private static ArchRule layers() {
+        LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
+        for (String p : BOTTOM_UP) layers = layers.layer(p).definedBy(ROOT + "." + p + (p.equals("copy") ? "" : ".."));
+        int top = BOTTOM_UP.size() - 1;
+        for (int i = 0; i < top; i++)
+            layers = layers.whereLayer(BOTTOM_UP.get(i)).mayOnlyBeAccessedByLayers(BOTTOM_UP.subList(i + 1, top + 1).toArray(String[]::new));
+        return layers.whereLayer(BOTTOM_UP.get(top)).mayNotBeAccessedByAnyLayer();
+    }
+
+    /** Every package a slice of its own, sub-packages included: copy and copy.options must not use each other either. */
+    private static final ArchRule NO_CYCLES = slices().matching(ROOT + ".(**)").should().beFreeOfCycles();
 
     private static final ArchRule ENGINE_WITHOUT_SPARK = noClasses().that()
             .resideInAnyPackage(ROOT + ".posix..", ROOT + ".progress..", ROOT + ".walk..", ROOT + ".plan..", ROOT + ".copy..",
-                    ROOT + ".report..", ROOT + ".job..")
+                    ROOT + ".report..", ROOT + ".roots..", ROOT + ".itemlog..", ROOT + ".job..")
             .should().dependOnClassesThat().resideInAnyPackage("org.apache.spark..", "scala..")
             .because("the engine runs and is tested without Spark");
 
     private static final ArchRule CLI_THROUGH_THE_API = noClasses().that().resideInAPackage(ROOT + ".cli..")
             .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".posix..", ROOT + ".progress..", ROOT + ".walk..",
-                    ROOT + ".plan..", ROOT + ".copy..", ROOT + ".report..", ROOT + ".job..", ROOT + ".spark..")
+                    ROOT + ".plan..", ROOT + ".copy..", ROOT + ".report..", ROOT + ".roots..", ROOT + ".itemlog..", ROOT + ".job..",
+                    ROOT + ".spark..")
             .because("the CLI is a client of io.sparkdcp.api like a notebook");
 
     private static final ArchRule SCALA_IN_ONE_ADAPTER = noClasses().that()

@@ -1,7 +1,7 @@
 package io.sparkdcp.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sparkdcp.copy.Difference;
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.report.CompareJson;
 import io.sparkdcp.report.CompareReport;

@@ -1,12 +1,12 @@
 package io.sparkdcp.api;
 
-import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.ItemLogTarget;
-import io.sparkdcp.copy.Keep;
-import io.sparkdcp.copy.LustreLayout;
-import io.sparkdcp.copy.MetadataAccess;
-import io.sparkdcp.copy.Throttle;
-import io.sparkdcp.copy.XattrPolicy;
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.ItemLogTarget;
+import io.sparkdcp.copy.keep.Keep;
+import io.sparkdcp.copy.keep.LustreLayout;
+import io.sparkdcp.copy.keep.MetadataAccess;
+import io.sparkdcp.copy.throttle.Throttle;
+import io.sparkdcp.copy.keep.XattrPolicy;
 import io.sparkdcp.job.Batching;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
@@ -29,7 +29,7 @@ import java.util.function.Consumer;
  * where each option is named, defaulted and checked: every builder setter checks its value at once
  * (the CLI calls them while parsing, so a bad value is a usage error before anything runs), and
  * the defaults are the {@code DEFAULT_*} words below. The options come in named groups, which travel
- * unchanged to the engine ({@link io.sparkdcp.copy.CopyOptions}, {@link JobOptions}) and into the report.
+ * unchanged to the engine ({@link io.sparkdcp.copy.options.CopyOptions}, {@link JobOptions}) and into the report.
  *
  * @param keep     what is kept of each entry: {@code --xattrs}, {@code --xattr-access}, {@code --no-projid},
  *                 {@code --no-flags}, {@code --strict}, {@code --lustre-layout}

@@ -1,19 +1,19 @@
 package io.sparkdcp.api;
 
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.ItemLogTarget;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.options.ItemLogTarget;
+import io.sparkdcp.itemlog.ItemLogDir;
 import io.sparkdcp.job.CompareJob;
-import io.sparkdcp.job.ItemLogDir;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
-import io.sparkdcp.job.OutputPlaces;
-import io.sparkdcp.job.Roots;
-import io.sparkdcp.job.Sources;
-import io.sparkdcp.job.UsageException;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.CompareReport;
+import io.sparkdcp.roots.OutputPlaces;
+import io.sparkdcp.roots.Roots;
+import io.sparkdcp.roots.Sources;
+import io.sparkdcp.roots.UsageException;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 

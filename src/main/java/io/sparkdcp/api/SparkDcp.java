@@ -28,7 +28,7 @@ import java.util.List;
  * }</pre>
  *
  * A request that cannot be carried out (SRC missing, DST inside SRC, speculation on) throws an
- * IllegalArgumentException (a {@link io.sparkdcp.job.UsageException}) before anything is written, as
+ * IllegalArgumentException (a {@link io.sparkdcp.roots.UsageException}) before anything is written, as
  * does a bad value given to {@link CopyRequest.Builder}; a failed entry does not throw: it is in the
  * result, with {@code exitCode() == 1}. A driver that runs out of memory, on any of its threads,
  * throws {@link DriverOutOfMemoryException}: the copy's jobs are cancelled rather than left waiting,

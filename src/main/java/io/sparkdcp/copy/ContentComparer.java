@@ -1,5 +1,7 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepRecorder;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.Posix;

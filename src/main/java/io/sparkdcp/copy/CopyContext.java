@@ -1,5 +1,11 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.decision.Decision;
+import io.sparkdcp.copy.decision.Protection;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.options.RootFile;
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepRecorder;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FsXattr;

@@ -1,5 +1,11 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.compare.CompareOutcome;
+import io.sparkdcp.copy.compare.Difference;
+import io.sparkdcp.copy.compare.EntryPair;
+import io.sparkdcp.copy.compare.PairChunk;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.steps.StepRecorder;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;

@@ -1,5 +1,9 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.keep.Keep;
+import io.sparkdcp.copy.keep.LustreLayout;
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepRecorder;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;

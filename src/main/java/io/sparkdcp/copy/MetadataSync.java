@@ -1,5 +1,7 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.decision.Decision;
+import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;

@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.decision.Protection;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
 

@@ -1,5 +1,9 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.keep.XattrPolicy;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepRecorder;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;

@@ -1,5 +1,7 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.throttle.JobLimits;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.Posix;

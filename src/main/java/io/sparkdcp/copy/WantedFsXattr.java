@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.posix.FsXattr;
 
 /**

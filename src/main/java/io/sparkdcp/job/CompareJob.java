@@ -1,12 +1,14 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.CompareOutcome;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Difference;
+import io.sparkdcp.copy.compare.CompareOutcome;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.compare.Difference;
+import io.sparkdcp.copy.options.RootFile;
 import io.sparkdcp.copy.EntryComparer;
-import io.sparkdcp.copy.EntryPair;
-import io.sparkdcp.copy.PairChunk;
+import io.sparkdcp.copy.compare.EntryPair;
+import io.sparkdcp.copy.compare.PairChunk;
 import io.sparkdcp.copy.RootCheck;
+import io.sparkdcp.itemlog.TaskItemLog;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.DirectoryIdentity;
 import io.sparkdcp.posix.Failure;

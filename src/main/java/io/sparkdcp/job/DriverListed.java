@@ -2,8 +2,8 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.RootFile;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.options.RootFile;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Filter;
 import io.sparkdcp.walk.Listing;

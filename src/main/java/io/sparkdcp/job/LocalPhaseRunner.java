@@ -2,9 +2,10 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyEngine;
-import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.ProgressRecorder;
-import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.copy.steps.StepStats;
+import io.sparkdcp.itemlog.TaskItemLog;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;

@@ -1,8 +1,8 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.ProgressRecorder;
-import io.sparkdcp.copy.Step;
-import io.sparkdcp.copy.StepRecorder;
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepRecorder;
 
 /** Lets the threads of one task record into the task's recorders, which expect a single writer. */
 final class LockedRecorder implements StepRecorder, ProgressRecorder {

@@ -1,8 +1,8 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.BatchResult;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.steps.StepStats;
 import io.sparkdcp.progress.Work;
 
 import io.sparkdcp.walk.DirectoryBlock;

@@ -1,11 +1,12 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.itemlog.TaskItemLog;
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Decision;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.decision.Decision;
 import io.sparkdcp.copy.ItemLog;
-import io.sparkdcp.copy.Protection;
-import io.sparkdcp.copy.RootFile;
+import io.sparkdcp.copy.decision.Protection;
+import io.sparkdcp.copy.options.RootFile;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;

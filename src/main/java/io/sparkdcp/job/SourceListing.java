@@ -1,10 +1,11 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.RootFile;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.options.RootFile;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.Counted;
+import io.sparkdcp.roots.UsageException;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Listing;
 import io.sparkdcp.walk.SavedListing;

@@ -1,9 +1,14 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.Decision;
 import io.sparkdcp.copy.ItemLog;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Protection;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.decision.Protection;
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.decision.Decision;
+import io.sparkdcp.copy.options.RootFile;
+import io.sparkdcp.itemlog.TaskItemLog;
+import io.sparkdcp.plan.DeletionPlanner;
+import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
@@ -11,6 +16,7 @@ import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
+import io.sparkdcp.roots.DeletionScope;
 import io.sparkdcp.walk.Entry;
 
 import java.nio.ByteBuffer;

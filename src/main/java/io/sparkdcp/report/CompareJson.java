@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.sparkdcp.copy.Difference;
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.posix.Failure;
 
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.sparkdcp.report;
 
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Difference;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 

@@ -1,6 +1,6 @@
 package io.sparkdcp.report;
 
-import io.sparkdcp.copy.Difference;
+import io.sparkdcp.copy.compare.Difference;
 
 import java.util.Locale;
 import java.util.Map;

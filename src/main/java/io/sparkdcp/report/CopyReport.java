@@ -1,8 +1,8 @@
 package io.sparkdcp.report;
 
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.steps.StepStats;
 
 /**
  * The outcome of a copy job: the settings it ran with, what was listed, per-entry counts and

@@ -1,8 +1,8 @@
 package io.sparkdcp.report;
 
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.Keep;
-import io.sparkdcp.copy.Throttle;
+import io.sparkdcp.copy.keep.Keep;
+import io.sparkdcp.copy.throttle.Throttle;
 import io.sparkdcp.posix.FileType;
 
 import java.util.Locale;

@@ -3,7 +3,7 @@ package io.sparkdcp.spark;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
-import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.Listed;
 import io.sparkdcp.job.ListingSummary;

@@ -2,7 +2,7 @@ package io.sparkdcp.spark;
 
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.job.Spread;
 import io.sparkdcp.job.TaskWork;
 import org.apache.spark.HashPartitioner;

@@ -1,8 +1,8 @@
 package io.sparkdcp.spark;
 
-import io.sparkdcp.copy.Step;
-import io.sparkdcp.copy.StepRecorder;
-import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepRecorder;
+import io.sparkdcp.copy.steps.StepStats;
 import org.apache.spark.util.AccumulatorV2;
 
 /**

@@ -1,8 +1,8 @@
 package io.sparkdcp.api;
 
-import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.ItemLine;
-import io.sparkdcp.job.ItemLogDir;
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.itemlog.ItemLine;
+import io.sparkdcp.itemlog.ItemLogDir;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.RichTree;

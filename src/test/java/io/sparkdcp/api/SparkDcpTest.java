@@ -1,8 +1,8 @@
 package io.sparkdcp.api;
 
-import io.sparkdcp.job.UsageException;
 import io.sparkdcp.report.ReportJson;
 import io.sparkdcp.report.ReportText;
+import io.sparkdcp.roots.UsageException;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterAll;

@@ -2,7 +2,7 @@ package io.sparkdcp.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sparkdcp.job.ItemLogDir;
+import io.sparkdcp.itemlog.ItemLogDir;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Linux;

@@ -5,6 +5,6 @@ public final class LayeringPlant {
     private LayeringPlant() {}
 
     static boolean usage(RuntimeException e) {
-        return e instanceof io.sparkdcp.job.UsageException;
+        return e instanceof io.sparkdcp.roots.UsageException;
     }
 }

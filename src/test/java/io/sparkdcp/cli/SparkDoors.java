@@ -41,7 +41,7 @@ final class SparkDoors {
             Map.entry("io.sparkdcp.api.PreparedCompare", "run on a JavaSparkContext (a SparkPhaseRunner); ItemLogDir with --log"),
             Map.entry("io.sparkdcp.api.OutOfMemoryWatch", "its log4j filter only when log4j-core is on the class path"),
             Map.entry("io.sparkdcp.job.SourceListing", "SavedListing (Hadoop) with --listing or --save-listing"),
-            Map.entry("io.sparkdcp.job.TaskItemLog", "ItemLogPart (Hadoop) with --log; NONE without"));
+            Map.entry("io.sparkdcp.itemlog.TaskItemLog", "ItemLogPart (Hadoop) with --log; NONE without"));
 
     private SparkDoors() {}
 

@@ -44,9 +44,9 @@ class SparkDoorsTest {
      */
     @Test
     void aClassThatReachesSparksSideThroughAnotherBreaksTheRule() {
-        assertTrue(SparkDoors.reachingSparksSide(production).contains("io.sparkdcp.job.ItemLogPart"));
-        assertEquals(List.of(), SparkDoors.violations(production, List.of("io.sparkdcp.job.TaskItemLog")));
-        List<String> found = SparkDoors.violations(production, List.of("io.sparkdcp.cli.Logging", "io.sparkdcp.job.ItemLogPart"));
+        assertTrue(SparkDoors.reachingSparksSide(production).contains("io.sparkdcp.itemlog.ItemLogPart"));
+        assertEquals(List.of(), SparkDoors.violations(production, List.of("io.sparkdcp.itemlog.TaskItemLog")));
+        List<String> found = SparkDoors.violations(production, List.of("io.sparkdcp.cli.Logging", "io.sparkdcp.itemlog.ItemLogPart"));
         assertEquals(2, found.size(), found.toString());
         assertTrue(found.get(0).startsWith("io.sparkdcp.cli.Logging -> org.apache.logging."), found.toString());
     }

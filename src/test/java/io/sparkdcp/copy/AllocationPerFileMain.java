@@ -1,5 +1,8 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.steps.StepStats;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;

@@ -1,5 +1,9 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepRecorder;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.plan.Chunk;
 import io.sparkdcp.plan.LargeFile;

@@ -1,5 +1,7 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;

@@ -1,10 +1,10 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.MetadataAccess;
-import io.sparkdcp.copy.Step;
-import io.sparkdcp.copy.StepStats;
-import io.sparkdcp.copy.XattrPolicy;
+import io.sparkdcp.copy.keep.MetadataAccess;
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepStats;
+import io.sparkdcp.copy.keep.XattrPolicy;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.Commands;

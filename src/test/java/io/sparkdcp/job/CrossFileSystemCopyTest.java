@@ -1,7 +1,7 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.Step;
-import io.sparkdcp.copy.XattrPolicy;
+import io.sparkdcp.copy.keep.XattrPolicy;
+import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.Commands;

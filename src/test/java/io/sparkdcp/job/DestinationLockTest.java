@@ -1,6 +1,7 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.cli.Main;
+import io.sparkdcp.roots.UsageException;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.CopyTreeMain;
 import io.sparkdcp.testing.LocalCopy;

@@ -1,6 +1,6 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.Step;
+import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.LocalCopy;
@@ -56,7 +56,7 @@ class FilesInFlightTest {
                 .filter(e -> e.type() == io.sparkdcp.posix.FileType.DIRECTORY)
                 .sorted(java.util.Comparator.comparingInt(e -> io.sparkdcp.posix.PathBytes.depth(e.path()))).toList();
         Set<String> threads = ConcurrentHashMap.newKeySet();
-        io.sparkdcp.copy.StepRecorder watching = (step, nanos) -> {
+        io.sparkdcp.copy.steps.StepRecorder watching = (step, nanos) -> {
             if (step == Step.MKDIR || step == Step.TIMES) threads.add(Thread.currentThread().getName());
         };
         try (io.sparkdcp.copy.CopyEngine engine = new io.sparkdcp.copy.CopyEngine(options.copy(), watching)) {
@@ -84,10 +84,10 @@ class FilesInFlightTest {
             byte[] path = io.sparkdcp.posix.PathBytes.of(name);
             files.add(new io.sparkdcp.walk.Entry(path, io.sparkdcp.posix.Posix.lstat(io.sparkdcp.posix.PathBytes.of(src.resolve(name).toString())), null));
         }
-        io.sparkdcp.copy.CopyOptions options = LocalCopy.defaults().jobOptions(src, dst).copy();
-        io.sparkdcp.copy.StepStats first = new io.sparkdcp.copy.StepStats();
-        io.sparkdcp.copy.StepStats second = new io.sparkdcp.copy.StepStats();
-        try (io.sparkdcp.copy.CopyEngine task = new io.sparkdcp.copy.CopyEngine(options, new io.sparkdcp.copy.StepStats())) {
+        io.sparkdcp.copy.options.CopyOptions options = LocalCopy.defaults().jobOptions(src, dst).copy();
+        io.sparkdcp.copy.steps.StepStats first = new io.sparkdcp.copy.steps.StepStats();
+        io.sparkdcp.copy.steps.StepStats second = new io.sparkdcp.copy.steps.StepStats();
+        try (io.sparkdcp.copy.CopyEngine task = new io.sparkdcp.copy.CopyEngine(options, new io.sparkdcp.copy.steps.StepStats())) {
             try (io.sparkdcp.copy.CopyEngine slice = task.slice(first, io.sparkdcp.copy.ProgressRecorder.NONE)) {
                 assertEquals(List.of(), slice.copyFiles(files.subList(0, 1), List.of()).counts().failures());
             }

@@ -1,6 +1,6 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.CopyModes;
+import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.Commands;

@@ -1,6 +1,6 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.CopyModes;
+import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;

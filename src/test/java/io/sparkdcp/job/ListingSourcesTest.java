@@ -3,6 +3,7 @@ package io.sparkdcp.job;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.CopyReport;
+import io.sparkdcp.roots.UsageException;
 import io.sparkdcp.testing.Listings;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.MountedSource;

@@ -1,6 +1,8 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.RootCheck;
+import io.sparkdcp.roots.Roots;
+import io.sparkdcp.roots.UsageException;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;

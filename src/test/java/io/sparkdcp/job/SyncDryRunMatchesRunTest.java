@@ -1,9 +1,10 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.ItemLine;
 import io.sparkdcp.copy.ItemLog;
-import io.sparkdcp.copy.ItemLogTarget;
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.ItemLogTarget;
+import io.sparkdcp.itemlog.ItemLine;
+import io.sparkdcp.itemlog.ItemLogDir;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.FsXattr;
@@ -41,7 +42,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The property behind the one {@link io.sparkdcp.copy.Decision}: on random pairs of trees on XFS,
+ * The property behind the one {@link io.sparkdcp.copy.decision.Decision}: on random pairs of trees on XFS,
  * {@code sync --delete --dry-run} (half of them with --update) and {@code copy --dry-run} list, entry
  * for entry, what the real run then copies, fixes and deletes (its itemized log), count as unchanged
  * what it skips, and refuse what it fails. The trees hold files,

@@ -1,6 +1,6 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.CopyModes;
+import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;

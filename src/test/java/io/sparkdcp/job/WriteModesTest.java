@@ -1,8 +1,8 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.MetadataAccess;
-import io.sparkdcp.copy.Step;
+import io.sparkdcp.copy.keep.MetadataAccess;
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;

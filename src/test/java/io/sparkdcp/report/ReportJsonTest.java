@@ -64,7 +64,7 @@ class ReportJsonTest {
     /** Scripts and Airflow DAGs read these keys: a new option adds its key here, none is renamed or dropped. */
     @Test
     void theSettingsKeysAreTheInterface() throws IOException {
-        JsonNode settings = parse(ReportJson.render(SampleReports.mixed(io.sparkdcp.copy.Throttle.NONE))).get("settings");
+        JsonNode settings = parse(ReportJson.render(SampleReports.mixed(io.sparkdcp.copy.throttle.Throttle.NONE))).get("settings");
         List<String> keys = new java.util.ArrayList<>();
         settings.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("xattrs", "xattr_access", "project_ids", "sync", "compare_contents", "atomic", "verify", "fsync",
@@ -89,7 +89,7 @@ class ReportJsonTest {
         assertEquals(3, none.get("metadata_calls").asLong()); // open_src; data moves bytes
         assertEquals(1.5, none.get("metadata_calls_per_second").asDouble(), 1e-9);
         assertEquals(1.5e6, none.get("bytes_copied_per_second").asDouble(), 1e-3);
-        JsonNode limited = parse(ReportJson.render(SampleReports.mixed(io.sparkdcp.copy.Throttle.of(100, 2_000_000))));
+        JsonNode limited = parse(ReportJson.render(SampleReports.mixed(io.sparkdcp.copy.throttle.Throttle.of(100, 2_000_000))));
         assertEquals(100, limited.at("/settings/max_ops_per_second").asLong());
         assertEquals(2_000_000, limited.at("/settings/bwlimit_bytes_per_second").asLong());
     }

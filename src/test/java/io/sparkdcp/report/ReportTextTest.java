@@ -48,7 +48,7 @@ class ReportTextTest {
     @Test
     void showsTheLimitsAndTheRatesAchievedOnlyWhenLimited() {
         assertTrue(LINES.stream().noneMatch(l -> l.startsWith("limits")), "no limits, no line");
-        List<String> limited = ReportText.render(SampleReports.mixed(io.sparkdcp.copy.Throttle.of(100, 2_000_000))).lines()
+        List<String> limited = ReportText.render(SampleReports.mixed(io.sparkdcp.copy.throttle.Throttle.of(100, 2_000_000))).lines()
                 .filter(l -> l.startsWith("limits:")).toList();
         // 3 metadata calls (open_src; data is not one) and 3 MB in 2 s.
         assertEquals(List.of("limits: metadata calls 100/s (achieved 2/s), data 2.0 MB/s (achieved 1.5 MB/s)"), limited);

@@ -2,11 +2,11 @@ package io.sparkdcp.report;
 
 import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Step;
-import io.sparkdcp.copy.StepStats;
-import io.sparkdcp.copy.Throttle;
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepStats;
+import io.sparkdcp.copy.throttle.Throttle;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;

@@ -1,11 +1,11 @@
 package io.sparkdcp.spark;
 
 import io.sparkdcp.copy.BatchResult;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.ItemLine;
-import io.sparkdcp.copy.ItemLogTarget;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.options.ItemLogTarget;
+import io.sparkdcp.itemlog.ItemLine;
+import io.sparkdcp.itemlog.ItemLogDir;
 import io.sparkdcp.job.CopyJob;
-import io.sparkdcp.job.ItemLogDir;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.PhaseRunner;

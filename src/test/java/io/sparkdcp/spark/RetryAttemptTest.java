@@ -1,8 +1,8 @@
 package io.sparkdcp.spark;
 
 import io.sparkdcp.copy.BatchResult;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Step;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.PhaseRunner;

@@ -2,9 +2,9 @@ package io.sparkdcp.spark;
 
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Step;
-import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepStats;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.SourceListing;
@@ -132,7 +132,7 @@ class SparkCopyTest {
             @Override
             public SparkConf getConf() { return conf; }
         };
-        assertThrows(io.sparkdcp.job.UsageException.class, () -> new SparkPhaseRunner(speculative));
+        assertThrows(io.sparkdcp.roots.UsageException.class, () -> new SparkPhaseRunner(speculative));
     }
 
     /** The failed first attempts' step updates reached the accumulator too; Spark must have dropped them. */

@@ -1,13 +1,13 @@
 package io.sparkdcp.testing;
 
-import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.LustreLayout;
-import io.sparkdcp.copy.MetadataAccess;
+import io.sparkdcp.copy.keep.LustreLayout;
+import io.sparkdcp.copy.keep.MetadataAccess;
+import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
-import io.sparkdcp.job.UsageException;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.report.ReportJson;
+import io.sparkdcp.roots.UsageException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

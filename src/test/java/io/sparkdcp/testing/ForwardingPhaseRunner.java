@@ -1,6 +1,6 @@
 package io.sparkdcp.testing;
 
-import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.copy.steps.StepStats;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.TaskFunction;
 import io.sparkdcp.progress.Work;

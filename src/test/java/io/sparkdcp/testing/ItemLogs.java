@@ -1,7 +1,7 @@
 package io.sparkdcp.testing;
 
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.ItemLine;
+import io.sparkdcp.itemlog.ItemLine;
 import io.sparkdcp.posix.PathBytes;
 
 import java.util.HashSet;

@@ -1,12 +1,12 @@
 package io.sparkdcp.testing;
 
 import io.sparkdcp.api.CopyRequest;
-import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.Keep;
-import io.sparkdcp.copy.LustreLayout;
-import io.sparkdcp.copy.MetadataAccess;
-import io.sparkdcp.copy.XattrPolicy;
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.keep.Keep;
+import io.sparkdcp.copy.keep.LustreLayout;
+import io.sparkdcp.copy.keep.MetadataAccess;
+import io.sparkdcp.copy.keep.XattrPolicy;
 import io.sparkdcp.job.Batching;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;

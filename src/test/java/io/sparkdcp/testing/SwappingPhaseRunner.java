@@ -1,7 +1,7 @@
 package io.sparkdcp.testing;
 
 import io.sparkdcp.copy.BatchResult;
-import io.sparkdcp.copy.CopyOptions;
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.TaskWork;
 

@@ -1,10 +1,10 @@
 package io.sparkdcp.testing;
 
-import io.sparkdcp.copy.CopyModes;
-import io.sparkdcp.copy.CopyOptions;
-import io.sparkdcp.copy.CopyRoots;
-import io.sparkdcp.copy.Difference;
-import io.sparkdcp.copy.RootFile;
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.options.CopyRoots;
+import io.sparkdcp.copy.compare.Difference;
+import io.sparkdcp.copy.options.RootFile;
 import io.sparkdcp.job.Batching;
 import io.sparkdcp.job.CompareJob;
 import io.sparkdcp.job.JobOptions;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.sparkdcp.copy.Step;
+import io.sparkdcp.copy.steps.Step;
 
 import java.io.UncheckedIOException;
 import java.util.Map;

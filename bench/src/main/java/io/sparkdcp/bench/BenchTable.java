@@ -1,6 +1,6 @@
 package io.sparkdcp.bench;
 
-import io.sparkdcp.copy.Step;
+import io.sparkdcp.copy.steps.Step;
 
 import java.util.LinkedHashSet;
 import java.util.Locale;

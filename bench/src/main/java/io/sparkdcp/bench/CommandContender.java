@@ -1,6 +1,6 @@
 package io.sparkdcp.bench;
 
-import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.copy.steps.StepStats;
 
 import java.io.IOException;
 import java.nio.file.Files;

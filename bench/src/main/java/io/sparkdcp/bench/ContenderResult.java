@@ -1,7 +1,7 @@
 package io.sparkdcp.bench;
 
-import io.sparkdcp.copy.Step;
-import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepStats;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -42,7 +42,8 @@ class BenchLayeringTest {
 
     private static final ArchRule COMMANDS_THROUGH_THE_API = noClasses().that().resideInAPackage(ROOT + ".cli..")
             .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".posix..", ROOT + ".progress..", ROOT + ".walk..",
-                    ROOT + ".plan..", ROOT + ".copy..", ROOT + ".report..", ROOT + ".job..", ROOT + ".spark..")
+                    ROOT + ".plan..", ROOT + ".copy..", ROOT + ".report..", ROOT + ".roots..", ROOT + ".itemlog..", ROOT + ".job..",
+                    ROOT + ".spark..")
             .because("the bench's commands are CLI commands: clients of io.sparkdcp.api and of the bench");
 
     @Test

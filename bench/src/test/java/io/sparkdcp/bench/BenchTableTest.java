@@ -1,8 +1,8 @@
 package io.sparkdcp.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sparkdcp.copy.Step;
-import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepStats;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.sparkdcp.bench;
 
-import io.sparkdcp.copy.StepStats;
+import io.sparkdcp.copy.steps.StepStats;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

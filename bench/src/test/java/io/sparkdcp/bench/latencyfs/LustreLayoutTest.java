@@ -1,6 +1,6 @@
 package io.sparkdcp.bench.latencyfs;
 
-import io.sparkdcp.copy.LustreLayout;
+import io.sparkdcp.copy.keep.LustreLayout;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.Linux;

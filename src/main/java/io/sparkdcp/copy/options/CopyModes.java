@@ -1,0 +1,88 @@
+package io.sparkdcp.copy.options;
+
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * How the engine treats what it finds at the destination and how carefully it writes: the modes that
+ * are on. A new mode is one {@link Mode} (its report key with it) and the code that acts on it.
+ *
+ * @param on the modes given
+ */
+public record CopyModes(Set<Mode> on) implements Serializable {
+    public static final CopyModes COPY = new CopyModes(Set.of());
+
+    /** Each mode with its CLI word and its key under the JSON report's {@code settings}, in the report's order. */
+    public enum Mode {
+        /**
+         * An existing entry with the same data keeps it: only metadata that differs (owner, mode, times,
+         * xattrs, project ID) is fixed, instead of replacing the entry.
+         */
+        SYNC("sync", "sync"),
+        /** Data counts as the same only when the bytes are equal (not size and mtime alone). */
+        CONTENTS("contents", "compare_contents"),
+        /**
+         * {@code --atomic} was given: recorded in the report only, since every file is written where it has
+         * no final name until complete (the engine's Temporaries).
+         */
+        ATOMIC("atomic", "atomic"),
+        /** After each file, re-read both sides and compare CRC32C. */
+        VERIFY("verify", "verify"),
+        /** Data is made durable before the times are set. */
+        FSYNC("fsync", "fsync"),
+        /** {@code --update}: a file whose destination is a file with a newer mtime is left as it is. */
+        UPDATE("update", "update");
+
+        private final String word;
+        private final String reportKey;
+
+        Mode(String word, String reportKey) {
+            this.word = word;
+            this.reportKey = reportKey;
+        }
+
+        /** The mode a CLI word names: the command {@code sync}, or an option's name without its dashes. */
+        public static Mode of(String word) {
+            for (Mode m : values()) if (m.word.equals(word)) return m;
+            throw new IllegalArgumentException("unknown write mode '" + word + "'");
+        }
+
+        public String reportKey() {
+            return reportKey;
+        }
+    }
+
+    public CopyModes {
+        on = on.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(on));
+    }
+
+    public static CopyModes of(Mode... modes) {
+        return new CopyModes(Set.copyOf(Arrays.asList(modes)));
+    }
+
+    public boolean has(Mode mode) {
+        return on.contains(mode);
+    }
+
+    /** These modes with {@code mode} turned on or off. */
+    public CopyModes with(Mode mode, boolean turnedOn) {
+        EnumSet<Mode> modes = on.isEmpty() ? EnumSet.noneOf(Mode.class) : EnumSet.copyOf(on);
+        if (turnedOn) modes.add(mode);
+        else modes.remove(mode);
+        return new CopyModes(modes);
+    }
+
+    public boolean sync() { return has(Mode.SYNC); }
+
+    public boolean compareContents() { return has(Mode.CONTENTS); }
+
+    public boolean atomic() { return has(Mode.ATOMIC); }
+
+    public boolean verify() { return has(Mode.VERIFY); }
+
+    public boolean fsync() { return has(Mode.FSYNC); }
+
+    public boolean update() { return has(Mode.UPDATE); }
+}
