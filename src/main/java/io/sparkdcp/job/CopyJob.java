@@ -10,7 +10,6 @@ import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.plan.FileBatch;
 import io.sparkdcp.plan.LargeFile;
 import io.sparkdcp.plan.PartitionPlan;
-import io.sparkdcp.plan.Plan;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
@@ -223,7 +222,7 @@ public final class CopyJob {
                     .runKept("prepare large files", copy, faulted("prepare large files", CopyEngine::prepareLargeFiles), counts)
                     .mapShares(CopyJob::needChunks);
             long chunkSize = copy.chunkSize();
-            var chunkTasks = toCopy.mapShares(files -> Plan.chunksOf(files, chunkSize)).dealt(Planner.chunksPerTask(job.batchBytes(), chunkSize), "plan the chunks");
+            var chunkTasks = toCopy.mapShares(files -> Planner.chunksOf(files, chunkSize)).dealt(Planner.chunksPerTask(job.batchBytes(), chunkSize), "plan the chunks");
             if (chunkTasks.isEmpty()) return;
             Spread<BatchResult> copied = chunkTasks.get().runKept("copy chunks", copy,
                     faulted("copy chunks", CopyEngine::copyChunks), counts);

@@ -6,10 +6,15 @@ import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.Entry;
+import io.sparkdcp.walk.Listing;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,13 +22,39 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** How compare matches two listings, judged from entries alone: what one side lacks, and hard-link groups. */
 @Tag("fast")
 class CompareMatchTest {
+    /** Two listings matched whole, directory by directory as {@link CompareJob} meets them; in path order. */
+    private static CompareMatch.Matched match(List<Entry> source, List<Entry> destination, Set<String> sourceUnreadable,
+                                              Set<String> destinationUnreadable) {
+        Map<PathKey, List<CompareMatch.Placed>> here = byKey(CompareMatch.placed(Listing.of(source, List.of()).blocks()));
+        Map<PathKey, List<CompareMatch.Placed>> there = byKey(CompareMatch.placed(Listing.of(destination, List.of()).blocks()));
+        List<EntryPair> pairs = new ArrayList<>();
+        List<Difference> differences = new ArrayList<>();
+        long below = 0;
+        Set<PathKey> keys = new LinkedHashSet<>(here.keySet());
+        keys.addAll(there.keySet());
+        for (PathKey k : keys) {
+            CompareMatch.Matched m = CompareMatch.of(here.getOrDefault(k, List.of()), there.getOrDefault(k, List.of()),
+                    sourceUnreadable, destinationUnreadable);
+            pairs.addAll(m.pairs());
+            differences.addAll(m.differences());
+            below += m.onlyBelow();
+        }
+        differences.sort(CompareJob.BY_PATH);
+        return new CompareMatch.Matched(CompareMatch.inPathOrder(pairs), differences, below);
+    }
+
+    private static Map<PathKey, List<CompareMatch.Placed>> byKey(List<CompareMatch.Placed> placed) {
+        Map<PathKey, List<CompareMatch.Placed>> out = new LinkedHashMap<>();
+        for (CompareMatch.Placed p : placed) out.computeIfAbsent(p.directory(), k -> new ArrayList<>()).add(p);
+        return out;
+    }
 
     @Test
     void aSubtreeOneSideLacksIsOneDifferenceAndItsEntriesAreCounted() {
         List<Entry> source = List.of(dir(""), dir("a"), file("a/x", 1), dir("a/b"), file("a/b/y", 2), file("z", 3));
         List<Entry> destination = List.of(dir(""), file("z", 3), dir("n"), file("n/m", 4));
 
-        CompareMatch.Matched m = CompareMatch.match(source, destination, Set.of(), Set.of());
+        CompareMatch.Matched m = match(source, destination, Set.of(), Set.of());
 
         assertEquals(List.of("a: only_in_source: directory", "n: only_in_destination: directory"), lines(m.differences()));
         assertEquals(4, m.onlyBelow()); // a/x, a/b, a/b/y, n/m
@@ -35,7 +66,7 @@ class CompareMatchTest {
         List<Entry> source = List.of(dir(""), dir("t"), file("t/inner", 1));
         List<Entry> destination = List.of(dir(""), file("t", 5));
 
-        CompareMatch.Matched m = CompareMatch.match(source, destination, Set.of(), Set.of());
+        CompareMatch.Matched m = match(source, destination, Set.of(), Set.of());
 
         assertEquals(List.of(), lines(m.differences()));
         assertEquals(1, m.onlyBelow());
@@ -47,7 +78,7 @@ class CompareMatchTest {
         List<Entry> source = List.of(dir(""), dir("locked"), file("locked/f", 1), file("gone", 1));
         List<Entry> destination = List.of(dir(""), dir("locked"));
 
-        CompareMatch.Matched m = CompareMatch.match(source, destination, Set.of(), Set.of("locked"));
+        CompareMatch.Matched m = match(source, destination, Set.of(), Set.of("locked"));
 
         assertEquals(List.of("gone: only_in_source: file, 1 bytes"), lines(m.differences()));
     }
