@@ -94,10 +94,7 @@ public final class CompareJob {
         }
 
         CompareReport run(long start) {
-            Spread<DirectoryBlock> sourceBlocks = null;
-            for (Spread<DirectoryBlock> arrival : source.arrivals())
-                sourceBlocks = sourceBlocks == null ? arrival : sourceBlocks.union(arrival);
-            if (sourceBlocks == null) sourceBlocks = source.spread(List.of());
+            Spread<DirectoryBlock> sourceBlocks = source.wholeListing();
             ListingSummary sourceListed = source.summary();
             Listed.Walked destination = source.destination(copy.destinationRoot(), false, Filter.NONE);
             ListingSummary destinationListed = destination.summary();

@@ -133,9 +133,8 @@ public final class CopyJob {
         }
 
         CopyReport run(long start) {
-            Iterable<Spread<DirectoryBlock>> arrivals = source.arrivals();
             // A file as SRC maps onto one name: there is nothing beside it that SRC could lack (rsync's rule).
-            if (delete && copy.rootFile() == null) arrivals = deleteExtraneous(arrivals);
+            Iterable<Spread<DirectoryBlock>> arrivals = delete && copy.rootFile() == null ? List.of(deleteExtraneous()) : source.arrivals();
             Spread<PathKey> created = sync ? source.spread(destinationCreated ? List.of(new PathKey(PathBytes.EMPTY)) : List.of()) : null;
             Spread<Entry> directories = null, linked = null, large = null;
             CopyCounts made = new CopyCounts();
@@ -258,12 +257,10 @@ public final class CopyJob {
          * {@link DeletionPlanner#extraneous} to each directory; what lies in or at a mount point inside DST is
          * spared (each such mount point noticed once); the rest is deleted deepest first, in waves by depth.
          */
-        private Iterable<Spread<DirectoryBlock>> deleteExtraneous(Iterable<Spread<DirectoryBlock>> arrivals) {
-            Spread<DirectoryBlock> whole = null; // the whole listing first: what SRC lacks is known only then
-            for (Spread<DirectoryBlock> a : arrivals) whole = plus(whole, a);
-            Spread<DirectoryBlock> sourceBlocks = whole == null ? source.spread(List.of()) : whole;
+        private Spread<DirectoryBlock> deleteExtraneous() {
+            Spread<DirectoryBlock> sourceBlocks = source.wholeListing(); // what SRC lacks is known only then
             deleteWhatSourceLacks(sourceBlocks);
-            return List.of(sourceBlocks);
+            return sourceBlocks;
         }
 
         private void deleteWhatSourceLacks(Spread<DirectoryBlock> sourceBlocks) {
