@@ -43,6 +43,14 @@ class CompareMatchTest {
         return new CompareMatch.Matched(CompareMatch.inPathOrder(pairs), differences, below);
     }
 
+    /** Names that share an inode in one tree and not in the other, judged from each side as {@link CompareJob} does. */
+    private static List<Difference> hardLinks(List<EntryPair> pairs) {
+        List<Difference> out = new ArrayList<>();
+        CompareJob.splits(pairs, true, out);
+        CompareJob.splits(pairs, false, out);
+        return out;
+    }
+
     private static Map<PathKey, List<CompareMatch.Placed>> byKey(List<CompareMatch.Placed> placed) {
         Map<PathKey, List<CompareMatch.Placed>> out = new LinkedHashMap<>();
         for (CompareMatch.Placed p : placed) out.computeIfAbsent(p.directory(), k -> new ArrayList<>()).add(p);
@@ -90,7 +98,7 @@ class CompareMatchTest {
         EntryPair c = pair("h/c", 7, 3, 71, 1);
         EntryPair lone = pair("lone", 8, 1, 70, 2); // linked to a and b only in the destination
 
-        List<String> found = lines(CompareJob.hardLinks(List.of(a, b, c, lone)));
+        List<String> found = lines(hardLinks(List.of(a, b, c, lone)));
 
         assertEquals(List.of("h/a: hard_links: [h/a, h/b, h/c] != [h/a, h/b] [h/c]",
                 "h/a: hard_links: [h/a, h/b] [lone] != [h/a, h/b, lone]"), found);
