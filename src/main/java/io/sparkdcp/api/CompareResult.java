@@ -2,7 +2,6 @@ package io.sparkdcp.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkdcp.copy.compare.Difference;
-import io.sparkdcp.posix.Failure;
 import io.sparkdcp.report.CompareJson;
 import io.sparkdcp.report.CompareReport;
 import io.sparkdcp.report.CompareText;
@@ -29,11 +28,6 @@ public record CompareResult(CompareReport report) implements RunResult {
     /** Every difference, one line each: {@code PATH: kind: SRC != DST}, sorted by path. */
     public List<String> differenceLines() {
         return report.differences().stream().map(Difference::describe).toList();
-    }
-
-    /** Entries that could not be compared, one line each ({@code PATH: call ERRNO: message}). */
-    public List<String> failureLines() {
-        return report.failures().stream().map(Failure::toString).toList();
     }
 
     /**

@@ -281,13 +281,6 @@ final class CopyContext implements AutoCloseable {
         if (change != null) throw SourceChange.failure(e.path(), change);
     }
 
-    /** Opens e's existing destination file for writing, and reading too when asked (timed as open_dst). */
-    Fd openDestination(Entry e, boolean readable) {
-        Fd dir = destination.get(e.parent());
-        int flags = (readable ? Linux.O_RDWR : Linux.O_WRONLY) | Linux.O_NOFOLLOW;
-        return steps.time(Step.OPEN_DST, () -> Posix.openat(dir, e.name(), flags, 0));
-    }
-
     /** --fsync: the data durable before the times that mark the file complete (timed as fsync). */
     void fsync(Fd dst) {
         steps.time(Step.FSYNC, () -> Posix.fsync(dst));

@@ -6,7 +6,6 @@ import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.plan.Chunk;
-import io.sparkdcp.plan.FileBatch;
 import io.sparkdcp.plan.HardLink;
 import io.sparkdcp.plan.LargeFile;
 import io.sparkdcp.walk.Entry;
@@ -33,11 +32,7 @@ public final class CopyEngine implements AutoCloseable {
     private final AttemptLocks locks;
 
     public CopyEngine(CopyOptions options, StepRecorder steps) {
-        this(options, steps, ProgressRecorder.NONE);
-    }
-
-    public CopyEngine(CopyOptions options, StepRecorder steps, ProgressRecorder progress) {
-        this(options, steps, progress, ItemLog.NONE);
+        this(options, steps, ProgressRecorder.NONE, ItemLog.NONE);
     }
 
     /** @param items told what was done with each entry (from several threads when the task works in slices) */
@@ -71,11 +66,6 @@ public final class CopyEngine implements AutoCloseable {
             progress.done(1, 0);
         }
         return new BatchResult(noticed(counts), List.of(), List.of(), created);
-    }
-
-    /** Copies a batch of files, symlinks and special files, then its hard links. */
-    public BatchResult copyFiles(FileBatch batch) {
-        return copyFiles(batch.entries(), batch.links());
     }
 
     /** Copies files, symlinks and special files, then hard links to files already copied. */

@@ -94,10 +94,7 @@ public final class CompareJob {
         }
 
         CompareReport run(long start) {
-            Spread<DirectoryBlock> sourceBlocks = null;
-            for (Spread<DirectoryBlock> arrival : source.arrivals())
-                sourceBlocks = sourceBlocks == null ? arrival : sourceBlocks.union(arrival);
-            if (sourceBlocks == null) sourceBlocks = source.spread(List.of());
+            Spread<DirectoryBlock> sourceBlocks = source.wholeListing();
             ListingSummary sourceListed = source.summary();
             Listed.Walked destination = source.destination(copy.destinationRoot(), false, Filter.NONE);
             ListingSummary destinationListed = destination.summary();
@@ -242,24 +239,12 @@ public final class CompareJob {
         return failures.stream().map(Failure::path).collect(Collectors.toCollection(HashSet::new));
     }
 
-
-    /**
-     * The names of each inode must be the same on both sides: names that share an inode in one tree
-     * and not in the other are one difference, at the group's first name. Only names both trees have
-     * count (a missing name is its own difference).
-     */
-    static List<Difference> hardLinks(List<EntryPair> pairs) {
-        List<Difference> out = new ArrayList<>();
-        splits(pairs, true, out);
-        splits(pairs, false, out);
-        return out;
-    }
-
     /**
      * Names of one inode (in path order) whose other side's inodes split them: one difference, at the
-     * group's first name. The pairs of several inodes may be given: each is judged apart.
+     * group's first name. The pairs of several inodes may be given: each is judged apart. Only names
+     * both trees have count (a missing name is its own difference).
      */
-    private static void splits(List<EntryPair> pairs, boolean fromSource, List<Difference> out) {
+    static void splits(List<EntryPair> pairs, boolean fromSource, List<Difference> out) {
         Map<List<Long>, List<EntryPair>> groups = new LinkedHashMap<>();
         for (EntryPair p : pairs) {
             List<Long> inode = linkedInode(p, fromSource);

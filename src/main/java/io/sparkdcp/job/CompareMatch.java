@@ -6,12 +6,10 @@ import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
-import io.sparkdcp.walk.Listing;
 
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -46,36 +44,6 @@ final class CompareMatch {
             Entry directory = b.directory();
             if (directory != null && !directory.isRoot()) out.add(new Placed(new PathKey(directory.parent()), null, directory));
         }
-        return out;
-    }
-
-    /**
-     * Matches two listings whole, directory by directory as {@link CompareJob} does (for tests): what one tree
-     * lacks is a difference unless the other tree could not list it, and only the topmost of a subtree
-     * one side lacks (or has where the other has no directory) is reported, the rest counted below it.
-     */
-    static Matched match(List<Entry> source, List<Entry> destination, Set<String> sourceUnreadable, Set<String> destinationUnreadable) {
-        Map<PathKey, List<Placed>> here = byKey(placed(Listing.of(source, List.of()).blocks()));
-        Map<PathKey, List<Placed>> there = byKey(placed(Listing.of(destination, List.of()).blocks()));
-        List<EntryPair> pairs = new ArrayList<>();
-        List<Difference> differences = new ArrayList<>();
-        long below = 0;
-        Set<PathKey> keys = new LinkedHashSet<>(here.keySet());
-        keys.addAll(there.keySet());
-        for (PathKey k : keys) {
-            Matched m = of(here.getOrDefault(k, List.of()), there.getOrDefault(k, List.of()), sourceUnreadable, destinationUnreadable);
-            pairs.addAll(m.pairs());
-            differences.addAll(m.differences());
-            below += m.onlyBelow();
-        }
-        pairs.sort((a, b) -> PathBytes.compare(a.path(), b.path()));
-        differences.sort(CompareJob.BY_PATH);
-        return new Matched(pairs, differences, below);
-    }
-
-    private static Map<PathKey, List<Placed>> byKey(List<Placed> placed) {
-        Map<PathKey, List<Placed>> out = new LinkedHashMap<>();
-        for (Placed p : placed) out.computeIfAbsent(p.directory(), k -> new ArrayList<>()).add(p);
         return out;
     }
 

@@ -10,7 +10,6 @@ import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.plan.FileBatch;
 import io.sparkdcp.plan.LargeFile;
 import io.sparkdcp.plan.PartitionPlan;
-import io.sparkdcp.plan.Plan;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
@@ -134,9 +133,8 @@ public final class CopyJob {
         }
 
         CopyReport run(long start) {
-            Iterable<Spread<DirectoryBlock>> arrivals = source.arrivals();
             // A file as SRC maps onto one name: there is nothing beside it that SRC could lack (rsync's rule).
-            if (delete && copy.rootFile() == null) arrivals = deleteExtraneous(arrivals);
+            Iterable<Spread<DirectoryBlock>> arrivals = delete && copy.rootFile() == null ? List.of(deleteExtraneous()) : source.arrivals();
             Spread<PathKey> created = sync ? source.spread(destinationCreated ? List.of(new PathKey(PathBytes.EMPTY)) : List.of()) : null;
             Spread<Entry> directories = null, linked = null, large = null;
             CopyCounts made = new CopyCounts();
@@ -223,7 +221,7 @@ public final class CopyJob {
                     .runKept("prepare large files", copy, faulted("prepare large files", CopyEngine::prepareLargeFiles), counts)
                     .mapShares(CopyJob::needChunks);
             long chunkSize = copy.chunkSize();
-            var chunkTasks = toCopy.mapShares(files -> Plan.chunksOf(files, chunkSize)).dealt(Planner.chunksPerTask(job.batchBytes(), chunkSize), "plan the chunks");
+            var chunkTasks = toCopy.mapShares(files -> Planner.chunksOf(files, chunkSize)).dealt(Planner.chunksPerTask(job.batchBytes(), chunkSize), "plan the chunks");
             if (chunkTasks.isEmpty()) return;
             Spread<BatchResult> copied = chunkTasks.get().runKept("copy chunks", copy,
                     faulted("copy chunks", CopyEngine::copyChunks), counts);
@@ -259,12 +257,10 @@ public final class CopyJob {
          * {@link DeletionPlanner#extraneous} to each directory; what lies in or at a mount point inside DST is
          * spared (each such mount point noticed once); the rest is deleted deepest first, in waves by depth.
          */
-        private Iterable<Spread<DirectoryBlock>> deleteExtraneous(Iterable<Spread<DirectoryBlock>> arrivals) {
-            Spread<DirectoryBlock> whole = null; // the whole listing first: what SRC lacks is known only then
-            for (Spread<DirectoryBlock> a : arrivals) whole = plus(whole, a);
-            Spread<DirectoryBlock> sourceBlocks = whole == null ? source.spread(List.of()) : whole;
+        private Spread<DirectoryBlock> deleteExtraneous() {
+            Spread<DirectoryBlock> sourceBlocks = source.wholeListing(); // what SRC lacks is known only then
             deleteWhatSourceLacks(sourceBlocks);
-            return List.of(sourceBlocks);
+            return sourceBlocks;
         }
 
         private void deleteWhatSourceLacks(Spread<DirectoryBlock> sourceBlocks) {

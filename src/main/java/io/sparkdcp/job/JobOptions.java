@@ -31,10 +31,6 @@ public record JobOptions(CopyOptions copy, Batching batching, ListingOptions lis
         return new JobOptions(c, batching, listing);
     }
 
-    public JobOptions withBatching(Batching b) {
-        return new JobOptions(copy, b, listing);
-    }
-
     public JobOptions withListing(ListingOptions how) {
         return new JobOptions(copy, batching, how);
     }

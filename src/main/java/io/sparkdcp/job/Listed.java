@@ -19,6 +19,13 @@ public interface Listed extends AutoCloseable {
      */
     Iterable<Spread<DirectoryBlock>> arrivals();
 
+    /** Every arrival as one spread, for a recipe that needs the whole listing before it starts; takes the arrivals. */
+    default Spread<DirectoryBlock> wholeListing() {
+        Spread<DirectoryBlock> all = null;
+        for (Spread<DirectoryBlock> arrival : arrivals()) all = all == null ? arrival : all.union(arrival);
+        return all == null ? spread(List.of()) : all;
+    }
+
     /** The whole listing's counts and errors, once every arrival was taken. */
     ListingSummary summary();
 

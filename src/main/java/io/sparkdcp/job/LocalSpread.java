@@ -5,7 +5,6 @@ import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.options.CopyOptions;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,9 +82,7 @@ final class LocalSpread<T> implements Spread<T> {
 
     @Override
     public <K> Spread<List<T>> grouped(Key<T, K> key, int groups) {
-        Map<K, List<T>> byKey = new LinkedHashMap<>();
-        for (T item : items()) byKey.computeIfAbsent(key.of(item), k -> new ArrayList<>()).add(item);
-        return with(new ArrayList<>(byKey.values()));
+        return with(new ArrayList<>(byKey(items(), key).values()));
     }
 
     @Override
@@ -109,16 +106,21 @@ final class LocalSpread<T> implements Spread<T> {
 
     @Override
     public <U, K, R> Spread<R> meet(Key<T, K> key, Spread<U> other, Key<U, K> otherKey, Meeting<T, U, R> meeting) {
-        Map<K, List<T>> here = new LinkedHashMap<>();
-        for (T item : items()) here.computeIfAbsent(key.of(item), k -> new ArrayList<>()).add(item);
-        Map<K, List<U>> there = new HashMap<>();
-        for (U item : itemsOf(other)) there.computeIfAbsent(otherKey.of(item), k -> new ArrayList<>()).add(item);
+        Map<K, List<T>> here = byKey(items(), key);
+        Map<K, List<U>> there = byKey(itemsOf(other), otherKey);
         List<R> out = new ArrayList<>();
         for (Map.Entry<K, List<T>> e : here.entrySet())
             meeting.apply(e.getValue(), there.getOrDefault(e.getKey(), List.of())).forEach(out::add);
         for (Map.Entry<K, List<U>> e : there.entrySet())
             if (!here.containsKey(e.getKey())) meeting.apply(List.of(), e.getValue()).forEach(out::add);
         return with(out);
+    }
+
+    /** The items of each key, the keys in the order first met. */
+    private static <T, K> Map<K, List<T>> byKey(List<T> items, Key<T, K> key) {
+        Map<K, List<T>> out = new LinkedHashMap<>();
+        for (T item : items) out.computeIfAbsent(key.of(item), k -> new ArrayList<>()).add(item);
+        return out;
     }
 
     @Override

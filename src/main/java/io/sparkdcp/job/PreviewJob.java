@@ -120,8 +120,7 @@ public final class PreviewJob {
         }
 
         SyncPreview run() {
-            Spread<DirectoryBlock> sourceBlocks = source.spread(List.of());
-            for (Spread<DirectoryBlock> arrival : source.arrivals()) sourceBlocks = sourceBlocks.union(arrival);
+            Spread<DirectoryBlock> sourceBlocks = source.wholeListing();
             ListingSummary listing = source.summary();
             Spread<DirectoryBlock> destination = destination();
             // A file as SRC maps onto one name: nothing beside it is deleted, as in the run.

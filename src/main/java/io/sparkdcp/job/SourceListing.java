@@ -55,7 +55,7 @@ public final class SourceListing {
         ListingOptions how = options.listing();
         if (how.listing() != null) return SAVED;
         if (options.copy().rootFile() != null) return DRIVER; // one entry: a stat on the driver
-        return runner != null && walksDistributed(how.walk(), runner.spansNodes()) ? EXECUTORS : DRIVER;
+        return walksDistributed(how.walk(), runner.spansNodes()) ? EXECUTORS : DRIVER;
     }
 
     /** The one rule for where SRC is walked: on the runner's tasks with --walk distributed, or auto on a cluster. */
@@ -79,13 +79,8 @@ public final class SourceListing {
         return all;
     }
 
-    /** @param runner where a distributed walk runs; null for a walk on this node */
-    public static Listing of(JobOptions options, PhaseRunner runner, Consumer<String> log) {
-        return of(options, runner, log, block -> {});
-    }
-
     /**
-     * The listing, each of its directories also handed to {@code listed}: by a walk on this node as soon
+     * The listing ({@code runner}: where a distributed walk runs), each of its directories also handed to {@code listed}: by a walk on this node as soon
      * as it is listed (from the walk's threads, a parent before its subdirectories), otherwise once the
      * whole listing is there.
      */

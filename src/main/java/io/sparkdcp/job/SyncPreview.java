@@ -48,8 +48,6 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
     /** Entries judged but not in the lists (the driver receives the first of each kind). */
     public record NotShown(long copy, long fixMetadata, long delete, long refused, long keptNewer, long sourceErrors) {
         public static final NotShown NONE = new NotShown(0, 0, 0, 0, 0, 0);
-
-        public boolean any() { return !equals(NONE); }
     }
 
     /** Which list of the preview a source entry's decision puts it in. */

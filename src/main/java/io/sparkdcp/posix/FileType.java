@@ -14,11 +14,6 @@ public enum FileType {
 
     public int formatBits() { return formatBits; }
 
-    /** FIFOs, sockets and devices: created with mknodat, never opened. */
-    public boolean isSpecial() {
-        return this == FIFO || this == CHAR_DEVICE || this == BLOCK_DEVICE || this == SOCKET;
-    }
-
     public static FileType ofMode(int mode) {
         int fmt = mode & Linux.S_IFMT;
         for (FileType t : ALL) if (t.formatBits == fmt) return t;

@@ -5,11 +5,7 @@ import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.walk.Entry;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * {@code --delete} never crosses a mount point: what lies in or at a mount point inside DST (a tmpfs,
@@ -19,24 +15,6 @@ import java.util.function.Consumer;
  */
 public final class DeletionScope {
     private DeletionScope() {}
-
-    public static List<List<Entry>> withoutMounts(List<List<Entry>> levels, byte[] destinationRoot, Consumer<Failure> notice) {
-        List<String> mountPoints = mountPointsBelow(destinationRoot);
-        if (mountPoints.isEmpty()) return levels;
-        Set<String> spared = new LinkedHashSet<>();
-        List<List<Entry>> kept = new ArrayList<>();
-        for (List<Entry> level : levels) {
-            List<Entry> keep = new ArrayList<>();
-            for (Entry e : level) {
-                String mountPoint = mountPointOf(e, mountPoints);
-                if (mountPoint == null) keep.add(e);
-                else spared.add(mountPoint);
-            }
-            if (!keep.isEmpty()) kept.add(keep);
-        }
-        for (String m : spared) notice.accept(spared(m));
-        return kept;
-    }
 
     /** The mount points inside DST, relative to it: read on the driver, small enough to ship to every task. */
     public static List<String> mountPointsBelow(byte[] destinationRoot) {

@@ -48,9 +48,7 @@ final class RddListed implements Listed {
     public ListingSummary summary() { return walked.summary(); }
 
     @Override
-    public String listedBy() {
-        return options.listing().listing() != null ? SourceListing.SAVED : SourceListing.EXECUTORS;
-    }
+    public String listedBy() { return SourceListing.listedBy(options, job.runner()); }
 
     @Override
     public <T> Spread<T> spread(List<T> items) {

@@ -107,34 +107,39 @@ final class RddSpread<T> implements Spread<T> {
 
     @Override
     public <K> Spread<List<T>> grouped(Key<T, K> key, int groups) {
-        return job.spread(rdd.mapToPair(item -> new Tuple2<>(key.of(item), item)).groupByKey(groups)
+        return job.spread(keyed(rdd, key).groupByKey(groups)
                 .map(byKey -> listOf(byKey._2().iterator())));
     }
 
     @Override
     public <K> Spread<T> distinct(Key<T, K> key) {
-        return job.spread(rdd.mapToPair(item -> new Tuple2<>(key.of(item), item)).reduceByKey((a, b) -> a).values());
+        return job.spread(keyed(rdd, key).reduceByKey((a, b) -> a).values());
     }
 
     @Override
     public <K> Spread<Marked<T>> marked(Key<T, K> key, Spread<K> keys) {
         JavaPairRDD<K, Boolean> in = rddOf(keys).mapToPair(k -> new Tuple2<>(k, true));
-        return job.spread(rdd.mapToPair(item -> new Tuple2<>(key.of(item), item)).leftOuterJoin(in)
+        return job.spread(keyed(rdd, key).leftOuterJoin(in)
                 .map(t -> new Marked<>(t._2()._1(), t._2()._2().orElse(false))));
     }
 
     @Override
     public <K> Spread<T> without(Key<T, K> key, Spread<K> keys) {
         JavaPairRDD<K, Boolean> out = rddOf(keys).mapToPair(k -> new Tuple2<>(k, true));
-        return job.spread(rdd.mapToPair(item -> new Tuple2<>(key.of(item), item)).subtractByKey(out).values());
+        return job.spread(keyed(rdd, key).subtractByKey(out).values());
     }
 
     @Override
     public <U, K, R> Spread<R> meet(Key<T, K> key, Spread<U> other, Key<U, K> otherKey, Meeting<T, U, R> meeting) {
-        JavaPairRDD<K, T> here = rdd.mapToPair(item -> new Tuple2<>(key.of(item), item));
-        JavaPairRDD<K, U> there = rddOf(other).mapToPair(item -> new Tuple2<>(otherKey.of(item), item));
+        JavaPairRDD<K, T> here = keyed(rdd, key);
+        JavaPairRDD<K, U> there = keyed(rddOf(other), otherKey);
         return job.spread(here.cogroup(there).flatMap(byKey ->
                 meeting.apply(listOf(byKey._2()._1().iterator()), listOf(byKey._2()._2().iterator())).iterator()));
+    }
+
+    /** Each item with its key, as Spark's pair operations take them. */
+    private static <T, K> JavaPairRDD<K, T> keyed(JavaRDD<T> items, Key<T, K> key) {
+        return items.mapToPair(item -> new Tuple2<>(key.of(item), item));
     }
 
     @Override

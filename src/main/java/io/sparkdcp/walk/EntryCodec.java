@@ -115,14 +115,6 @@ final class EntryCodec {
             return new Entry(parent == null ? name : io.sparkdcp.posix.PathBytes.join(parent, name), stat(), projectIfFlagged());
         }
 
-        /** Skips the next entry, returning its name. */
-        byte[] skipEntry() {
-            byte[] name = name();
-            int flags = buf.get(buf.position() + 2);
-            buf.position(buf.position() + FIXED + ((flags & HAS_PROJECT) != 0 ? 8 : 0));
-            return name;
-        }
-
         byte[] name() {
             int n = varint();
             if (n < 0 || n > buf.remaining()) throw corrupt("a name of " + n + " bytes");

@@ -18,8 +18,6 @@ import java.util.Map;
 public record Listing(List<DirectoryBlock> blocks, List<Failure> errors) {
     private static final Comparator<DirectoryBlock> BY_PATH = (a, b) -> PathBytes.compare(a.path(), b.path());
 
-    public boolean complete() { return errors.isEmpty(); }
-
     /** A listing of blocks in any order. */
     public static Listing sorted(List<DirectoryBlock> blocks, List<Failure> errors) {
         List<DirectoryBlock> ordered = new ArrayList<>(blocks);

@@ -32,7 +32,6 @@ public final class SavedListing {
     public static final String FORMAT = "spark-dcp-listing-3";
     /** The format of one part written by the driver: read as a listing of one part. */
     static final String FORMAT_2 = "spark-dcp-listing-2";
-    static final String PART = "part-00000";
     static final String SUCCESS = "_SUCCESS";
     private static final java.util.regex.Pattern OWN_FILES = java.util.regex.Pattern.compile("\\.?(part-\\d{5,}|_SUCCESS)(\\.crc)?");
 

@@ -30,14 +30,13 @@ class PlannerTest {
 
     private static Entry dir(String path) { return entry(path, FileType.DIRECTORY, 0, nextInode++, 2); }
 
-    private static List<String> paths(List<Entry> entries) {
-        return entries.stream().map(Entry::display).toList();
+    /** One share holding the whole listing of {@code entries}. */
+    private static PartitionPlan plan(Planner planner, List<Entry> entries) {
+        return planner.planPartition(io.sparkdcp.walk.Listing.of(entries, List.of()).blocks());
     }
 
-    @Test
-    void directoriesGoByDepthWithTheRootAlone() {
-        Plan plan = new Planner(10, 1 << 20, 1 << 20).plan(List.of(dir(""), dir("a"), dir("a/b"), dir("c"), file("a/f", 1)));
-        assertEquals(List.of(List.of("."), List.of("a", "c"), List.of("a/b")), plan.directoryLevels().stream().map(PlannerTest::paths).toList());
+    private static List<String> paths(List<Entry> entries) {
+        return entries.stream().map(Entry::display).toList();
     }
 
     @Test
@@ -46,35 +45,20 @@ class PlannerTest {
         for (int i = 0; i < 10; i++) entries.add(file("f" + i, 10));
         entries.add(file("heavy1", 900));
         entries.add(file("heavy2", 900));
-        Plan plan = new Planner(4, 1000, 1 << 20).plan(entries);
-        for (FileBatch b : plan.fileBatches()) {
+        PartitionPlan plan = plan(new Planner(4, 1000, 1 << 20), entries);
+        for (FileBatch b : plan.batches()) {
             long bytes = b.entries().stream().mapToLong(e -> e.stat().size()).sum();
             assertTrue(b.size() <= 4, "at most 4 entries");
             assertTrue(bytes < 1000 + 900, "closes once the budget is reached");
         }
-        assertEquals(12, plan.fileBatches().stream().mapToInt(FileBatch::size).sum());
+        assertEquals(12, plan.batches().stream().mapToInt(FileBatch::size).sum());
     }
 
     @Test
     void entriesOfOneDirectoryAreContiguous() {
-        Plan plan = new Planner(100, 1 << 20, 1 << 20).plan(List.of(dir(""), dir("a"), dir("a-b"),
+        PartitionPlan plan = plan(new Planner(100, 1 << 20, 1 << 20), List.of(dir(""), dir("a"), dir("a-b"),
                 file("a/x", 1), file("a-b/y", 1), file("a/z", 1), file("top", 1)));
-        assertEquals(List.of("top", "a/x", "a/z", "a-b/y"), paths(plan.fileBatches().get(0).entries()));
-    }
-
-    @Test
-    void hardLinksFollowTheirFirstNameIntoOneBatchWhateverTheLimits() {
-        Entry a = entry("d1/link", FileType.FILE, 5, 7, 3);
-        Entry b = entry("d2/link", FileType.FILE, 5, 7, 3);
-        Entry c = entry("d3/link", FileType.FILE, 5, 7, 3);
-        List<Entry> entries = new ArrayList<>(List.of(dir(""), dir("d1"), dir("d2"), dir("d3"), a, b, c));
-        for (int i = 0; i < 5; i++) entries.add(file("d2/other" + i, 1));
-        Plan plan = new Planner(1, 1 << 20, 1 << 20).plan(entries);
-        FileBatch withLinks = plan.fileBatches().stream().filter(f -> !f.links().isEmpty()).findFirst().orElseThrow();
-        assertEquals(List.of("d1/link"), paths(withLinks.entries()));
-        assertEquals(List.of("d2/link", "d3/link"), withLinks.links().stream().map(l -> l.entry().display()).toList());
-        assertTrue(withLinks.links().stream().allMatch(l -> PathBytes.display(l.target()).equals("d1/link")));
-        assertEquals(8, plan.fileBatches().stream().mapToInt(FileBatch::size).sum(), "every name planned once");
+        assertEquals(List.of("top", "a/x", "a/z", "a-b/y"), paths(plan.batches().get(0).entries()));
     }
 
     @Test
@@ -112,13 +96,14 @@ class PlannerTest {
     }
 
     @Test
-    void largeFilesAreChunkedButHardLinkedOnesAreNot() {
+    void largeFilesAreChunkedButHardLinkedOnesAreSetAside() {
         Entry big = file("big", 10 * 1024 + 1);
         Entry linkedBig1 = entry("lb1", FileType.FILE, 50_000, 9, 2);
         Entry linkedBig2 = entry("lb2", FileType.FILE, 50_000, 9, 2);
-        Plan plan = new Planner(100, 1 << 30, 1024).plan(List.of(dir(""), big, linkedBig1, linkedBig2, file("small", 10)));
+        PartitionPlan plan = plan(new Planner(100, 1 << 30, 1024), List.of(dir(""), big, linkedBig1, linkedBig2, file("small", 10)));
         assertEquals(List.of("big"), paths(plan.largeFiles()));
-        List<Chunk> chunks = Plan.chunksOf(plan.largeFiles().stream().map(e -> new io.sparkdcp.plan.LargeFile(e, 0, new byte[0])).toList(), 1024);
+        assertEquals(List.of("lb1", "lb2"), paths(plan.linked()));
+        List<Chunk> chunks = Planner.chunksOf(plan.largeFiles().stream().map(e -> new io.sparkdcp.plan.LargeFile(e, 0, new byte[0])).toList(), 1024);
         assertEquals(11, chunks.size());
         assertEquals(1, chunks.get(10).length());
         assertEquals(10 * 1024 + 1, chunks.stream().mapToLong(Chunk::length).sum());

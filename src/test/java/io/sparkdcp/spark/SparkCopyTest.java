@@ -85,7 +85,7 @@ class SparkCopyTest {
         Files.createDirectories(dst);
         LocalCopy distributed = LocalCopy.defaults().withChunkSize(1 << 20)
                 .withListing(new ListingOptions(WalkMode.DISTRIBUTED, null, null));
-        Listing walked = SourceListing.of(distributed.jobOptions(tree.root(), dst), new SparkPhaseRunner(sc), line -> {});
+        Listing walked = SourceListing.of(distributed.jobOptions(tree.root(), dst), new SparkPhaseRunner(sc), line -> {}, block -> {});
         Listings.assertSameListing(new TreeWalker(2, true).walk(PathBytes.of(tree.root().toString())), walked);
         CopyReport report = distributed.run(tree.root(), dst, new SparkPhaseRunner(sc));
         assertEquals(List.of(), report.counts().failures());

@@ -17,9 +17,4 @@ public enum Step {
 
     /** A metadata call: what --max-ops limits and the report's ops per second count (data and verify move bytes). */
     public boolean metadata() { return this != DATA && this != VERIFY; }
-
-    public static Step ofLabel(String label) {
-        for (Step s : values()) if (s.label.equals(label)) return s;
-        throw new IllegalArgumentException("no step named " + label);
-    }
 }

@@ -5,7 +5,7 @@ import io.sparkdcp.job.Batching;
 import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.SparkDcp;
 import io.sparkdcp.job.DistributedWalk;
-import io.sparkdcp.plan.Plan;
+import io.sparkdcp.plan.PartitionPlan;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.spark.SparkPhaseRunner;
@@ -155,10 +155,10 @@ public final class ScaleBench {
         Batching defaults = CopyRequest.defaults().batching();
         Planner planner = new Planner(defaults.batchFiles(), defaults.batchBytes(), defaults.chunkSize());
         // A walk and plan first, untimed and dropped: classes and pools they load are not the listing's.
-        planner.plan(new TreeWalker(walkThreads, true).walk(root));
+        planner.planPartition(new TreeWalker(walkThreads, true).walk(root).blocks());
         long base = usedHeapAfterGc();
         Listing listing = new TreeWalker(walkThreads, true).walk(root);
-        Plan plan = planner.plan(listing);
+        PartitionPlan plan = planner.planPartition(listing.blocks()); // as the copy plans a listing held on the driver
         long packed = usedHeapAfterGc() - base;
         long entries = listing.entryCount();
         List<Entry> objects = listing.entries();
