@@ -9,6 +9,7 @@ import io.sparkdcp.plan.Chunk;
 import io.sparkdcp.plan.HardLink;
 import io.sparkdcp.plan.LargeFile;
 import io.sparkdcp.walk.Entry;
+import io.sparkdcp.walk.Filter;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -141,9 +142,10 @@ public final class CopyEngine implements AutoCloseable {
     }
 
     /** Removes destination entries (relative to the destination root) of one depth; call deepest first. */
-    public BatchResult deleteEntries(List<Entry> level) {
+    /** @param kept the filter DST was walked with: what it leaves out stays, and may keep a directory from being deleted */
+    public BatchResult deleteEntries(List<Entry> level, Filter kept) {
         CopyCounts counts = new CopyCounts(items);
-        for (Entry e : level) deleter.delete(e, counts);
+        for (Entry e : level) deleter.delete(e, kept, counts);
         return BatchResult.of(noticed(counts));
     }
 

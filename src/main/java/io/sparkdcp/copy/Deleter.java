@@ -6,11 +6,14 @@ import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.NativeBuffer;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.Entry;
+import io.sparkdcp.walk.Filter;
 
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -26,6 +29,8 @@ import java.util.Map;
  * type change, where the source's entry carries the same locks.
  */
 final class Deleter {
+    static final String KEPT_BY_FILTERS = "not deleted: a non-empty directory, whose entries the filters exclude (kept at DST)";
+    private static final int DIRECTORY_BUFFER = 16 * 1024;
     private final CopyContext ctx;
     /** Whether a parent directory is on the destination root's mount, by parent path. */
     private final Map<ByteBuffer, Boolean> onRootMount = new HashMap<>();
@@ -33,7 +38,8 @@ final class Deleter {
 
     Deleter(CopyContext ctx) { this.ctx = ctx; }
 
-    void delete(Entry e, CopyCounts counts) {
+    /** @param kept what the walk of DST leaves out: filter-excluded entries, which stay at DST */
+    void delete(Entry e, Filter kept, CopyCounts counts) {
         if (e.isRoot()) throw new IllegalArgumentException("the destination root is never deleted");
         try {
             Fd parent = ctx.destination.get(e.parent());
@@ -64,11 +70,46 @@ final class Deleter {
         } catch (PosixException ex) {
             if (ex.errno() == Errno.ENOENT) return; // gone already: a retried task, or someone else
             if (ex.errno() == Errno.ENOTEMPTY) {
-                counts.addFailure(e, new Failure(PathBytes.display(e.path()), ex.call(), ex.errnoName(), Protection.NOT_EMPTIED));
+                // rsync's "cannot delete non-empty directory", an information: what is left is what the filters keep.
+                if (onlyKeptInside(e.parent(), e.name(), e.path(), kept))
+                    counts.addNotice(Failure.of(e.path(), "delete", KEPT_BY_FILTERS));
+                else counts.addFailure(e, new Failure(PathBytes.display(e.path()), ex.call(), ex.errnoName(), Protection.NOT_EMPTIED));
                 return;
             }
             counts.addFailure(e, Failure.of(e.path(), ex));
         }
+    }
+
+    /**
+     * Whether everything left in the directory is out of the DST walk's reach (excluded, so protected
+     * from deletion), directly or inside directories of which the same holds. Unreadable: false.
+     */
+    private boolean onlyKeptInside(byte[] parentPath, byte[] name, byte[] path, Filter kept) {
+        if (kept.none()) return false;
+        try {
+            return onlyKeptInside(ctx.destination.get(parentPath), name, path, kept);
+        } catch (PosixException ex) {
+            return false;
+        }
+    }
+
+    private boolean onlyKeptInside(Fd parent, byte[] name, byte[] path, Filter kept) {
+        try (Fd dir = Posix.openat(parent, name, Linux.O_RDONLY | Linux.O_DIRECTORY | Linux.O_NOFOLLOW | Linux.O_CLOEXEC, 0)) {
+            for (Posix.DirEntry d : Posix.readDirectory(dir, new NativeBuffer(DIRECTORY_BUFFER))) {
+                byte[] child = PathBytes.join(path, d.name());
+                boolean directory = isDirectory(dir, d);
+                if (!kept.lists(child, directory)) continue;
+                if (!directory || !onlyKeptInside(dir, d.name(), child, kept)) return false;
+            }
+            return true;
+        }
+    }
+
+    /** By the entry's type as getdents gives it, or a stat where the file system gives none. */
+    private static boolean isDirectory(Fd dir, Posix.DirEntry d) {
+        if (d.dType() != Linux.DT_UNKNOWN) return d.dType() == Linux.DT_DIR;
+        Stat st = Posix.statAtIfExists(dir, d.name());
+        return st != null && st.type() == FileType.DIRECTORY;
     }
 
     /**

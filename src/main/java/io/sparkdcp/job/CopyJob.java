@@ -21,6 +21,7 @@ import io.sparkdcp.roots.DeletionScope;
 import io.sparkdcp.roots.HeldRoots;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
+import io.sparkdcp.walk.Filter;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -272,7 +273,8 @@ public final class CopyJob {
                 counts.addFailure(new Failure(WHOLE_TREE, "delete", "", reason));
                 return;
             }
-            Listed.Walked destination = source.destination(copy.destinationRoot(), false, job.listing().destinationFilter());
+            Filter kept = job.listing().destinationFilter(); // what it leaves out of DST stays
+            Listed.Walked destination = source.destination(copy.destinationRoot(), false, kept);
             // Unlisted parts of DST cannot be compared: report them; what was listed is still safe to judge.
             destination.summary().addErrorsTo(counts, f -> new Failure(f.path(), f.op(), f.errno(), "destination, not deleted: " + f.message()));
             Spread<Extraneous> extraneous = extraneous(destination.blocks(), sourceBlocks, copy.destinationRoot()).kept();
@@ -286,7 +288,7 @@ public final class CopyJob {
             for (DepthWave wave : waves) {
                 String phase = "delete" + wave;
                 counts.merge(wave.tasksOf(toDelete, phase).run(phase, copy,
-                        faulted(phase, (engine, entries) -> engine.deleteEntries(DepthWave.sorted(entries, true)))));
+                        faulted(phase, (engine, entries) -> engine.deleteEntries(DepthWave.sorted(entries, true), kept))));
             }
         }
     }
