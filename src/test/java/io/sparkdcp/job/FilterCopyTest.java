@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -128,6 +129,26 @@ class FilterCopyTest {
             assertEquals(deleted, previewed, "the dry run deletes what the run deletes");
             assertEquals(deleted.size(), r.counts().deleted());
         }
+    }
+
+    /**
+     * A DST-only directory that only excluded entries fill, directly or in a subdirectory of its own, stays
+     * with a notice each (rsync's "cannot delete non-empty directory"), not a failure; what it held stays.
+     */
+    @Test
+    void aDirectoryOnlyExcludedEntriesFillIsKeptWithANotice() throws IOException {
+        Path dst = Files.createDirectory(mount.dir().resolve("kept-by-filters"));
+        LocalCopy plain = LocalCopy.syncDefaults();
+        assertEquals(List.of(), plain.sync(src, dst, false).counts().failures(), "a full copy first");
+        Commands.bash("set -e; cd " + dst + "; mkdir -p old/deep; echo a > old/a.tmp; echo b > old/deep/b.tmp; echo c > old/c.txt");
+
+        CopyReport r = plain.withListing(new ListingOptions(WalkMode.DRIVER, null, null, rules(), false)).sync(src, dst, true);
+        assertEquals(List.of(), r.counts().failures());
+        assertEquals(Set.of("old", "old/deep"), r.counts().notices().stream().filter(n -> n.message().contains("filters exclude"))
+                .map(n -> n.path()).collect(Collectors.toSet()));
+        assertEquals(Set.of("old", "old/a.tmp", "old/deep", "old/deep/b.tmp"),
+                paths(dst).stream().filter(p -> p.startsWith("old")).collect(Collectors.toSet()),
+                "old/c.txt, which the rules list, is deleted; the excluded entries and their directories stay");
     }
 
     /** DST's entries, relative, displayed (\xNN for bytes that are not UTF-8). */
