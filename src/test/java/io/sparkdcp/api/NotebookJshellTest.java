@@ -1,8 +1,8 @@
 package io.sparkdcp.api;
 
 import io.sparkdcp.testing.AppJars;
+import io.sparkdcp.testing.DocBlocks;
 import io.sparkdcp.testing.LoopMount;
-import io.sparkdcp.testing.ReadableClasspath;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.TimedProcess;
 import io.sparkdcp.testing.TreeComparator;
@@ -11,63 +11,59 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The Java API driven from jshell, the JDK's REPL, as a notebook's Java kernel drives it: the
- * notebook owns the SparkContext, copies a tree, prints the result, and keeps using the context.
+ * The Java API driven from jshell, the JDK's REPL, as a notebook's Java kernel drives it, and as
+ * docs/api.md shows it: its shell block (the build's classpath, {@code jshell --class-path "$CP"} with
+ * Spark's module flags) run as written from the clone, and its Java block pasted in, with a mount's
+ * paths for {@code /data}. The notebook owns the SparkContext, copies a tree, prints the result, and
+ * copies again on the same context.
  */
 class NotebookJshellTest {
-    private static final long TIMEOUT_SECONDS = 120;
+    private static final Path API_DOC = AppJars.PROJECT.resolve("docs/api.md");
+    private static final long TIMEOUT_SECONDS = 300;
 
     @TempDir
     Path tmp;
 
     @Test
-    void aJshellSessionCopiesATreeAndPrintsTheReport() throws Exception {
+    void theApiDocsJshellSessionCopiesTreesWhenPasted() throws Exception {
         LoopMount.requireRootAndXfs();
+        AppJars.fromLauncherBuild(); // target/spark-dcp-app.jar and target/classpath.txt, as the doc says
+        List<DocBlocks.Block> blocks = DocBlocks.read(API_DOC);
+        DocBlocks.Block shell = blocks.stream().filter(b -> "sh".equals(b.language()) && b.text().contains("jshell")).findFirst().orElseThrow();
+        DocBlocks.Block java = blocks.stream().filter(b -> "java".equals(b.language())).findFirst().orElseThrow();
         try (LoopMount mount = LoopMount.create("jshell", 1024)) {
-            RichTree tree = RichTree.build(Files.createDirectory(mount.dir().resolve("src")));
-            Path dst = mount.dir().resolve("dst");
-            Path script = Files.writeString(tmp.resolve("notebook.jsh"), String.join("\n",
-                    "import io.sparkdcp.api.*;",
-                    "import org.apache.spark.SparkConf;",
-                    "import org.apache.spark.api.java.JavaSparkContext;",
-                    "var sc = new JavaSparkContext(new SparkConf().setMaster(\"local[2]\").setAppName(\"notebook\")"
-                            + ".set(\"spark.ui.enabled\", \"false\"));",
-                    "var request = CopyRequest.builder().batchFiles(5).chunkSize(\"1M\").xattrs(\"all\").build();",
-                    "var result = SparkDcp.copy(sc, \"" + tree.root() + "/\", \"" + dst + "\", request);",
-                    "System.out.print(result);",
-                    "System.out.println(\"exit code \" + result.exitCode());",
-                    "System.out.println(\"copied in the map \" + result.toMap().get(\"copied\"));",
-                    "System.out.println(\"context still usable \" + sc.parallelize(java.util.List.of(1, 2, 3)).count());",
-                    "sc.stop();",
-                    "/exit", ""));
+            Path data = Files.createDirectory(mount.dir().resolve("data"));
+            RichTree tree = RichTree.build(Files.createDirectory(data.resolve("src")));
+            Path a = RichTree.build(Files.createDirectory(data.resolve("a"))).root();
+            Path b = Files.writeString(Files.createDirectory(data.resolve("b")).resolve("b.txt"), "b\n").getParent();
+            Files.createDirectory(data.resolve("logs"));
+            Path pasted = Files.writeString(tmp.resolve("pasted.jsh"), java.text().replace("\"/data/", "\"" + data + "/") + "/exit\n");
+            Path script = Files.writeString(tmp.resolve("jshell.sh"), shell.text());
 
-            TimedProcess.Finished jshell = TimedProcess.run(new ProcessBuilder(command(script)), tmp.resolve("out.txt"), TIMEOUT_SECONDS);
+            // The block as written (bash, from the clone), reading what is pasted on its standard input.
+            ProcessBuilder session = new ProcessBuilder("bash", "-c", "bash \"$0\" < \"$1\"", script.toString(), pasted.toString())
+                    .directory(AppJars.PROJECT.toFile());
+            TimedProcess.Finished jshell = TimedProcess.run(session, tmp.resolve("out.txt"), TIMEOUT_SECONDS);
             String output = jshell.output();
             assertEquals(0, jshell.exitCode(), output);
+            for (String wrong : List.of("|  Error", "Exception", "illegal start")) assertFalse(output.contains(wrong), output);
 
-            TreeComparator.assertSameTree(tree.root(), dst);
-            long copied = tree.entryCount() + 1;
-            assertTrue(output.contains("failed: 0"), output);
-            assertTrue(output.contains("exit code 0"), output);
-            assertTrue(output.contains("copied in the map " + copied), output);
-            assertTrue(output.contains("context still usable 3"), output);
+            TreeComparator.assertSameTree(tree.root(), data.resolve("dst"));
+            TreeComparator.assertSameTree(a, data.resolve("dst2/a"));
+            TreeComparator.assertSameTree(b, data.resolve("dst2/b"));
+            assertTrue(output.contains("\nfailed: 0\n"), output); // System.out.println(result): the summary
+            assertTrue(output.contains("copied ==> " + (tree.entryCount() + 1)), output); // result.toMap().get("copied")
+            try (Stream<Path> log = Files.list(data.resolve("logs/run1"))) {
+                assertTrue(log.findAny().isPresent(), "no itemized log"); // the request's log(...)
+            }
         }
-    }
-
-    private static List<String> command(Path script) throws Exception {
-        String classpath = ReadableClasspath.entries().stream().map(Path::toString).collect(Collectors.joining(":"));
-        List<String> command = new ArrayList<>(List.of("jshell", "--class-path", classpath, "-R-Xmx1g"));
-        // Spark's module flags for the JVM jshell runs the snippets in.
-        for (String flag : AppJars.moduleFlags()) command.add("-R" + flag);
-        command.add(script.toString());
-        return command;
     }
 }
