@@ -107,8 +107,9 @@ class SlurmBatchScriptTest {
         Files.writeString(failingDst.resolve("sub"), "not a directory\n"); // the engine fails that entry
         // Without SPARK_HOME, and with an executor smaller than the node: one core of its two (the
         // application asks for one core in all), 512 MiB. The same short-lived JVMs as SparkStandIn's.
+        // Without SPARK_DCP_HOME, submitted from elsewhere: the script finds the project beside itself.
         failedEntryJob = submit(List.of("--nodes=1", "--time=10", "--job-name=" + FROM_BUILD_JOB_NAME),
-                Map.of("SPARK_HOME", "", "SPARK_DCP_EXECUTOR_CORES", "1", "SPARK_DCP_EXECUTOR_MEMORY", "512m",
+                Map.of("SPARK_HOME", "", "SPARK_DCP_HOME", "", "SPARK_DCP_EXECUTOR_CORES", "1", "SPARK_DCP_EXECUTOR_MEMORY", "512m",
                         "SPARK_DCP_SUBMIT_OPTIONS", "--conf spark.cores.max=1 --conf spark.driver.defaultJavaOptions=" + ChildJvm.flags()
                                 + " --conf spark.executor.defaultJavaOptions=" + ChildJvm.flags(),
                         "SPARK_DAEMON_JAVA_OPTS", ChildJvm.flags()),
