@@ -37,6 +37,10 @@ class DocCommandsTest {
     private static final Path HELPERS = PROJECT.resolve("src/test/java/io/sparkdcp/testing");
     private static final Pattern LONG_OPTION = Pattern.compile("(?<=^| )--[a-z][a-z0-9-]*");
 
+    /** A test class's name: a capitalised word ending in Test. */
+    private static final Pattern TEST_NAME = Pattern.compile("\\b[A-Z][A-Za-z0-9]*Test\\b");
+
+    private static List<Path> docs;
     private static List<Command> shown;
     /** command as shown -> the test or script that runs it */
     private static Map<String, String> registry;
@@ -44,7 +48,7 @@ class DocCommandsTest {
     @BeforeAll
     static void read() throws IOException {
         shown = new ArrayList<>();
-        List<Path> docs = new ArrayList<>(List.of(PROJECT.resolve("README.md")));
+        docs = new ArrayList<>(List.of(PROJECT.resolve("README.md")));
         try (Stream<Path> files = Files.list(PROJECT.resolve("docs"))) {
             files.filter(f -> f.toString().endsWith(".md") && !f.getFileName().toString().equals(EXEMPT)).sorted().forEach(docs::add);
         }
@@ -91,6 +95,19 @@ class DocCommandsTest {
             }
         }
         assertEquals(List.of(), wrong);
+    }
+
+    /** A test the docs name (as the test behind a promise, a table row or a command) exists. */
+    @Test
+    void everyTestTheDocsNameExists() throws IOException {
+        List<String> missing = new ArrayList<>();
+        for (Path doc : docs) {
+            Matcher test = TEST_NAME.matcher(Files.readString(doc));
+            while (test.find()) {
+                if (runner(test.group()).isEmpty()) missing.add(doc.getFileName() + ": " + test.group());
+            }
+        }
+        assertEquals(List.of(), missing.stream().distinct().toList());
     }
 
     @Test
