@@ -1,0 +1,97 @@
+package io.sparkdcp.cli;
+
+import io.sparkdcp.testing.AppJars;
+import io.sparkdcp.testing.Commands;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What submit-scripts/slurm/spark-dcp.sbatch passes on, without a Slurm: it runs as Slurm runs it (a
+ * copy in a spool directory, in an allocation of two 4-core nodes of 16 GiB), with scontrol, srun,
+ * squeue and scancel and a SPARK_HOME's spark-class and spark-submit that record their arguments. It
+ * must find spark-dcp beside the script as sbatch was given it (the job's Command), and hand the
+ * cluster scripts' SPARK_DCP_* variables to spark-submit and the allocation's cores and memory to the
+ * workers. SlurmBatchScriptTest runs the script on a real Slurm.
+ */
+class SlurmScriptArgumentsTest {
+    private static final Path SCRIPT = AppJars.PROJECT.resolve("submit-scripts/slurm/spark-dcp.sbatch");
+    private static final String JOB = "42";
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void theVariablesReachSparkSubmitAndTheAllocationTheWorkers() throws Exception {
+        AppJars.fromLauncherBuild(); // the jar common.sh checks for
+        Path spooled = Files.copy(SCRIPT, Files.createDirectories(tmp.resolve("spool/job" + JOB)).resolve("slurm_script"));
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path sparkBin = Files.createDirectories(tmp.resolve("spark/bin"));
+        Path calls = Files.createDirectories(tmp.resolve("calls"));
+        executable(bin.resolve("scontrol"), """
+                case "$1 $2" in
+                  "show hostnames") echo node1; echo node2 ;;
+                  "show job") printf 'JobId=%s JobName=migration\\n   Command=%s\\n   WorkDir=/elsewhere\\n' "$3" "$ORIGINAL_SCRIPT" ;;
+                esac""");
+        executable(bin.resolve("srun"), "printf '%s\\n' \"$@\" > \"$CALLS/srun\"\nexec sleep 60");
+        executable(bin.resolve("squeue"), "exit 0");
+        executable(bin.resolve("scancel"), "exit 0");
+        executable(sparkBin.resolve("spark-class"), """
+                printf '%s\\n' "$@" > "$CALLS/spark-class-master"
+                echo "Registering worker node1:1"; echo "Registering worker node2:1"
+                exec sleep 60""");
+        executable(sparkBin.resolve("spark-submit"), "printf '%s\\n' \"$@\" > \"$CALLS/spark-submit\"");
+
+        Path scratch = Files.createDirectories(tmp.resolve("scratch"));
+        ProcessBuilder job = new ProcessBuilder("bash", spooled.toString(), "copy", "/lustre/old/", "/lustre/new")
+                .directory(Files.createDirectories(tmp.resolve("submit")).toFile());
+        Map<String, String> env = job.environment();
+        env.remove("SPARK_DCP_HOME");
+        env.putAll(Map.of("PATH", bin + ":" + env.get("PATH"), "SPARK_HOME", tmp.resolve("spark").toString(),
+                "ORIGINAL_SCRIPT", SCRIPT.toString(), "CALLS", calls.toString(), "TMPDIR", scratch.toString(),
+                "SLURM_JOB_ID", JOB, "SLURM_JOB_NAME", "migration", "SLURM_JOB_NODELIST", "node[1-2]",
+                "SLURM_SUBMIT_DIR", tmp.resolve("submit").toString()));
+        env.putAll(Map.of("SLURM_CPUS_ON_NODE", "4", "SLURM_MEM_PER_NODE", "16384",
+                "SPARK_DCP_EXECUTOR_CORES", "2", "SPARK_DCP_EXECUTOR_MEMORY", "3g", "SPARK_DCP_DRIVER_MEMORY", "2g",
+                "SPARK_DCP_SUBMIT_OPTIONS", "--conf spark.task.maxFailures=8"));
+        Commands.Result run = Commands.tryRun(job);
+        assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
+
+        List<String> submit = Files.readAllLines(calls.resolve("spark-submit"));
+        String jobScratch = scratch.resolve("spark-dcp-" + JOB).toString();
+        assertInOrder(submit, "--master", "spark://node1:7077", "--deploy-mode", "client");
+        assertInOrder(submit, "--name", "migration-" + JOB);
+        assertInOrder(submit, "--properties-file", AppJars.PROJECT.resolve("spark-conf/spark-defaults.conf").toString());
+        assertInOrder(submit, "--driver-memory", "2g");
+        assertInOrder(submit, "--executor-cores", "2", "--executor-memory", "3g");
+        assertInOrder(submit, "--conf", "spark.local.dir=" + jobScratch, "--conf", "spark.task.maxFailures=8");
+        assertEquals(List.of(AppJars.PROJECT.resolve("target/spark-dcp-app.jar").toString(), "copy", "/lustre/old/", "/lustre/new"),
+                submit.subList(submit.size() - 4, submit.size()));
+
+        // One worker per node with all its cores and its memory less the driver's 2 GiB and 1 GiB.
+        List<String> srun = Files.readAllLines(calls.resolve("srun"));
+        assertInOrder(srun, "--nodes=2", "--ntasks=2", "--ntasks-per-node=1", "--cpus-per-task=4");
+        assertInOrder(srun, tmp.resolve("spark/bin/spark-class").toString(), "org.apache.spark.deploy.worker.Worker",
+                "--cores", "4", "--memory", "13312m", "--work-dir", jobScratch + "/work", "spark://node1:7077");
+        assertInOrder(Files.readAllLines(calls.resolve("spark-class-master")), "org.apache.spark.deploy.master.Master", "--host", "node1");
+    }
+
+    private static void assertInOrder(List<String> arguments, String... sequence) {
+        assertTrue(Collections.indexOfSubList(arguments, List.of(sequence)) >= 0, String.join(" ", sequence) + " in " + arguments);
+    }
+
+    private static void executable(Path file, String body) throws IOException {
+        Files.writeString(file, "#!/usr/bin/env bash\n" + body + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+}
