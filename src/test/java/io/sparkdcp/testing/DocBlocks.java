@@ -21,6 +21,8 @@ public final class DocBlocks {
     private static final Set<String> SHELL_LANGUAGES = Set.of("", "sh", "bash", "shell", "console");
     private static final String INDENT = "    ";
     private static final String PROMPT = "$ ";
+    /** A synopsis ({@code spark-dcp copy [OPTION]... SRC... DST}): the form of a command, not one to run. */
+    private static final Pattern SYNOPSIS = Pattern.compile("\\[(?i:options?)]");
     private static final Pattern ASSIGNED_NAME = Pattern.compile("^[A-Z_][A-Z0-9_]*=");
     /** A command's first word: a program or path, never a {@code word:} of output nor a tab-separated record. */
     private static final Pattern COMMAND_WORD = Pattern.compile("^[A-Za-z./\\[][A-Za-z0-9_./\\-]*( |$)");
@@ -78,7 +80,7 @@ public final class DocBlocks {
     /**
      * The shell commands a block shows: after a {@code $ } prompt when it has one (the rest is output), else
      * every line that starts like a command (program or path first, after any VAR=value); lines continued
-     * with a backslash are one command. A block of output or of options shows none.
+     * with a backslash are one command. A block of output or of options shows none, nor a synopsis.
      */
     public static List<Command> commands(Block block) {
         if (!block.isShell()) return List.of();
@@ -105,12 +107,16 @@ public final class DocBlocks {
             boolean more = code.endsWith("\\");
             continued.append(' ').append(more ? code.substring(0, code.length() - 1) : code);
             if (!more) {
-                commands.add(new Command(block, fold(continued.toString()), notRun));
+                add(commands, new Command(block, fold(continued.toString()), notRun));
                 continued = null;
             }
         }
-        if (continued != null) commands.add(new Command(block, fold(continued.toString()), notRun));
+        if (continued != null) add(commands, new Command(block, fold(continued.toString()), notRun));
         return commands;
+    }
+
+    private static void add(List<Command> commands, Command command) {
+        if (!SYNOPSIS.matcher(command.text()).find()) commands.add(command);
     }
 
     /** Blanks folded to one space, trimmed: the form commands are compared in. */
