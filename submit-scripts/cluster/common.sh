@@ -39,7 +39,7 @@ if [[ -n $installed ]]; then
   [[ -r $app_jar ]] || usage "cannot read $app_jar: the install is incomplete or not readable by every user"
 elif [[ ! -f $app_jar || ($spark_submit == */spark-submit-from-build && ! -f $project/target/classpath.txt) ]]; then
   command -v mvn >/dev/null || usage "$app_jar is missing and Maven (mvn) is not installed to build it"
-  (cd "$project" && mvn -q -B -Dmaven.test.skip=true -Dassembly.skipAssembly=true package) >&2
+  (cd "$project" && mvn -q -B -Dmaven.test.skip=true -Dassembly.skipAssembly=true -Dmaven.antrun.skip=true package) >&2
 fi
 
 common_args=(
