@@ -1,8 +1,19 @@
 # Shared by the cluster scripts (sourced): the thin application jar, spark-conf, and spark-submit.
+# The same in a clone and in an unpacked distribution: project is the directory holding
+# submit-scripts/; in a distribution (lib/ beside it) the jar is lib/spark-dcp-app.jar and spark-conf
+# is conf/, and nothing is built.
 # shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source this file
 
 project="$(cd "${here:?set by the sourcing script}/../.." && pwd)"
-app_jar="$project/target/spark-dcp-app.jar"
+if [[ -d $project/lib ]]; then
+  installed=1
+  app_jar="$project/lib/spark-dcp-app.jar"
+  conf_dir="$project/conf"
+else
+  installed=""
+  app_jar="$project/target/spark-dcp-app.jar"
+  conf_dir="$project/spark-conf"
+fi
 
 usage() {
   echo "spark-dcp: usage: $*" >&2
@@ -23,18 +34,20 @@ else
   spark_class="$project/submit-scripts/cluster/spark-class-from-build"
 fi
 
-# The thin jar (Spark provided) and the classpath are built once with Maven; a release ships the jar prebuilt.
-if [[ ! -f $app_jar || ($spark_submit == */spark-submit-from-build && ! -f $project/target/classpath.txt) ]]; then
+# The thin jar (Spark provided) and the classpath are built once with Maven; the distribution ships them.
+if [[ -n $installed ]]; then
+  [[ -r $app_jar ]] || usage "cannot read $app_jar: the install is incomplete or not readable by every user"
+elif [[ ! -f $app_jar || ($spark_submit == */spark-submit-from-build && ! -f $project/target/classpath.txt) ]]; then
   command -v mvn >/dev/null || usage "$app_jar is missing and Maven (mvn) is not installed to build it"
-  (cd "$project" && mvn -q -B -Dmaven.test.skip=true package) >&2
+  (cd "$project" && mvn -q -B -Dmaven.test.skip=true -Dassembly.skipAssembly=true -Dmaven.antrun.skip=true package) >&2
 fi
 
 common_args=(
   --class io.sparkdcp.cli.Main
   --name "${SPARK_DCP_NAME:-spark-dcp}"
-  --properties-file "$project/spark-conf/spark-defaults.conf"
+  --properties-file "$conf_dir/spark-defaults.conf"
   --driver-memory "${SPARK_DCP_DRIVER_MEMORY:-2g}"
-  --driver-java-options "-Dlog4j.configurationFile=$project/spark-conf/log4j2.properties"
+  --driver-java-options "-Dlog4j.configurationFile=$conf_dir/log4j2.properties"
 )
 [[ -z ${SPARK_DCP_EXECUTOR_CORES:-} ]] || common_args+=(--executor-cores "$SPARK_DCP_EXECUTOR_CORES")
 [[ -z ${SPARK_DCP_EXECUTOR_MEMORY:-} ]] || common_args+=(--executor-memory "$SPARK_DCP_EXECUTOR_MEMORY")
