@@ -227,6 +227,15 @@ final class CopyContext implements AutoCloseable {
         return timeWindowNanos;
     }
 
+    /**
+     * Whether a name at DST is looked at before it is created: yes unless this run made DST's root, where
+     * every name is free. Either way the other call follows when the guess was wrong; what is saved is
+     * the call that fails: an EEXIST per entry on a re-run, an ENOENT per entry on a first copy.
+     */
+    boolean looksFirst() {
+        return !options.destinationNew();
+    }
+
     /** lstat of name in an open destination directory, or null when nothing has that name (timed as stat_dst). */
     Stat statDestination(Fd dir, byte[] name) {
         long t = steps.start(Step.STAT_DST);
@@ -249,6 +258,14 @@ final class CopyContext implements AutoCloseable {
      * data ({@link #requireUnchanged}); a FIFO fails its first read at once (no pread on a pipe).
      */
     Fd openSource(Entry e) {
+        return openSource(e, true);
+    }
+
+    /**
+     * As {@link #openSource(Entry)}; a descriptor that reads no data (sync's look at a kept file's xattrs
+     * and struct fsxattr) keeps O_NONBLOCK, which only reads notice: one call less per kept file.
+     */
+    Fd openSource(Entry e, boolean readsData) {
         int flags = sourceOpenFlags(e.stat());
         Fd dir = source.get(e.parent());
         byte[] name = sourceName(e);
@@ -260,6 +277,7 @@ final class CopyContext implements AutoCloseable {
         } finally {
             steps.stop(Step.OPEN_SRC, t);
         }
+        if (!readsData) return src;
         try {
             Posix.setStatusFlags(src, flags & Linux.O_NOATIME);
         } catch (PosixException ex) {
