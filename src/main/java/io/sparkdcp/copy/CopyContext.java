@@ -78,16 +78,17 @@ final class CopyContext implements AutoCloseable {
         Fd dir = destination.get(relPath);
         Stat s = steps.time(Step.STAT_DST, () -> Posix.fstat(dir));
         FsXattr project = options.readsFsXattr() ? FdMetadataIO.projectOrNull(dir, steps) : null;
-        boolean defaultAcl = !options.xattrs().copiesNothing() && steps.time(Step.XATTR_GET, () -> hasDefaultAcl(dir));
+        boolean defaultAcl = !options.xattrs().copiesNothing() && steps.time(Step.XATTR_LIST, () -> hasDefaultAcl(dir));
         state = new ParentState(s.gid(), (s.permissions() & Linux.S_ISGID) != 0, project, defaultAcl,
                 s.locks() == 0 ? 0 : protectedDirectoryLocks(relPath, s.locks()));
         trees.keepParentState(relPath, state);
         return state;
     }
 
+    /** Listed rather than got: a get fails (ENODATA) on nearly every directory, a list does not. */
     private boolean hasDefaultAcl(Fd dir) {
         try {
-            return Posix.fgetxattr(dir, DEFAULT_ACL, probe) != null;
+            return Posix.flistxattr(dir, probe).stream().anyMatch(n -> Arrays.equals(n, DEFAULT_ACL));
         } catch (PosixException e) {
             if (e.errno() != Errno.EOPNOTSUPP) throw e;
             return false;
