@@ -224,7 +224,7 @@ final class CopyContext implements AutoCloseable {
 
     /** The destination's time granularity, probed once per task (see Decision.sameTimes). */
     long timeWindowNanos() {
-        if (timeWindowNanos < 0) timeWindowNanos = TimeGranularity.windowNanos(destination.root());
+        if (timeWindowNanos < 0) timeWindowNanos = TimeGranularity.windowNanos(options.destinationId(), destination.root());
         return timeWindowNanos;
     }
 
