@@ -78,16 +78,17 @@ final class CopyContext implements AutoCloseable {
         Fd dir = destination.get(relPath);
         Stat s = steps.time(Step.STAT_DST, () -> Posix.fstat(dir));
         FsXattr project = options.readsFsXattr() ? FdMetadataIO.projectOrNull(dir, steps) : null;
-        boolean defaultAcl = !options.xattrs().copiesNothing() && steps.time(Step.XATTR_GET, () -> hasDefaultAcl(dir));
+        boolean defaultAcl = !options.xattrs().copiesNothing() && steps.time(Step.XATTR_LIST, () -> hasDefaultAcl(dir));
         state = new ParentState(s.gid(), (s.permissions() & Linux.S_ISGID) != 0, project, defaultAcl,
                 s.locks() == 0 ? 0 : protectedDirectoryLocks(relPath, s.locks()));
         trees.keepParentState(relPath, state);
         return state;
     }
 
+    /** Listed rather than got: a get fails (ENODATA) on nearly every directory, a list does not. */
     private boolean hasDefaultAcl(Fd dir) {
         try {
-            return Posix.fgetxattr(dir, DEFAULT_ACL, probe) != null;
+            return Posix.flistxattr(dir, probe).stream().anyMatch(n -> Arrays.equals(n, DEFAULT_ACL));
         } catch (PosixException e) {
             if (e.errno() != Errno.EOPNOTSUPP) throw e;
             return false;
@@ -223,8 +224,17 @@ final class CopyContext implements AutoCloseable {
 
     /** The destination's time granularity, probed once per task (see Decision.sameTimes). */
     long timeWindowNanos() {
-        if (timeWindowNanos < 0) timeWindowNanos = TimeGranularity.windowNanos(destination.root());
+        if (timeWindowNanos < 0) timeWindowNanos = TimeGranularity.windowNanos(options.destinationId(), destination.root());
         return timeWindowNanos;
+    }
+
+    /**
+     * Whether a name at DST is looked at before it is created: yes unless this run made DST's root, where
+     * every name is free. Either way the other call follows when the guess was wrong; what is saved is
+     * the call that fails: an EEXIST per entry on a re-run, an ENOENT per entry on a first copy.
+     */
+    boolean looksFirst() {
+        return !options.destinationNew();
     }
 
     /** lstat of name in an open destination directory, or null when nothing has that name (timed as stat_dst). */
@@ -249,6 +259,14 @@ final class CopyContext implements AutoCloseable {
      * data ({@link #requireUnchanged}); a FIFO fails its first read at once (no pread on a pipe).
      */
     Fd openSource(Entry e) {
+        return openSource(e, true);
+    }
+
+    /**
+     * As {@link #openSource(Entry)}; a descriptor that reads no data (sync's look at a kept file's xattrs
+     * and struct fsxattr) keeps O_NONBLOCK, which only reads notice: one call less per kept file.
+     */
+    Fd openSource(Entry e, boolean readsData) {
         int flags = sourceOpenFlags(e.stat());
         Fd dir = source.get(e.parent());
         byte[] name = sourceName(e);
@@ -260,6 +278,7 @@ final class CopyContext implements AutoCloseable {
         } finally {
             steps.stop(Step.OPEN_SRC, t);
         }
+        if (!readsData) return src;
         try {
             Posix.setStatusFlags(src, flags & Linux.O_NOATIME);
         } catch (PosixException ex) {

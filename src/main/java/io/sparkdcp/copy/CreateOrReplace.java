@@ -17,8 +17,9 @@ import java.util.function.Supplier;
 
 /**
  * The create-or-replace sequence of every entry that is not a directory: symlinks, special files and
- * hard links are created at once (a fresh copy learns all it needs from that); when the name is taken,
- * what is there is looked at and the {@link Decision} says: keep it, refuse, or remove it and create
+ * hard links are created at once under a destination this run made (a fresh copy learns all it needs
+ * from that), else their name is looked at first ({@link CopyContext#looksFirst}); when the name is taken,
+ * the {@link Decision} on what is there says: keep it, refuse, or remove it and create
  * again. A regular file is never written under its final name ({@link Temporaries}): the file it
  * replaces is {@link #claim claimed} and renamed over.
  */
@@ -123,19 +124,21 @@ final class CreateOrReplace {
     /** As {@link #run(Entry, Fd, String, Supplier, Keeper, CopyCounts)}, with another rule (hard links). */
     <T> T run(Entry e, Fd dir, String call, Supplier<T> create, Function<Stat, Decision> decide, Keeper keeper,
               CopyCounts counts) {
-        boolean namesFixed = namesFixedIn(e);
-        T made = namesFixed ? null : ctx.unlockingParent(dir, create);
-        if (made != null) return made;
+        // Where names may be taken, the name is looked at first: one already right costs no create that fails.
+        if (!ctx.looksFirst() && !namesFixedIn(e)) {
+            T made = ctx.unlockingParent(dir, create);
+            if (made != null) return made;
+        }
         Stat existing = ctx.statDestination(dir, e.name());
         if (existing != null) {
             Decision d = settle(e, dir, existing, decide.apply(existing), keeper, counts);
             if (d.keeps()) return null;
-            if (namesFixed) ctx.requireNamesChangeable(e.parent(), e.path(), "replace");
+            if (namesFixedIn(e)) ctx.requireNamesChangeable(e.parent(), e.path(), "replace");
             unlockToReplace(e, dir, existing, d);
             unlink(dir, e.name());
         }
-        if (namesFixed) ctx.requireNamesChangeable(e.parent(), e.path(), call);
-        made = ctx.unlockingParent(dir, create);
+        if (namesFixedIn(e)) ctx.requireNamesChangeable(e.parent(), e.path(), call);
+        T made = ctx.unlockingParent(dir, create);
         if (made == null) throw Posix.failure(call, Errno.EEXIST, e.path());
         return made;
     }

@@ -40,10 +40,14 @@ final class DirectoryCopier {
         try {
             if (!e.isRoot()) {
                 Fd parent = ctx.destination.get(e.parent());
-                if (ctx.parentState(e.parent()).protectedLocks() != 0) { // nothing is made there: only one that is there stays
-                    if (ctx.statDestination(parent, e.name()) == null) ctx.requireNamesChangeable(e.parent(), e.path(), "mkdirat");
-                } else created = ctx.steps.time(Step.MKDIR, () -> ctx.unlockingParent(parent, () -> Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE)));
-                if (!created) requireDirectory(parent, e);
+                Stat existing = ctx.looksFirst() ? ctx.statDestination(parent, e.name()) : null;
+                if (existing == null) {
+                    if (ctx.parentState(e.parent()).protectedLocks() != 0) { // nothing is made there: only one that is there stays
+                        if (!ctx.looksFirst()) existing = ctx.statDestination(parent, e.name());
+                        if (existing == null) ctx.requireNamesChangeable(e.parent(), e.path(), "mkdirat");
+                    } else created = ctx.steps.time(Step.MKDIR, () -> ctx.unlockingParent(parent, () -> Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE)));
+                }
+                if (!created) requireDirectory(parent, e, existing);
             }
             if (!created) removeLeftoverTemporaries(e);
             // A new directory's default layout before any entry is made in it.
@@ -95,9 +99,9 @@ final class DirectoryCopier {
         return Temporaries.isMarked(dir, d.name(), TemporaryNames.marker(ctx.privileged()), marker);
     }
 
-    /** An existing name is fine if it is a directory; anything else is the user's and stays. */
-    private void requireDirectory(Fd parent, Entry e) {
-        Stat existing = ctx.steps.time(Step.STAT_DST, () -> Posix.statAt(parent, e.name()));
+    /** An existing name (seen, or null: look) is fine if it is a directory; anything else is the user's and stays. */
+    private void requireDirectory(Fd parent, Entry e, Stat seen) {
+        Stat existing = seen != null ? seen : ctx.steps.time(Step.STAT_DST, () -> Posix.statAt(parent, e.name()));
         Decision d = ctx.decide(e, existing);
         // One protected at DST is still made use of: its entries that need no name changed there are copied.
         if (d.kind() == Decision.Kind.REFUSE && !d.protectedAtDestination()) throw d.refusal(e.stat(), e.path());

@@ -72,7 +72,8 @@ final class FileCopier {
     private void copyRegular(Entry e, CopyCounts counts) {
         Fd dir = ctx.destination.get(e.parent());
         for (int round = 0; round < ROUNDS; round++) {
-            Stat existing = ctx.statDestination(dir, e.name());
+            // Under a DST this run made the name is free: the first round makes the copy without a look that fails.
+            Stat existing = round == 0 && !ctx.looksFirst() ? null : ctx.statDestination(dir, e.name());
             if (existing == null) {
                 ctx.requireNamesChangeable(e.parent(), e.path(), "openat"); // no name made in a directory protected at DST
                 if (copyNew(e, dir, counts)) return;

@@ -45,8 +45,9 @@ final class MetadataSync {
         Fd src = null;
         try {
             dst = openExisting(dir, e.name());
-            src = ctx.openSource(e);
-            if (Decision.comparesData(e.stat(), ctx.options.modes()))
+            boolean comparesData = Decision.comparesData(e.stat(), ctx.options.modes());
+            src = ctx.openSource(e, comparesData);
+            if (comparesData)
                 d = d.afterComparingData(contents.equal(src, dst, e.stat().size(), ctx.steps));
             if (!d.keeps()) return d;
             WantedFsXattr fsx = ctx.wanted(ctx.readFsXattr(src, e.path()));

@@ -1,11 +1,15 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.posix.DirectoryIdentity;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.Stat;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How finely the destination keeps times, found by giving an unnamed file (O_TMPFILE: nothing
@@ -18,8 +22,15 @@ final class TimeGranularity {
     private static final long PROBE_SEC = 1_000_000_001L; // odd: FAT's 2 s steps show
     private static final int PROBE_NSEC = 999_999_999;
     private static final long SECOND = 1_000_000_000L;
+    /** Probed once per destination root and JVM, not per task: each probe is a file made at DST, on Lustre a metadata-server create. */
+    private static final Map<DirectoryIdentity, Long> PROBED = new ConcurrentHashMap<>();
 
     private TimeGranularity() {}
+
+    /** As {@link #windowNanos(Fd)}, probed once for the destination root pinned as root (null: not pinned, probed each time). */
+    static long windowNanos(DirectoryIdentity root, Fd dir) {
+        return root == null ? windowNanos(dir) : PROBED.computeIfAbsent(root, r -> windowNanos(dir));
+    }
 
     /**
      * The window within which two mtimes count as the same at dir's file system: 0 for exact

@@ -47,7 +47,7 @@ public final class CopyJob {
     private final Consumer<String> log;
     private final Consumer<Work> planned;
     private boolean delete;
-    /** This run made DST's root (before the job): a sync then counts it as copied, as a copy does. */
+    /** This run made DST's root (before the job): a sync then counts it as copied, as a copy does, and the engine creates without looking first. */
     private boolean destinationCreated;
     private Consumer<DirectoryBlock> onListed = block -> {};
     private TaskFault fault = TaskFault.NONE;
@@ -105,7 +105,8 @@ public final class CopyJob {
         long start = System.nanoTime();
         try (HeldRoots roots = HeldRoots.take(options.copy());
              TaskItemLog failures = TaskItemLog.forDriver(options.copy())) {
-            JobOptions job = options.withCopy(roots.pinned());
+            CopyOptions pinned = roots.pinned();
+            JobOptions job = options.withCopy(pinned.withRoots(pinned.roots().withDestinationNew(destinationCreated)));
             CopyReport report;
             try (Listed source = runner.list(job, log, onListed, walkEntriesPerTask)) {
                 report = new Recipe(job, source, new CopyCounts(failures.log())).run(start);

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class SubmitScriptsTest {
     private static final Path SCRIPTS = Path.of("submit-scripts").toAbsolutePath();
     private static final List<String> SHELL_SCRIPTS = List.of("spark-dcp", "cluster/common.sh", "cluster/standalone",
-            "cluster/yarn", "cluster/spark-submit-from-build", "cluster/kubernetes", "slurm/spark-dcp.sbatch", "bench-startup", "build-mpifileutils");
+            "cluster/yarn", "cluster/spark-submit-from-build", "cluster/kubernetes", "slurm/spark-dcp.sbatch", "bench-startup", "bench-sync", "build-mpifileutils");
 
     @TempDir
     Path tmp;

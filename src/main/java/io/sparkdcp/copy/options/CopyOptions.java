@@ -44,6 +44,8 @@ public record CopyOptions(CopyRoots roots, Keep keep, CopyModes modes, long chun
 
     public RootFile rootFile() { return roots.file(); }
 
+    public boolean destinationNew() { return roots.destinationNew(); }
+
     public XattrPolicy xattrs() { return keep.xattrs(); }
 
     public MetadataAccess xattrAccess() { return keep.xattrAccess(); }
