@@ -10,11 +10,14 @@ import io.sparkdcp.walk.SubtreeWalk;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * What the driver keeps of a listing wherever it lives: entries, bytes of files, directories per
+ * What the driver keeps of a listing wherever it lives: entries, bytes of files (each inode's once, however
+ * many of its names the listing holds: a walk task's names of one inode count once per task), directories per
  * depth, files with more than one link, the size of the largest file, the directories still to walk,
  * and the walk's errors (the first {@link CopyCounts#MAX_FAILURES_KEPT} of them, and how many).
  */
@@ -30,6 +33,7 @@ public record ListingSummary(long entries, long fileBytes, long[] directoriesByD
     public static ListingSummary of(List<DirectoryBlock> blocks, List<Failure> allErrors, long frontier) {
         long entries = 0, bytes = 0, linked = 0, largest = 0;
         long[] byDepth = new long[0];
+        Set<List<Long>> linkedInodes = new HashSet<>();
         for (DirectoryBlock b : blocks) {
             entries += b.entryCount();
             if (b.directory() != null) {
@@ -39,8 +43,9 @@ public record ListingSummary(long entries, long fileBytes, long[] directoriesByD
             }
             for (Entry f : b.files()) {
                 if (f.type() != FileType.FILE) continue;
-                bytes += f.stat().size();
                 largest = Math.max(largest, f.stat().size());
+                boolean firstName = f.stat().nlink() == 1 || linkedInodes.add(List.of(f.stat().dev(), f.stat().ino()));
+                if (firstName) bytes += f.stat().size();
                 if (f.stat().nlink() > 1) linked++;
             }
         }
