@@ -217,7 +217,7 @@ class CopyCommand implements Callable<Integer> {
             return usageError(e.getMessage());
         }
         boolean verbose = output.verbose;
-        if (verbose) Logging.verbose(); // only Spark's runs get here: a run on threads has no log4j to configure
+        if (verbose && wantsSpark()) Logging.verbose(); // a run on threads has no log4j to configure
         OutOfMemoryExit.showTrace(verbose);
         try {
             if (dryRun) return printPlan(SparkContexts.dryRun(master, verbose, copy, deletes()));
@@ -260,14 +260,6 @@ class CopyCommand implements Callable<Integer> {
      * A dry run whose copy would list on the executors (--walk distributed, or auto on a cluster) runs there.
      */
     private Integer runWithoutSpark(PreparedCopy copy) {
-        if (!dryRun && !wantsSpark()) {
-            OutOfMemoryExit.showTrace(output.verbose);
-            try {
-                return finish(runInProcess(copy));
-            } finally {
-                status.end();
-            }
-        }
         if (!dryRun) return null;
         if (wantsSpark()) {
             String m = master != null ? master : System.getProperty("spark.master");
