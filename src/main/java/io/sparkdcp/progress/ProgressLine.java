@@ -22,11 +22,9 @@ public final class ProgressLine {
      */
     public static String format(Work done, Work before, Work total, long elapsedNanos) {
         double seconds = Math.max(elapsedNanos, 1) / 1e9;
-        // A hard link's name counts its file's bytes as done, the listing each inode's once: never more than all.
-        long doneBytes = Math.min(done.bytes(), total.bytes());
         return String.format(Locale.ROOT, "progress: %,d/%,d entries, %s/%s, %s, %,.0f entries/s, ETA %s",
-                done.entries(), total.entries(), Iec.bytes(doneBytes), Iec.bytes(total.bytes()),
-                Iec.rate(Math.max(0, doneBytes - before.bytes()) / seconds), (done.entries() - before.entries()) / seconds,
+                done.entries(), total.entries(), Iec.bytes(done.bytes()), Iec.bytes(total.bytes()),
+                Iec.rate((done.bytes() - before.bytes()) / seconds), (done.entries() - before.entries()) / seconds,
                 eta(done, before, total, seconds));
     }
 

@@ -44,11 +44,4 @@ class ProgressLineTest {
     void nothingLeftIsNoTimeLeftEvenWithNothingDoneSince() {
         assertEquals("0:00:00", ProgressLine.eta(new Work(100, 100), new Work(100, 100), new Work(100, 100), 3));
     }
-
-    @Test
-    void bytesDoneNeverShowMoreThanTheTotal() {
-        // Each name of a hard-linked file counts its bytes as done; the listing counts the inode's once.
-        String line = ProgressLine.format(new Work(3, 2_048), new Work(3, 1_024), TEN_SECONDS);
-        assertTrue(line.contains(", 1.0 KiB/1.0 KiB, "), line);
-    }
 }
