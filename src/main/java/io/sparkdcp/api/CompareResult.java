@@ -37,6 +37,11 @@ public record CompareResult(CompareReport report) implements RunResult {
     @Override
     public void printProblems(PrintWriter err) {
         ProblemLines.printLines(err, "differs", differenceLines());
+        printFailures(err);
+    }
+
+    @Override
+    public void printFailures(PrintWriter err) {
         ProblemLines.print(err, "failed", report.failures(), report.failures().size());
     }
 

@@ -126,6 +126,8 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
         private boolean mkpath;
         private Duration progressInterval = Duration.ZERO;
         private Consumer<String> messages = line -> System.err.println("spark-dcp: " + line);
+        /** null: with the messages. */
+        private Consumer<String> progress;
         private Duration timeWindow = Duration.ZERO;
 
         private Builder() {
@@ -300,6 +302,9 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
 
         public Builder messages(Consumer<String> sink) { this.messages = required(sink, "messages"); return this; }
 
+        /** Where progress lines go (default: with the messages). */
+        public Builder progress(Consumer<String> sink) { this.progress = required(sink, "progress"); return this; }
+
         public Builder timeWindow(Duration window) {
             if (required(window, "--time-window").isNegative()) throw new IllegalArgumentException("--time-window must not be negative");
             this.timeWindow = window;
@@ -336,7 +341,7 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
                             threadsPerTask),
                     new ListingOptions(walk, listing, saveListing, filter, deleteExcluded), Throttle.of(maxOps, bwlimit),
                     log == null ? null : new ItemLogTarget(log, logSkipped, PathBytes.EMPTY),
-                    new RunOptions(mkpath, progressInterval, messages, timeWindow));
+                    new RunOptions(mkpath, progressInterval, messages, progress != null ? progress : messages, timeWindow));
         }
 
         private Builder rule(boolean include, byte[] text, String option) {

@@ -45,11 +45,22 @@ public record CopyResult(CopyReport report) implements RunResult {
     @Override
     public void printProblems(PrintWriter err) {
         ProblemLines.print(err, "skipped", report.counts().notices(), report.counts().notices().size());
-        ProblemLines.print(err, "failed", report.counts().failures(), report.counts().failed());
+        printFailures(err);
     }
 
     @Override
+    public void printFailures(PrintWriter err) {
+        ProblemLines.print(err, "failed", report.counts().failures(), report.counts().failed());
+    }
+
+    /** The summary table, without the step table. */
+    @Override
     public String toString() {
         return ReportText.render(report);
+    }
+
+    @Override
+    public String summary(boolean steps, boolean stats) {
+        return ReportText.render(report, new ReportText.Detail(steps, stats));
     }
 }

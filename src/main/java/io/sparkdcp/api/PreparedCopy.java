@@ -205,7 +205,7 @@ public final class PreparedCopy {
         sources.createDestinations();
         return logged(() -> {
             if (request.run().progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
-            try (ProgressPrinter progress = new ProgressPrinter(request.run().progressInterval(), runner::done, request.run().messages())) {
+            try (ProgressPrinter progress = new ProgressPrinter(request.run().progressInterval(), runner::done, request.run().progress())) {
                 return new CopyResult(job.apply(runner, progress::planned));
             }
         });

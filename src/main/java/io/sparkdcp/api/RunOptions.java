@@ -8,19 +8,22 @@ import java.util.function.Consumer;
  *
  * @param mkpath           {@code --mkpath}: create DST's missing parents (without it a missing parent is refused)
  * @param progressInterval {@code --progress}: how often a progress line goes to {@code messages}; zero for none
- * @param messages         where the copy's one-line messages go (listing summary, progress);
+ * @param messages         where the copy's one-line messages go (listing summary, notices);
  *                         by default stderr, prefixed {@code spark-dcp: }
+ * @param progress         where the progress lines go: the messages unless the caller shows them its own way
+ *                         (the CLI redraws one line in place on a terminal)
  * @param timeWindow       {@code compare --time-window}: mtimes less than this apart count as equal (zero: to the
  *                         nanosecond), for a tree on a file system that keeps coarser times
  */
-public record RunOptions(boolean mkpath, Duration progressInterval, Consumer<String> messages, Duration timeWindow) {
+public record RunOptions(boolean mkpath, Duration progressInterval, Consumer<String> messages, Consumer<String> progress,
+                         Duration timeWindow) {
     public RunOptions {
-        if (progressInterval == null || messages == null || timeWindow == null)
-            throw new IllegalArgumentException("progressInterval, messages and timeWindow must be given");
+        if (progressInterval == null || messages == null || progress == null || timeWindow == null)
+            throw new IllegalArgumentException("progressInterval, messages, progress and timeWindow must be given");
     }
 
-    /** The same, messages going to {@code sink}. */
+    /** The same, messages (and progress lines, when they went with them) going to {@code sink}. */
     public RunOptions withMessages(Consumer<String> sink) {
-        return new RunOptions(mkpath, progressInterval, sink, timeWindow);
+        return new RunOptions(mkpath, progressInterval, sink, progress == messages ? sink : progress, timeWindow);
     }
 }

@@ -13,6 +13,17 @@ public interface RunResult {
 
     void printProblems(PrintWriter err);
 
+    /** The entries that failed alone, as {@link #printProblems} words them: what {@code --quiet} still prints. */
+    void printFailures(PrintWriter err);
+
+    /**
+     * The summary ({@code toString}), with the step table ({@code -v}) and rsync's closing summary
+     * ({@code --stats}) where the run has them.
+     */
+    default String summary(boolean steps, boolean stats) {
+        return toString();
+    }
+
     /** The --report fields as JSON. */
     String toJson();
 

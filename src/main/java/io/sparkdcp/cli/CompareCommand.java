@@ -21,7 +21,7 @@ import java.util.concurrent.Callable;
  * project IDs and PROJINHERIT included. Reads both trees, writes to neither. Its options go into the
  * API's request like the copy's, the engine's shared ones through the same mixin.
  */
-@Command(name = "compare", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
+@Command(name = "compare", versionProvider = VersionProvider.class, sortOptions = false,
         exitCodeOnExecutionException = Main.EXIT_USAGE,
         description = {"Compare the trees SRC and DST entry by entry and report every difference: entries one side "
                 + "lacks, type, size, mode, owner, group, mtime (to the nanosecond), device numbers, symlink targets, "
@@ -67,6 +67,9 @@ final class CompareCommand implements Callable<Integer> {
     String reportFile;
 
     @Mixin
+    OutputOptions output;
+
+    @Mixin
     EngineOptions engine;
 
     @Mixin
@@ -77,12 +80,10 @@ final class CompareCommand implements Callable<Integer> {
                     + "auto: on the executors when the master is a cluster. Default: ${DEFAULT-VALUE}.")
     void walk(String word) { OptionValue.set(spec, "--walk", () -> engine.request.walk(word)); }
 
-    @Option(names = "--verbose", description = "Log Spark's INFO messages too (default: warnings only).")
-    boolean verbose;
-
     @Override
     public Integer call() {
         Interruption.reportTo(reportFile); // from the start: a signal at any time writes it
+        output.check();
         String missing = FullClassPath.missingFor(spec);
         if (missing != null) return usageError(missing);
         PreparedCompare compare;
@@ -95,7 +96,8 @@ final class CompareCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) { // a UsageException (DST missing, say), or options that exclude each other
             return usageError(e.getMessage());
         }
-        if (verbose) Logging.verbose();
+        boolean verbose = output.verbose;
+        if (verbose && wantsSpark()) Logging.verbose(); // a run on threads has no log4j to configure
         OutOfMemoryExit.showTrace(verbose);
         CompareResult result;
         try {
@@ -117,7 +119,7 @@ final class CompareCommand implements Callable<Integer> {
     private CopyRequest request() {
         PrintWriter err = spec.commandLine().getErr();
         return itemLog.applyTo(engine.request).projectIds(!noProjectIds).flags(!noFlags).contents(contents)
-                .messages(line -> {
+                .messages(output.quiet ? line -> {} : line -> {
                     err.println("spark-dcp: " + line);
                     err.flush();
                 })
@@ -125,7 +127,7 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     private int finish(CompareResult result) {
-        return CopyCommand.finish(spec, result, reportFile, Main.EXIT_USAGE); // not 1, which says "different"
+        return CopyCommand.finish(spec, result, reportFile, Main.EXIT_USAGE, output, false); // not 1, which says "different"
     }
 
     private int usageError(String reason) {

@@ -9,15 +9,19 @@ import io.sparkdcp.api.PreparedCopy;
 import io.sparkdcp.api.ReportFile;
 import io.sparkdcp.api.SparkDcp;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IParameterConsumer;
+import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Stack;
 import java.util.concurrent.Callable;
 
 /**
@@ -25,12 +29,14 @@ import java.util.concurrent.Callable;
  * {@code SRC}: SRC itself, to {@code DST/name}). Every option value is checked while parsing, and the roots before
  * Spark starts and before DST is created, so a usage error (exit 2) leaves no trace.
  */
-@Command(name = "copy", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
+@Command(name = "copy", versionProvider = VersionProvider.class, sortOptions = false,
         description = {"Copy each SRC into DST, keeping all metadata, with project IDs. By rsync's rule: SRC/ (with the "
                 + "trailing slash) copies SRC's contents into DST, like cp -a SRC/. DST; SRC (without it) copies SRC "
                 + "itself to DST/SRC's name, whether DST exists or not. Several sources are one job with one report.",
                 "DST is created if missing, but not its parent (unless --mkpath). Entries already identical at DST are "
-                        + "skipped, so running the same copy again resumes it and copies nothing new."},
+                        + "skipped, so running the same copy again resumes it and copies nothing new.",
+                "rsync's habits work: -n, -q, -v, -h (sizes in KiB, MiB...; help is --help), --stats, --info=progress2, "
+                        + "and -a, -r (accepted: every piece of metadata is always kept, and directories always copied whole)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:everything copied or already identical",
                 "1:some entries failed (listed on stderr and in the report); the rest was copied. "
@@ -39,8 +45,10 @@ import java.util.concurrent.Callable;
                 "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)",
                 "20:interrupted by SIGTERM, SIGINT or SIGHUP; the run stopped at once (run it again to resume)"})
 class CopyCommand implements Callable<Integer> {
-    /** The CLI's own default: progress is for a person watching. */
-    static final int PROGRESS_SECONDS_ON_A_TERMINAL = 5;
+    /** Progress on a terminal: one line redrawn about once a second. */
+    static final int PROGRESS_SECONDS_ON_A_TERMINAL = 1;
+    /** Progress elsewhere (Airflow, Slurm, cron, a pipe): a line a minute, so a log shows movement without filling up. */
+    static final int PROGRESS_SECONDS_IN_A_LOG = 60;
 
     @Spec
     CommandSpec spec;
@@ -87,7 +95,13 @@ class CopyCommand implements Callable<Integer> {
     String reportFile;
 
     @Mixin
+    OutputOptions output;
+
+    @Mixin
     EngineOptions engine;
+
+    @Mixin
+    ThrottleOptions throttle;
 
     @Mixin
     FilterOptions filters;
@@ -112,15 +126,60 @@ class CopyCommand implements Callable<Integer> {
     void listing(String dir) { OptionValue.set(spec, "--listing", () -> engine.request.listing(OptionValue.hadoopPath("--listing", dir))); }
 
 
-    private boolean progressGiven;
+    /** --progress's seconds; null: the default for where stderr goes. */
+    private Long progressSeconds;
 
-    @Option(names = "--progress", paramLabel = "SECONDS",
-            description = "Print entries and bytes done, rate and ETA on stderr every SECONDS while copying; 0: never "
-                    + "(default: every " + PROGRESS_SECONDS_ON_A_TERMINAL + " s when run on a terminal, else never).")
-    void progress(long seconds) {
-        OptionValue.set(spec, "--progress", () -> engine.request.progressSeconds(seconds));
-        progressGiven = true;
+    /** --progress alone, as rsync users type it: the default interval. */
+    private static final long DEFAULT_INTERVAL = Long.MIN_VALUE;
+
+    /** --progress takes the next argument only when it is a number: {@code --progress SRC/ DST} is rsync's --progress. */
+    static final class OptionalSeconds implements IParameterConsumer {
+        @Override
+        public void consumeParameters(Stack<String> args, ArgSpec option, CommandSpec command) {
+            boolean number = !args.isEmpty() && args.peek().matches("-?[0-9]+");
+            try {
+                option.setValue(number ? Long.parseLong(args.pop()) : DEFAULT_INTERVAL);
+            } catch (NumberFormatException e) {
+                throw new ParameterException(command.commandLine(), "Invalid value for option '--progress': not a number of seconds");
+            }
+        }
     }
+
+    @Option(names = "--progress", paramLabel = "SECONDS", arity = "0..1", parameterConsumer = OptionalSeconds.class,
+            description = "Print entries and bytes done out of the total, rate and ETA on stderr every SECONDS while "
+                    + "copying; 0: never. On a terminal it is one line redrawn in place; elsewhere (a log of Airflow, Slurm, "
+                    + "cron) a line each time. Default (and --progress alone): every " + PROGRESS_SECONDS_ON_A_TERMINAL
+                    + " s on a terminal, every " + PROGRESS_SECONDS_IN_A_LOG + " s elsewhere; -q: never.")
+    void progress(long seconds) {
+        if (seconds == DEFAULT_INTERVAL) {
+            progressSeconds = null;
+            return;
+        }
+        OptionValue.set(spec, "--progress", () -> engine.request.progressSeconds(seconds));
+        progressSeconds = seconds;
+    }
+
+    @Option(names = "--info", paramLabel = "progress2", description = "rsync's whole-transfer progress: --info=progress2 "
+            + "is --progress at its default interval (the only word taken).")
+    void info(String word) {
+        if (!word.equals("progress2"))
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--info': only progress2 is taken "
+                    + "(rsync's whole-transfer progress), not '" + word + "'");
+        progressSeconds = null;
+    }
+
+    @Option(names = "--stats", description = "End with rsync's closing summary: number of files, files created and "
+            + "deleted, regular files transferred, total and transferred size, rate, and rsync's speedup (total size "
+            + "divided by the file data transferred).")
+    boolean stats;
+
+    @Option(names = {"-a", "--archive"}, description = "Accepted for rsync's habit; always so: owner, group, mode, "
+            + "times, symlinks, devices, hard links, ACLs, xattrs and project IDs are kept (rsync's -aAXH and more).")
+    boolean archive;
+
+    @Option(names = {"-r", "--recursive"}, description = "Accepted for rsync's habit; always so: directories are copied "
+            + "with all they hold.")
+    boolean recursive;
 
     @Mixin
     WriteOptions write;
@@ -128,18 +187,15 @@ class CopyCommand implements Callable<Integer> {
     @Mixin
     ItemLogOptions itemLog;
 
-    @Option(names = "--dry-run", description = "Print what would be copied, fixed and deleted (copy: PATH, fix metadata: "
+    @Option(names = {"-n", "--dry-run"}, description = "Print what would be copied, fixed and deleted (copy: PATH, fix metadata: "
             + "PATH, delete: PATH), and change nothing; DST is not even created. Judged from the two listings by the run's own "
             + "rule: xattrs, project IDs of files and --contents are compared only by a real run.")
     boolean dryRun;
 
-    @Option(names = "--verbose", description = "Log Spark's INFO messages too, and the stack trace of a run that stops "
-            + "(default: warnings only, and one line).")
-    boolean verbose;
-
     @Override
     public Integer call() {
         Interruption.reportTo(reportFile); // from the start: a signal at any time writes it
+        output.check();
         if (paths.size() < 2) return usageError("missing DST: give SRC... DST; see '" + spec.qualifiedName() + " --help'");
         String missing = FullClassPath.missingFor(spec);
         if (missing != null) return usageError(missing);
@@ -160,7 +216,8 @@ class CopyCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return usageError(e.getMessage());
         }
-        if (verbose) Logging.verbose();
+        boolean verbose = output.verbose;
+        if (verbose && wantsSpark()) Logging.verbose(); // a run on threads has no log4j to configure
         OutOfMemoryExit.showTrace(verbose);
         try {
             if (dryRun) return printPlan(SparkContexts.dryRun(master, verbose, copy, deletes()));
@@ -171,6 +228,8 @@ class CopyCommand implements Callable<Integer> {
             return usageError(e.getMessage());
         } catch (DriverOutOfMemoryException e) {
             return outOfMemory(spec.commandLine().getErr(), verbose, e);
+        } finally {
+            status.end();
         }
     }
 
@@ -211,7 +270,7 @@ class CopyCommand implements Callable<Integer> {
 
     private int printPlan(DryRun plan) {
         PrintWriter out = spec.commandLine().getOut();
-        out.print(plan);
+        if (!output.quiet) out.print(plan);
         out.flush();
         plan.printProblems(spec.commandLine().getErr());
         return plan.exitCode();
@@ -233,15 +292,16 @@ class CopyCommand implements Callable<Integer> {
     }
 
     private CopyRequest request() {
-        PrintWriter err = spec.commandLine().getErr();
+        status = StatusLines.of(spec.commandLine().getErr());
         CopyRequest.Builder request = itemLog.applyTo(write.applyTo(engine.request)).projectIds(!noProjectIds).update(update)
-                .messages(line -> {
-                    err.println("spark-dcp: " + line);
-                    err.flush();
-                });
-        if (!progressGiven) request.progressSeconds(System.console() != null ? PROGRESS_SECONDS_ON_A_TERMINAL : 0);
+                .messages(output.quiet ? line -> {} : status::message).progress(status::progress)
+                .progressSeconds(output.quiet ? 0 : progressSeconds != null ? progressSeconds
+                        : status.terminal() ? PROGRESS_SECONDS_ON_A_TERMINAL : PROGRESS_SECONDS_IN_A_LOG);
         return withModes(request).build();
     }
+
+    /** Where messages and progress go; made with the request. */
+    private StatusLines status;
 
     /** Found out now, not after hours of copying. */
     static void checkReportTarget(String file) {
@@ -249,17 +309,23 @@ class CopyCommand implements Callable<Integer> {
     }
 
     private int finish(CopyResult result) {
-        return finish(spec, result, reportFile, spec.exitCodeOnExecutionException());
+        status.end();
+        return finish(spec, result, reportFile, spec.exitCodeOnExecutionException(), output, stats);
     }
 
-    /** The summary on stdout, problems on stderr, the JSON report if asked for; copy, sync and compare end here. */
-    static int finish(CommandSpec spec, RunResult result, String reportFile, int exitIfNoReport) {
+    /**
+     * The summary on stdout (with -v its step table, with --stats rsync's summary; with -q none), problems on
+     * stderr (with -q the failures alone), the JSON report if asked for (the same whatever is printed);
+     * copy, sync and compare end here.
+     */
+    static int finish(CommandSpec spec, RunResult result, String reportFile, int exitIfNoReport, OutputOptions output, boolean stats) {
         if (!Interruption.ending()) return Main.EXIT_INTERRUPTED; // a signal told the ending already
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        out.print(result);
+        if (!output.quiet) out.print(result.summary(output.verbose, stats));
         out.flush();
-        result.printProblems(err);
+        if (output.quiet) result.printFailures(err);
+        else result.printProblems(err);
         if (reportFile != null) {
             try {
                 result.writeJson(RawArguments.bytes(reportFile));

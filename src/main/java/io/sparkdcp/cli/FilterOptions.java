@@ -45,15 +45,7 @@ final class FilterOptions {
             description = "Copy only the paths listed in FILE (one a line, relative to SRC; a directory with all it holds), "
                     + "and the directories above them.")
     void filesFrom(String file) {
-        OptionValue.set(command, "--files-from", () -> engine(command).request.filesFrom(RawArguments.bytes(file)));
-    }
-
-    /** The builder the rules go to: the command's engine options. */
-    private static EngineOptions engine(CommandSpec command) {
-        for (CommandSpec mixin : command.mixins().values()) {
-            if (mixin.userObject() instanceof EngineOptions engine) return engine;
-        }
-        throw new IllegalStateException("filter options need the engine options beside them");
+        OptionValue.set(command, "--files-from", () -> EngineOptions.of(command).request.filesFrom(RawArguments.bytes(file)));
     }
 
     /** Hands each occurrence of a rule option to the builder as picocli meets it, so rules keep their order. */
@@ -64,7 +56,7 @@ final class FilterOptions {
             if (args.isEmpty())
                 throw new MissingParameterException(commandSpec.commandLine(), argSpec, "Missing required parameter for option '" + option + "'");
             String value = args.pop();
-            CopyRequest.Builder request = engine(commandSpec).request;
+            CopyRequest.Builder request = EngineOptions.of(commandSpec).request;
             OptionValue.set(commandSpec, option, () -> {
                 switch (option) {
                     case "--exclude" -> request.exclude(RawArguments.bytes(value));

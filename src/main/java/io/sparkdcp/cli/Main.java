@@ -31,7 +31,8 @@ public final class Main implements Runnable {
     /** Reached only without a subcommand: a usage error like any other, not an empty success. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing command (copy, sync, bench or scale-bench)");
+        throw new ParameterException(spec.commandLine(), "missing command: " + String.join(", ", SUBCOMMANDS.subList(0, SUBCOMMANDS.size() - 1))
+                + " or " + SUBCOMMANDS.get(SUBCOMMANDS.size() - 1));
     }
 
     /** The subcommands that call libc in this JVM: they bind it while picocli parses their options. */
@@ -94,7 +95,8 @@ public final class Main implements Runnable {
         if (System.getProperty(NO_CLOSURES) == null) System.setProperty(NO_CLOSURES, "true");
         RawArguments.Taken taken = RawArguments.take(args);
         if (taken.refusal() != null) System.err.println("spark-dcp: " + taken.refusal());
-        int exitCode = Interruption.exitCode(taken.refusal() != null ? EXIT_USAGE : commandLine(taken.escaped()).execute(taken.escaped()));
+        int exitCode = Interruption.exitCode(taken.refusal() != null ? EXIT_USAGE
+                : commandLine(taken.escaped()).setErr(StatusLines.STDERR).execute(taken.escaped()));
         if (isDriverInApplicationMaster()) ApplicationMasterExit.finish(exitCode);
         else System.exit(exitCode);
     }

@@ -12,12 +12,14 @@ import picocli.CommandLine.Option;
  * data already right is kept and only differing metadata is fixed, {@code --delete} removes what
  * SRC lacks (never after a walk error), {@code --dry-run} prints the plan and writes nothing.
  */
-@Command(name = "sync", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
+@Command(name = "sync", versionProvider = VersionProvider.class, sortOptions = false,
         description = {"Make what each SRC maps to in DST identical to SRC, keeping all metadata (SRC/: DST itself; "
                 + "SRC, a directory, file or symlink: DST/SRC's name, or DST itself for one file when DST is not a "
                 + "directory, as rsync maps them). New files and files whose size or mtime "
                 + "differ are copied; entries whose data is already right only get the owner, mode, times, xattrs "
-                + "and project ID that differ. DST is created if missing, but not its parent (unless --mkpath)."},
+                + "and project ID that differ. DST is created if missing, but not its parent (unless --mkpath).",
+                "rsync's habits work: -n, -q, -v, -h (sizes in KiB, MiB...; help is --help), --stats, --info=progress2, "
+                        + "and -a, -r (accepted: every piece of metadata is always kept, and directories always synced whole)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:DST is identical to SRC",
                 "1:some entries failed, or deletion was refused after an error listing SRC (listed on stderr and in "

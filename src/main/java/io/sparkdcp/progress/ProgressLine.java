@@ -22,9 +22,9 @@ public final class ProgressLine {
      */
     public static String format(Work done, Work before, Work total, long elapsedNanos) {
         double seconds = Math.max(elapsedNanos, 1) / 1e9;
-        return String.format(Locale.ROOT, "progress: %,d/%,d entries, %s/%s, %,.0f entries/s, %.1f MB/s, ETA %s",
-                done.entries(), total.entries(), bytes(done.bytes()), bytes(total.bytes()),
-                (done.entries() - before.entries()) / seconds, (done.bytes() - before.bytes()) / seconds / 1e6,
+        return String.format(Locale.ROOT, "progress: %,d/%,d entries, %s/%s, %s, %,.0f entries/s, ETA %s",
+                done.entries(), total.entries(), Iec.bytes(done.bytes()), Iec.bytes(total.bytes()),
+                Iec.rate((done.bytes() - before.bytes()) / seconds), (done.entries() - before.entries()) / seconds,
                 eta(done, before, total, seconds));
     }
 
@@ -49,13 +49,5 @@ public final class ProgressLine {
 
     private static double fraction(long done, long total) {
         return total <= 0 ? 1 : Math.min(1, (double) done / total);
-    }
-
-    /** Decimal units, like the report's MB/s. */
-    static String bytes(long n) {
-        if (n < 1_000) return n + " B";
-        String units = "kMGTPE";
-        int unit = (int) (Math.log10(n) / 3);
-        return String.format(Locale.ROOT, "%.1f %sB", n / Math.pow(1000, unit), units.charAt(unit - 1));
     }
 }

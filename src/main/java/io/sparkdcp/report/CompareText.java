@@ -20,7 +20,7 @@ public final class CompareText {
                 r.timeWindowNanos() == 0 ? "to the nanosecond" : "within " + r.timeWindowNanos() + " ns",
                 r.settings().xattrs().word(), r.settings().projectIds() ? ", project IDs and PROJINHERIT" : "",
                 r.settings().flags() ? ", inode flags and extent-size hints" : "",
-                r.settings().modes().compareContents() ? String.format(Locale.ROOT, ", file contents (%,d bytes on each side)", n.bytesCompared())
+                r.settings().modes().compareContents() ? ", file contents (" + Counted.of(n.bytesCompared(), "byte") + " on each side)"
                         : "; file contents not read (--contents reads them)"));
         if (r.differences().isEmpty()) {
             out.append(r.failures().isEmpty() ? "identical\n"

@@ -79,7 +79,8 @@ class BadValuesTest {
         Path src = Files.createDirectories(tmp.resolve("src"));
         Path dst = Files.createDirectories(tmp.resolve("dst"));
         CommandLineRun run = CommandLineRun.asLaunched("compare", option, value, src + "/", dst.toString());
-        assertOneLineUsageError(run, "spark-dcp: ", "compare does not take --max-ops or --bwlimit");
+        assertOneLineUsageError(run, "spark-dcp: ", "Unknown options: '" + option + "'");
+        assertFalse(CommandLineRun.of("compare", "--help").out().contains(option), "compare's help has only its own options");
     }
 
     @ParameterizedTest(name = "{0}")

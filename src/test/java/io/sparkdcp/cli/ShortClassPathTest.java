@@ -225,6 +225,8 @@ class ShortClassPathTest {
                 ok("compare a file", "compare", src.resolve("a.txt").toString(), ref.resolve("a.txt").toString()),
                 fails("compare, DST missing", 2, "compare", s, dst("absent")),
                 fails("compare --max-ops", 2, "compare", "--max-ops", "3", s, ref.toString()),
+                // -v's step table needs no jar of Spark's: the launcher sees no --verbose and gives the short path.
+                ok("copy -v", "copy", "-v", s, dst("short-v")).then(l -> assertTrue(l.stdout().contains("\nstep "), l.stdout())),
                 // Options the launcher must see to give the full class path: written as picocli also reads them.
                 new Case("--verbose=true", 0, false, List.of("copy", "--verbose=true", s, dst("verbose").toString()), l -> {}));
     }
@@ -236,12 +238,12 @@ class ShortClassPathTest {
     @Test
     void aRunThatNeedsSparksJarsWithoutThemIsRefusedInOneLine() throws Exception {
         String classpath = shortClassPath();
-        Commands.Result verbose = Commands.tryRun(new ProcessBuilder("java", "-cp", classpath, Main.class.getName(),
-                "copy", "--verbose", src + "/", dst("refused-verbose").toString()));
-        assertEquals(2, verbose.exitCode(), verbose.stderr());
-        assertTrue(verbose.stderr().startsWith("spark-dcp: --verbose needs Spark's, Hadoop's and log4j's jars"), verbose.stderr());
-        assertEquals(1, verbose.stderr().lines().count(), verbose.stderr());
-        assertFalse(Files.exists(dst("refused-verbose")));
+        Commands.Result log = Commands.tryRun(new ProcessBuilder("java", "-cp", classpath, Main.class.getName(),
+                "copy", "--log", dst("refused-log-dir").toString(), src + "/", dst("refused-log").toString()));
+        assertEquals(2, log.exitCode(), log.stderr());
+        assertTrue(log.stderr().startsWith("spark-dcp: --log needs Spark's, Hadoop's and log4j's jars"), log.stderr());
+        assertEquals(1, log.stderr().lines().count(), log.stderr());
+        assertFalse(Files.exists(dst("refused-log")));
 
         Commands.Result master = Commands.tryRun(new ProcessBuilder("java", "-Dspark.master=local[1]", "-cp", classpath,
                 Main.class.getName(), "compare", src + "/", ref.toString()));

@@ -29,7 +29,7 @@ class ThrottleOptionsRunTest {
         assertEquals(0, run.exitCode(), run.err());
         assertEquals("alpha", Files.readString(tmp.resolve("dst/a")));
         assertTrue(run.out().lines().anyMatch(l -> l.startsWith("limits: metadata calls 100,000/s (achieved ")
-                && l.contains("data 1073.7 MB/s (achieved ")), run.out());
+                && l.contains("data 1.0 GiB/s (achieved ")), run.out());
         JsonNode json = new ObjectMapper().readTree(report.toFile());
         assertEquals(100_000, json.at("/settings/max_ops_per_second").asLong());
         assertEquals(1L << 30, json.at("/settings/bwlimit_bytes_per_second").asLong());

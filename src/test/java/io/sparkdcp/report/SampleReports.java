@@ -43,6 +43,20 @@ final class SampleReports {
                 2_000_000_000L);
     }
 
+    /** A re-run that found everything in place: three entries skipped, nothing made. */
+    static CopyReport identical() {
+        CopyCounts counts = new CopyCounts();
+        counts.addSkipped(entry("f1", FileType.FILE));
+        counts.addSkipped(entry("f2", FileType.FILE));
+        counts.addSkipped(entry("d", FileType.DIRECTORY));
+        StepStats steps = new StepStats();
+        steps.record(Step.OPEN_SRC, 1_000_000);
+        CopyOptions settings = CopyOptions.between(PathBytes.of("/src"), PathBytes.of("/dst"), CopyRequest.defaults().keep(),
+                CopyModes.COPY, 256L << 20);
+        return new CopyReport("/src", "/dst", settings, new ListedSource(3, 2_048, true, "driver", null), counts, steps,
+                1_000_000_000L);
+    }
+
     private static Entry entry(String path, FileType type) {
         return new Entry(PathBytes.of(path), new Stat(type, 0644, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0), null);
     }

@@ -80,6 +80,9 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     EngineOptions engine;
 
+    @Mixin
+    ThrottleOptions throttle;
+
     @Parameters(arity = "1..2", paramLabel = "[SRC] SCRATCH", description = "Tree to copy (optional) and scratch directory.")
     List<Path> directories;
 
