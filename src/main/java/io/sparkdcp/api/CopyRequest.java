@@ -117,6 +117,7 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
         private WalkMode walk;
         private String listing;
         private String saveListing;
+        private String state;
         private Filter filter = Filter.NONE;
         private boolean deleteExcluded;
         private long maxOps;
@@ -202,6 +203,9 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
 
         /** Save the listing of SRC (a Hadoop path) for later runs. */
         public Builder saveListing(String dir) { this.saveListing = nonBlank(dir, "--save-listing"); return this; }
+
+        /** The state ledger's directory, any Hadoop path: entries unchanged on both sides since the last successful run go unopened. */
+        public Builder state(String dir) { this.state = nonBlank(dir, "--state"); return this; }
 
         /** Create DST's missing parent directories, as rsync --mkpath does; without it a missing parent is refused. */
         public Builder mkpath(boolean on) { this.mkpath = on; return this; }
@@ -334,7 +338,7 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
             return new CopyRequest(new Keep(xattrs, xattrAccess, projectIds, flags, strict, lustreLayout), modes,
                     new Batching(batchFiles, batchBytes, chunkSize, walkThreads > 0 ? walkThreads : defaultWalkThreads(threadsPerTask),
                             threadsPerTask),
-                    new ListingOptions(walk, listing, saveListing, filter, deleteExcluded), Throttle.of(maxOps, bwlimit),
+                    new ListingOptions(walk, listing, saveListing, filter, deleteExcluded, state), Throttle.of(maxOps, bwlimit),
                     log == null ? null : new ItemLogTarget(log, logSkipped, PathBytes.EMPTY),
                     new RunOptions(mkpath, progressInterval, messages, timeWindow));
         }

@@ -135,7 +135,15 @@ public final class CopyJob {
 
         CopyReport run(long start) {
             // A file as SRC maps onto one name: there is nothing beside it that SRC could lack (rsync's rule).
-            Iterable<Spread<DirectoryBlock>> arrivals = delete && copy.rootFile() == null ? List.of(deleteExtraneous()) : source.arrivals();
+            boolean deletes = delete && copy.rootFile() == null;
+            LedgerRun ledger = copy.rootFile() == null ? LedgerRun.of(job, log) : null;
+            Iterable<Spread<DirectoryBlock>> arrivals = deletes ? List.of(deleteExtraneous())
+                    : ledger != null ? List.of(source.wholeListing()) : source.arrivals();
+            Spread<LedgerJoin.Decided> decided = null;
+            if (ledger != null) { // met with the whole listing, after the deletions (which move DST's directories' times)
+                decided = ledger.decide(arrivals.iterator().next(), source, copy);
+                arrivals = List.of(decided.mapShares(LedgerJoin::left));
+            }
             Spread<PathKey> created = sync ? source.spread(destinationCreated ? List.of(new PathKey(PathBytes.EMPTY)) : List.of()) : null;
             Spread<Entry> directories = null, linked = null, large = null;
             CopyCounts made = new CopyCounts();
@@ -161,7 +169,8 @@ public final class CopyJob {
             }
             if (large != null && listing.largestFile() > copy.chunkSize()) copyLargeFiles(large);
             if (directories != null) finishDirectories(directories, created, listing.directoriesByDepth());
-            return report(listing, start);
+            if (ledger != null) ledger.write(decided, counts, listing.complete(), copy);
+            return report(listing, start, ledger == null ? 0 : ledger.proven());
         }
 
         /** The listing is whole: said in the log, its totals told for progress, its errors counted before any phase's. */
@@ -175,10 +184,10 @@ public final class CopyJob {
             return listing;
         }
 
-        private CopyReport report(ListingSummary listing, long start) {
+        private CopyReport report(ListingSummary listing, long start, long ledgerUnchanged) {
             return new CopyReport(PathBytes.display(copy.sourceShown()), PathBytes.display(copy.destinationShown()), copy,
                     new ListedSource(listing.entries(), listing.fileBytes(), listing.complete(), source.listedBy(),
-                            job.listing().savedDir()), counts, runner.steps(), System.nanoTime() - start);
+                            job.listing().savedDir(), ledgerUnchanged), counts, runner.steps(), System.nanoTime() - start);
         }
 
         /** Makes directories wave by wave, parents first; a sync adds those this run created to {@code created}. */

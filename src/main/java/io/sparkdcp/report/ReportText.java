@@ -24,6 +24,8 @@ public final class ReportText {
                 keep.xattrAccess().name().toLowerCase(Locale.ROOT), keep.projectIds() ? "kept" : "not copied");
         entries(out, report.counts());
         CopyCounts c = report.counts();
+        if (report.listed().ledgerUnchanged() > 0)
+            line(out, "unchanged by the state ledger (not opened): %s", Counted.of(report.listed().ledgerUnchanged(), "entry"));
         byType(out, "metadata fixed", c.metadataFixed(), c.metadataFixedByType());
         byType(out, "deleted", c.deleted(), c.deletedByType());
         if (c.keptNewer() > 0) line(out, "kept, newer at DST (--update): %s", Counted.of(c.keptNewer(), "file"));
