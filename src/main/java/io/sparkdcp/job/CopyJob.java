@@ -3,6 +3,7 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
+import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.DirectoryBatch;
 import io.sparkdcp.itemlog.TaskItemLog;
@@ -167,6 +168,7 @@ public final class CopyJob {
                 if (listing.linkedFiles() > 0) files.submit(linkBatches(linked, listing.linkedFiles()));
                 counts.merge(files.finish());
             }
+            if (decided != null) counts.merge(compareContents(decided.mapShares(LedgerJoin::suspect)));
             if (large != null && listing.largestFile() > copy.chunkSize()) copyLargeFiles(large);
             if (directories != null) finishDirectories(directories, created, listing.directoriesByDepth());
             if (ledger != null) ledger.write(decided, counts, listing.complete(), copy);
@@ -204,6 +206,23 @@ public final class CopyJob {
                 created = created.union(tasks.runKept(phase, copy, work, made).mapShares(CopyJob::createdPaths));
             }
             return created;
+        }
+
+        /**
+         * The files the ledger suspects (size and mtime as recorded, ctime or inode moved: data may have been rewritten
+         * with its mtime put back), compared by their contents as --contents compares every file.
+         */
+        private CopyCounts compareContents(Spread<DirectoryBlock> suspect) {
+            Planner cut = planner;
+            FilesInFlight inFlight = new FilesInFlight(job.threadsPerTask());
+            CopyOptions contents = copy.withModes(copy.modes().with(CopyModes.Mode.CONTENTS, true));
+            String phase = "compare contents of files";
+            return suspect.mapShares(share -> List.of(cut.planPartition(share))).mapShares(CopyJob::batches).run(phase, contents,
+                    faulted(phase, (engine, batches) -> {
+                        CopyCounts done = new CopyCounts();
+                        for (FileBatch b : batches) done.merge(inFlight.run(engine, b).counts());
+                        return BatchResult.of(done);
+                    }));
         }
 
         /** Files with more than one link, met with their other names: one batch holds a group, its first name copied, the rest linked. */

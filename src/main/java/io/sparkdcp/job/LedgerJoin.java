@@ -2,6 +2,7 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.posix.Fd;
+import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
@@ -36,9 +37,11 @@ final class LedgerJoin {
      *
      * @param left   what the copy still has to do: its blocks without the proven entries (a directory proven
      *               with all its files is left out too; with any file left, it is finished as today)
+     * @param suspect files whose size and mtime are as recorded on both sides while their ctime or inode moved: their
+     *                data may have changed with its mtime put back, so the copy compares their contents
      * @param proven the records the ledger proved, carried into the next generation as they are
      */
-    record Decided(byte[] path, List<DirectoryBlock> left, LedgerBlock proven) implements Serializable {
+    record Decided(byte[] path, List<DirectoryBlock> left, List<DirectoryBlock> suspect, LedgerBlock proven) implements Serializable {
         long provenCount() { return proven.entries().size(); }
     }
 
@@ -52,58 +55,67 @@ final class LedgerJoin {
     static Iterable<Decided> decide(List<Paired> share, CopyOptions copy) {
         List<Decided> out = new ArrayList<>(share.size());
         try (Fd root = openRoot(copy)) {
-            for (Paired p : share) out.add(decide(p, root));
+            for (Paired p : share) out.add(decide(p, root, copy.chunkSize()));
         }
         return out;
     }
 
-    private static Decided decide(Paired p, Fd root) {
+    private static Decided decide(Paired p, Fd root, long chunkSize) {
         byte[] path = p.blocks().get(0).path();
-        if (p.ledger() == null) return new Decided(path, p.blocks(), new LedgerBlock(path, List.of()));
+        if (p.ledger() == null) return new Decided(path, p.blocks(), List.of(), new LedgerBlock(path, List.of()));
         Map<ByteBuffer, LedgerBlock.Entry> recorded = p.ledger().byName();
         List<LedgerBlock.Entry> proven = new ArrayList<>();
-        List<DirectoryBlock> left = new ArrayList<>();
+        List<Entry> left = new ArrayList<>();
+        List<Entry> suspect = new ArrayList<>();
         Entry directory = null;
         LedgerBlock.Entry directoryProven = null;
         try (Fd dir = openDirectory(root, path)) {
             for (DirectoryBlock b : p.blocks()) {
-                List<Entry> files = new ArrayList<>();
                 for (Entry f : b.files()) {
                     LedgerBlock.Entry r = recorded.get(ByteBuffer.wrap(f.name()));
                     Stat there = r == null || dir == null ? null : Posix.statAtIfExists(dir, f.name());
                     if (there != null && r.holds(f.stat(), there)) proven.add(r);
-                    else files.add(f);
+                    else if (there != null && dataMayHaveMoved(f.stat(), there, r, chunkSize)) suspect.add(f);
+                    else left.add(f);
                 }
                 if (b.directory() != null) directory = b.directory();
-                left.add(DirectoryBlock.of(path, null, files));
             }
             LedgerBlock.Entry r = recorded.get(ByteBuffer.wrap(SELF));
             if (directory != null && r != null && dir != null && r.holds(directory.stat(), Posix.fstat(dir))) directoryProven = r;
         }
-        boolean filesLeft = left.stream().anyMatch(b -> b.fileCount() > 0);
-        // A directory is left alone only when nothing is written in it: a file copied there moves its times.
-        if (directoryProven != null && !filesLeft) proven.add(directoryProven);
-        else if (directory != null) left.add(DirectoryBlock.of(path, directory, List.of()));
-        List<DirectoryBlock> nonEmpty = left.stream().filter(b -> b.entryCount() > 0).toList();
-        return new Decided(path, merged(path, nonEmpty), new LedgerBlock(path, proven));
+        // A directory is left alone only when nothing may be written in it: a file copied there moves its times.
+        if (directoryProven != null && left.isEmpty() && suspect.isEmpty()) proven.add(directoryProven);
+        else directoryProven = null;
+        Entry directoryLeft = directoryProven == null ? directory : null;
+        List<DirectoryBlock> leftBlocks = directoryLeft == null && left.isEmpty() ? List.of() : List.of(DirectoryBlock.of(path, directoryLeft, left));
+        List<DirectoryBlock> suspectBlocks = suspect.isEmpty() ? List.of() : List.of(DirectoryBlock.of(path, null, suspect));
+        return new Decided(path, leftBlocks, suspectBlocks, new LedgerBlock(path, proven));
     }
 
-    /** The blocks left of one directory as one (its directory's entry, if left, with its files). */
-    private static List<DirectoryBlock> merged(byte[] path, List<DirectoryBlock> blocks) {
-        if (blocks.size() <= 1) return blocks;
-        Entry directory = null;
-        List<Entry> files = new ArrayList<>();
-        for (DirectoryBlock b : blocks) {
-            if (b.directory() != null) directory = b.directory();
-            files.addAll(b.files());
-        }
-        return List.of(DirectoryBlock.of(path, directory, files));
+    /**
+     * A lone file (not a large one, not hard-linked) whose size and mtime are as recorded on both sides while its
+     * ctime or inode moved: a size-and-mtime sync would call it the same, yet its data may have been rewritten and
+     * its mtime put back.
+     */
+    private static boolean dataMayHaveMoved(Stat source, Stat destination, LedgerBlock.Entry r, long chunkSize) {
+        if (source.type() != FileType.FILE || destination.type() != FileType.FILE || r.type() != FileType.FILE) return false;
+        if (source.nlink() != 1 || source.size() > chunkSize) return false;
+        LedgerBlock.Seen s = LedgerBlock.Seen.of(source), d = LedgerBlock.Seen.of(destination);
+        return s.size() == r.source().size() && s.mtimeNanos() == r.source().mtimeNanos()
+                && d.size() == r.destination().size() && d.mtimeNanos() == r.destination().mtimeNanos();
     }
 
     /** The blocks the copy still has to do. */
     static Iterable<DirectoryBlock> left(List<Decided> share) {
         List<DirectoryBlock> out = new ArrayList<>();
         for (Decided d : share) out.addAll(d.left());
+        return out;
+    }
+
+    /** The files whose contents the copy compares. */
+    static Iterable<DirectoryBlock> suspect(List<Decided> share) {
+        List<DirectoryBlock> out = new ArrayList<>();
+        for (Decided d : share) out.addAll(d.suspect());
         return out;
     }
 
@@ -119,8 +131,10 @@ final class LedgerJoin {
         try (Fd root = openRoot(copy)) {
             for (Decided d : share) {
                 List<LedgerBlock.Entry> entries = new ArrayList<>(d.proven().entries());
-                try (Fd dir = d.left().isEmpty() ? null : openDirectory(root, d.path())) {
-                    if (dir != null) for (DirectoryBlock b : d.left()) {
+                List<DirectoryBlock> done = new ArrayList<>(d.left());
+                done.addAll(d.suspect());
+                try (Fd dir = done.isEmpty() ? null : openDirectory(root, d.path())) {
+                    if (dir != null) for (DirectoryBlock b : done) {
                         for (Entry f : b.files()) record(f.name(), f.stat(), Posix.statAtIfExists(dir, f.name()), entries);
                         if (b.directory() != null) record(SELF, b.directory().stat(), Posix.fstat(dir), entries);
                     }

@@ -51,6 +51,19 @@ final class LedgerRun {
         return decided;
     }
 
+    /** For a dry run: the paths of the entries but directories that the ledger proves unchanged. */
+    Spread<PathKey> provenFiles(Spread<DirectoryBlock> listing, Listed source, CopyOptions copy) {
+        return decide(listing, source, copy).mapShares(LedgerRun::provenFilePaths);
+    }
+
+    private static Iterable<PathKey> provenFilePaths(List<LedgerJoin.Decided> share) {
+        List<PathKey> out = new ArrayList<>();
+        for (LedgerJoin.Decided d : share)
+            for (LedgerBlock.Entry e : d.proven().entries())
+                if (e.name().length > 0) out.add(new PathKey(io.sparkdcp.posix.PathBytes.join(d.path(), e.name())));
+        return out;
+    }
+
     /** Entries the ledger proved unchanged. */
     long proven() {
         return proven;
@@ -71,7 +84,7 @@ final class LedgerRun {
 
     private static Iterable<LedgerJoin.Decided> undecided(List<DirectoryBlock> blocks) {
         List<LedgerJoin.Decided> out = new ArrayList<>(blocks.size());
-        for (DirectoryBlock b : blocks) out.add(new LedgerJoin.Decided(b.path(), List.of(b), new LedgerBlock(b.path(), List.of())));
+        for (DirectoryBlock b : blocks) out.add(new LedgerJoin.Decided(b.path(), List.of(b), List.of(), new LedgerBlock(b.path(), List.of())));
         return out;
     }
 

@@ -2,7 +2,8 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.options.CopyOptions;
-import io.sparkdcp.posix.DirectoryIdentity;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.posix.Stat;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -51,8 +52,8 @@ public final class StateLedger {
     /** The fingerprint of what makes a record valid: both roots (paths and inodes) and what shapes the result. */
     public static String fingerprint(CopyOptions copy, ListingOptions listing) {
         StringBuilder s = new StringBuilder(FORMAT).append('\n');
-        s.append("source ").append(root(copy.sourceRoot(), copy.sourceId())).append('\n');
-        s.append("destination ").append(root(copy.destinationRoot(), copy.destinationId())).append('\n');
+        s.append("source ").append(root(copy.sourceRoot())).append('\n');
+        s.append("destination ").append(root(copy.destinationRoot())).append('\n');
         for (CopyModes.Mode m : List.of(CopyModes.Mode.SYNC, CopyModes.Mode.CONTENTS, CopyModes.Mode.UPDATE))
             s.append(m.reportKey()).append(' ').append(copy.modes().on().contains(m)).append('\n');
         s.append("keep ").append(digest(copy.keep())).append('\n');
@@ -60,8 +61,10 @@ public final class StateLedger {
         return s.toString();
     }
 
-    private static String root(byte[] path, DirectoryIdentity id) {
-        return Base64.getEncoder().encodeToString(path) + (id == null ? "" : " " + id.dev() + ":" + id.ino());
+    /** A root by its path and its inode: a DST made again, or moved to another file system, holds none of the records. */
+    private static String root(byte[] path) {
+        Stat s = Posix.statIfExists(path, false);
+        return Base64.getEncoder().encodeToString(path) + (s == null ? " absent" : " " + s.dev() + ":" + s.ino());
     }
 
     private static String digest(Serializable value) {
