@@ -104,15 +104,63 @@ class StateLedgerTest {
     }
 
     @Test
-    void aDryRunUsesTheLedgerAndWritesNone() throws IOException {
+    void aRunKilledWhileItWritesTheLedgerLeavesTheOldOneInForce() throws Exception {
+        sync();
+        Files.writeString(src.resolve("d0/inner/f1"), "changed at SRC, longer");
+        Path paused = mount.dir().resolve("paused");
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-Dsparkdcp.test.state.pauseBeforeSwap=" + paused,
+                Main.class.getName(), "sync", "--state", state.toString(), src + "/", dst.toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+            while (!Files.exists(paused) && child.isAlive() && System.nanoTime() < deadline) Thread.sleep(50);
+            assertTrue(Files.exists(paused), "the run never reached the ledger's swap");
+            try (Stream<Path> parts = Files.list(state.resolve(".writing-0000000002"))) {
+                assertTrue(parts.anyMatch(p -> p.getFileName().toString().startsWith("part-")), "the new generation's parts are written");
+            }
+        } finally {
+            child.destroyForcibly(); // SIGKILL: no hook runs
+            child.waitFor();
+        }
+        // The killed run copied f1 but never put its ledger in force: the next run meets the first run's records,
+        // which prove all but f1 and its directory.
+        JsonNode next = sync();
+        assertEquals(entries() - 2, next.at("/ledger_unchanged").asLong(), next.toString());
+        TreeComparator.assertSameTree(src, dst);
+        try (Stream<Path> generations = Files.list(state)) {
+            assertEquals(List.of("state-0000000003"), generations.map(p -> p.getFileName().toString()).toList(), "the killed run's is dropped");
+        }
+        assertEquals(entries(), sync().at("/ledger_unchanged").asLong());
+    }
+
+    @Test
+    void aDryRunDecidesByTheLedgerAsTheRunDoesAndWritesNone() throws IOException {
         sync();
         Files.writeString(src.resolve("d2/inner/f4"), "changed");
+        Commands.run("chmod", "600", dst.resolve("d1/inner/f2").toString());
+        // As a restore tool that rewrote ctime would: the ledger's record now matches the changed DST entry.
+        forgeDestinationRecord("d1/inner", "f2");
         CommandLineRun dry = CommandLineRun.of("sync", "--dry-run", "--state", state.toString(), src + "/", dst.toString());
         assertEquals(0, dry.exitCode(), dry.err());
         assertTrue(dry.out().contains("copy: d2/inner/f4\n"), dry.out());
+        assertFalse(dry.out().contains("d1/inner/f2"), "the ledger's record is trusted: " + dry.out());
+        CommandLineRun without = CommandLineRun.of("sync", "--dry-run", src + "/", dst.toString());
+        assertTrue(without.out().contains("fix metadata: d1/inner/f2\n"), without.out());
         try (Stream<Path> generations = Files.list(state)) {
-            assertEquals(List.of("state-0000000001"), generations.map(p -> p.getFileName().toString()).toList());
+            assertEquals(List.of("state-0000000001"), generations.map(p -> p.getFileName().toString()).toList(), "no ledger written");
         }
-        assertFalse(Files.readString(dst.resolve("d2/inner/f4")).equals("changed"));
+        assertEquals("data 24", Files.readString(dst.resolve("d2/inner/f4")));
+    }
+
+    private void forgeDestinationRecord(String directory, String name) {
+        String generation = state.resolve("state-0000000001").toString();
+        io.sparkdcp.posix.Stat now = io.sparkdcp.posix.Posix.lstat(io.sparkdcp.posix.PathBytes.of(dst.resolve(directory).resolve(name).toString()));
+        for (String part : io.sparkdcp.job.StateLedger.parts(generation)) {
+            List<io.sparkdcp.job.LedgerBlock> blocks = io.sparkdcp.job.StateLedger.readPart(part).stream().map(b -> !new String(b.path()).equals(directory) ? b
+                    : new io.sparkdcp.job.LedgerBlock(b.path(), b.entries().stream().map(e -> !new String(e.name()).equals(name) ? e
+                    : new io.sparkdcp.job.LedgerBlock.Entry(e.name(), e.type(), e.source(), io.sparkdcp.job.LedgerBlock.Seen.of(now))).toList())).toList();
+            io.sparkdcp.job.StateLedger.writePart(generation, blocks);
+        }
     }
 }
