@@ -44,6 +44,11 @@ public record ListingOptions(WalkMode walk, String listing, String saveListing, 
                 inPair(state, pair));
     }
 
+    /** The same, with the state ledger in {@code dir}. */
+    public ListingOptions withState(String dir) {
+        return new ListingOptions(walk, listing, saveListing, filter, deleteExcluded, dir);
+    }
+
     private static String inPair(String dir, int pair) {
         return dir == null ? null : dir.replaceAll("/+$", "") + "/source-" + (pair + 1);
     }

@@ -2,7 +2,11 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
+import io.sparkdcp.roots.OutputPlaces;
+import io.sparkdcp.roots.Roots;
+import io.sparkdcp.roots.UsageException;
 import io.sparkdcp.posix.Stat;
 
 import org.apache.hadoop.conf.Configuration;
@@ -48,6 +52,22 @@ public final class StateLedger {
     static final String PAUSE_BEFORE_SWAP = "sparkdcp.test.state.pauseBeforeSwap";
 
     private StateLedger() {}
+
+    /**
+     * {@code --state DIR} before anything is written: made absolute where the driver runs, and on this machine's
+     * file system outside every SRC and DST (a sync would copy or delete it there) and writable.
+     */
+    public static String check(String dir, List<Roots> pairs) {
+        try {
+            Path path = new Path(dir);
+            Path qualified = path.getFileSystem(new Configuration()).makeQualified(path);
+            if ("file".equals(qualified.toUri().getScheme()))
+                OutputPlaces.checkDirectory("--state", PathBytes.of(qualified.toUri().getPath()), pairs);
+            return qualified.toString();
+        } catch (IOException e) {
+            throw new UsageException("cannot check --state " + dir + ": " + e.getMessage());
+        }
+    }
 
     /** The fingerprint of what makes a record valid: both roots (paths and inodes) and what shapes the result. */
     public static String fingerprint(CopyOptions copy, ListingOptions listing) {

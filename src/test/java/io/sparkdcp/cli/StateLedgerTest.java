@@ -104,6 +104,14 @@ class StateLedgerTest {
     }
 
     @Test
+    void aLedgerInsideATreeIsRefusedBeforeAnythingIsWritten() {
+        CommandLineRun inside = CommandLineRun.of("sync", "--state", src.resolve("d0/state").toString(), src + "/", dst.toString());
+        assertEquals(2, inside.exitCode(), inside.err());
+        assertTrue(inside.err().contains("--state"), inside.err());
+        assertFalse(Files.exists(dst));
+    }
+
+    @Test
     void aRunKilledWhileItWritesTheLedgerLeavesTheOldOneInForce() throws Exception {
         sync();
         Files.writeString(src.resolve("d0/inner/f1"), "changed at SRC, longer");
