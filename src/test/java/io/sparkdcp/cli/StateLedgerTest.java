@@ -74,6 +74,19 @@ class StateLedgerTest {
     }
 
     @Test
+    void aCopyKeepsALedgerOfItsOwn() throws IOException {
+        String[] copy = {"copy", "--state", state.toString(), src + "/", dst.toString()};
+        assertEquals(0, CommandLineRun.succeeded(mount.dir().resolve("c1.json"), copy).at("/ledger_unchanged").asLong());
+        Files.writeString(src.resolve("d1/top"), "changed top, a linked file");
+        JsonNode again = CommandLineRun.succeeded(mount.dir().resolve("c2.json"), copy);
+        // The changed inode's two names (d1/top, d1/hard) and the directory they are in.
+        assertEquals(entries() - 3, again.at("/ledger_unchanged").asLong(), again.toString());
+        TreeComparator.assertSameTree(src, dst);
+        CommandLineRun sync = CommandLineRun.of("sync", "--state", state.toString(), src + "/", dst.toString());
+        assertTrue(sync.err().contains("was made with other roots or options"), "a copy's ledger is not a sync's: " + sync.err());
+    }
+
+    @Test
     void aChangeOnEitherSideIsSeenAndOnlyThatEntryIsLookedAtAgain() throws IOException {
         sync();
         Files.writeString(src.resolve("d0/inner/f1"), "changed at SRC");
