@@ -73,7 +73,7 @@ final class LedgerJoin {
             for (DirectoryBlock b : p.blocks()) {
                 for (Entry f : b.files()) {
                     LedgerBlock.Entry r = recorded.get(ByteBuffer.wrap(f.name()));
-                    Stat there = r == null || dir == null ? null : Posix.statAtIfExists(dir, f.name());
+                    Stat there = r == null || dir == null ? null : statOrNull(dir, f.name());
                     if (there != null && r.holds(f.stat(), there)) proven.add(r);
                     else if (there != null && dataMayHaveMoved(f.stat(), there, r, chunkSize)) suspect.add(f);
                     else left.add(f);
@@ -135,7 +135,7 @@ final class LedgerJoin {
                 done.addAll(d.suspect());
                 try (Fd dir = done.isEmpty() ? null : openDirectory(root, d.path())) {
                     if (dir != null) for (DirectoryBlock b : done) {
-                        for (Entry f : b.files()) record(f.name(), f.stat(), Posix.statAtIfExists(dir, f.name()), entries);
+                        for (Entry f : b.files()) record(f.name(), f.stat(), statOrNull(dir, f.name()), entries);
                         if (b.directory() != null) record(SELF, b.directory().stat(), Posix.fstat(dir), entries);
                     }
                 }
@@ -150,6 +150,15 @@ final class LedgerJoin {
     private static void record(byte[] name, Stat source, Stat destination, List<LedgerBlock.Entry> out) {
         if (destination == null || destination.type() != source.type()) return;
         out.add(new LedgerBlock.Entry(name, source.type(), LedgerBlock.Seen.of(source), LedgerBlock.Seen.of(destination)));
+    }
+
+    /** DST's entry by name in its directory; null when it cannot be stat'ed (then it is neither proven nor recorded). */
+    private static Stat statOrNull(Fd dir, byte[] name) {
+        try {
+            return Posix.statAtIfExists(dir, name);
+        } catch (PosixException e) {
+            return null;
+        }
     }
 
     private static Fd openRoot(CopyOptions copy) {
