@@ -328,6 +328,9 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
         public CopyRequest build() {
             if (listing != null && saveListing != null)
                 throw new IllegalArgumentException("--listing and --save-listing exclude each other: the listing is already saved");
+            if (listing != null && state != null)
+                throw new IllegalArgumentException("--state proves entries unchanged from a fresh walk of SRC; a saved listing's stats "
+                        + "may be older than SRC: drop --listing or --state");
             if (listing != null && !filter.none())
                 throw new IllegalArgumentException("--listing copies a saved listing as it is: --exclude, --include, "
                         + "--include-from, --exclude-from and --files-from filter a walk of SRC (save the listing with them)");

@@ -122,6 +122,10 @@ class StateLedgerTest {
         assertEquals(2, inside.exitCode(), inside.err());
         assertTrue(inside.err().contains("--state"), inside.err());
         assertFalse(Files.exists(dst));
+        CommandLineRun saved = CommandLineRun.of("sync", "--listing", mount.dir().resolve("listing").toString(),
+                "--state", state.toString(), src + "/", dst.toString());
+        assertEquals(2, saved.exitCode(), saved.err());
+        assertTrue(saved.err().contains("--state"), saved.err());
     }
 
     @Test
