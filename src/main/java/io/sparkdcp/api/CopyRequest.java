@@ -117,6 +117,7 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
         private WalkMode walk;
         private String listing;
         private String saveListing;
+        private String state;
         private Filter filter = Filter.NONE;
         private boolean deleteExcluded;
         private long maxOps;
@@ -204,6 +205,9 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
 
         /** Save the listing of SRC (a Hadoop path) for later runs. */
         public Builder saveListing(String dir) { this.saveListing = nonBlank(dir, "--save-listing"); return this; }
+
+        /** The state ledger's directory, any Hadoop path: entries unchanged on both sides since the last successful run go unopened. */
+        public Builder state(String dir) { this.state = nonBlank(dir, "--state"); return this; }
 
         /** Create DST's missing parent directories, as rsync --mkpath does; without it a missing parent is refused. */
         public Builder mkpath(boolean on) { this.mkpath = on; return this; }
@@ -329,6 +333,9 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
         public CopyRequest build() {
             if (listing != null && saveListing != null)
                 throw new IllegalArgumentException("--listing and --save-listing exclude each other: the listing is already saved");
+            if (listing != null && state != null)
+                throw new IllegalArgumentException("--state proves entries unchanged from a fresh walk of SRC; a saved listing's stats "
+                        + "may be older than SRC: drop --listing or --state");
             if (listing != null && !filter.none())
                 throw new IllegalArgumentException("--listing copies a saved listing as it is: --exclude, --include, "
                         + "--include-from, --exclude-from and --files-from filter a walk of SRC (save the listing with them)");
@@ -339,7 +346,7 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
             return new CopyRequest(new Keep(xattrs, xattrAccess, projectIds, flags, strict, lustreLayout), modes,
                     new Batching(batchFiles, batchBytes, chunkSize, walkThreads > 0 ? walkThreads : defaultWalkThreads(threadsPerTask),
                             threadsPerTask),
-                    new ListingOptions(walk, listing, saveListing, filter, deleteExcluded), Throttle.of(maxOps, bwlimit),
+                    new ListingOptions(walk, listing, saveListing, filter, deleteExcluded, state), Throttle.of(maxOps, bwlimit),
                     log == null ? null : new ItemLogTarget(log, logSkipped, PathBytes.EMPTY),
                     new RunOptions(mkpath, progressInterval, messages, progress != null ? progress : messages, timeWindow));
         }

@@ -7,6 +7,8 @@ import io.sparkdcp.copy.throttle.Throttle;
 import io.sparkdcp.itemlog.ItemLogDir;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.ListingOptions;
+import io.sparkdcp.job.StateLedger;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.SourceListing;
@@ -55,6 +57,8 @@ public final class PreparedCopy {
         Sources sources = Sources.check(sourceNames, destination, request.run().mkpath());
         Throttle throttle = request.throttle().newJob(); // one job: its pairs share the rates
         ItemLogTarget log = itemLog(request, sources.pairs());
+        ListingOptions listing = request.listing().state() == null ? request.listing()
+                : request.listing().withState(StateLedger.check(request.listing().state(), sources.pairs()));
         int count = sources.pairs().size();
         List<JobOptions> pairs = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -62,7 +66,7 @@ public final class PreparedCopy {
             // Paths in the log are relative to DST: one of several sources' under its name there.
             ItemLogTarget pairLog = log == null || count == 1 ? log : log.under(roots.destinationName());
             JobOptions options = new JobOptions(engineOptions(request, roots).withThrottle(throttle).withItemLog(pairLog),
-                    request.batching(), request.listing().forPair(i, count));
+                    request.batching(), listing.forPair(i, count));
             SourceListing.check(options);
             pairs.add(options);
         }

@@ -119,6 +119,11 @@ class CopyCommand implements Callable<Integer> {
             description = "Save the listing of SRC in DIR (a Hadoop SequenceFile; any Hadoop path) for later runs' --listing.")
     void saveListing(String dir) { OptionValue.set(spec, "--save-listing", () -> engine.request.saveListing(OptionValue.hadoopPath("--save-listing", dir))); }
 
+    @Option(names = "--state", paramLabel = "DIR",
+            description = "Keep a state ledger in DIR (any Hadoop path): an entry whose SRC and DST are both as the last "
+                    + "successful run left them (inode, size, mtime, ctime) is not opened; the rest is compared in full.")
+    void state(String dir) { OptionValue.set(spec, "--state", () -> engine.request.state(OptionValue.hadoopPath("--state", dir))); }
+
 
     @Option(names = "--listing", paramLabel = "DIR",
             description = "Copy from the listing an earlier run saved in DIR instead of walking SRC: "

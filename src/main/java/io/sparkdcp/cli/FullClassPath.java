@@ -8,13 +8,13 @@ import java.util.List;
 /**
  * The launcher runs copy, sync and compare on a short class path (the app jar and Jackson) unless its command line
  * holds one of {@link #OPTIONS}: Spark's master, a saved
- * listing or an item log (Hadoop). A run that needs those jars all the same (spark.master set
+ * listing, a state ledger or an item log (Hadoop). A run that needs those jars all the same (spark.master set
  * through JAVA_TOOL_OPTIONS, a JVM started by hand) is refused in one line before anything is written, instead of
  * stopping half-way on a NoClassDefFoundError.
  */
 final class FullClassPath {
     /** The options whose runs need Spark's, Hadoop's or log4j's jars; the launcher looks for the same. */
-    static final List<String> OPTIONS = List.of("--master", "--listing", "--save-listing", "--log");
+    static final List<String> OPTIONS = List.of("--master", "--listing", "--save-listing", "--state", "--log");
     /** One class of the jars the short class path leaves out: all are there or none. */
     private static final String SPARK_CLASS = "org.apache.spark.SparkContext";
 

@@ -3,6 +3,7 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
+import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.DirectoryBatch;
 import io.sparkdcp.itemlog.TaskItemLog;
@@ -136,7 +137,15 @@ public final class CopyJob {
 
         CopyReport run(long start) {
             // A file as SRC maps onto one name: there is nothing beside it that SRC could lack (rsync's rule).
-            Iterable<Spread<DirectoryBlock>> arrivals = delete && copy.rootFile() == null ? List.of(deleteExtraneous()) : source.arrivals();
+            boolean deletes = delete && copy.rootFile() == null;
+            LedgerRun ledger = copy.rootFile() == null ? LedgerRun.of(job, log) : null;
+            Iterable<Spread<DirectoryBlock>> arrivals = deletes ? List.of(deleteExtraneous())
+                    : ledger != null ? List.of(source.wholeListing()) : source.arrivals();
+            Spread<LedgerJoin.Decided> decided = null;
+            if (ledger != null) { // met with the whole listing, after the deletions (which move DST's directories' times)
+                decided = ledger.decide(arrivals.iterator().next(), source, copy);
+                arrivals = List.of(decided.mapShares(LedgerJoin::left));
+            }
             Spread<PathKey> created = sync ? source.spread(destinationCreated ? List.of(new PathKey(PathBytes.EMPTY)) : List.of()) : null;
             Spread<Entry> directories = null, linked = null, large = null;
             CopyCounts made = new CopyCounts();
@@ -160,9 +169,11 @@ public final class CopyJob {
                 if (listing.linkedFiles() > 0) files.submit(linkBatches(linked, listing.linkedFiles()));
                 counts.merge(files.finish());
             }
+            if (decided != null) counts.merge(compareContents(decided.mapShares(LedgerJoin::suspect)));
             if (large != null && listing.largestFile() > copy.chunkSize()) copyLargeFiles(large);
             if (directories != null) finishDirectories(directories, created, listing.directoriesByDepth());
-            return report(listing, start);
+            if (ledger != null) ledger.write(decided, counts, listing.complete(), copy);
+            return report(listing, start, ledger == null ? 0 : ledger.proven());
         }
 
         /** The listing is whole: said in the log, its totals told for progress, its errors counted before any phase's. */
@@ -176,10 +187,10 @@ public final class CopyJob {
             return listing;
         }
 
-        private CopyReport report(ListingSummary listing, long start) {
+        private CopyReport report(ListingSummary listing, long start, long ledgerUnchanged) {
             return new CopyReport(PathBytes.display(copy.sourceShown()), PathBytes.display(copy.destinationShown()), copy,
                     new ListedSource(listing.entries(), listing.fileBytes(), listing.complete(), source.listedBy(),
-                            job.listing().savedDir()), counts, runner.steps(), System.nanoTime() - start);
+                            job.listing().savedDir(), ledgerUnchanged), counts, runner.steps(), System.nanoTime() - start);
         }
 
         /** Makes directories wave by wave, parents first; a sync adds those this run created to {@code created}. */
@@ -196,6 +207,23 @@ public final class CopyJob {
                 created = created.union(tasks.runKept(phase, copy, work, made).mapShares(CopyJob::createdPaths));
             }
             return created;
+        }
+
+        /**
+         * The files the ledger suspects (size and mtime as recorded, ctime or inode moved: data may have been rewritten
+         * with its mtime put back), compared by their contents as --contents compares every file.
+         */
+        private CopyCounts compareContents(Spread<DirectoryBlock> suspect) {
+            Planner cut = planner;
+            FilesInFlight inFlight = new FilesInFlight(job.threadsPerTask());
+            CopyOptions contents = copy.withModes(copy.modes().with(CopyModes.Mode.CONTENTS, true));
+            String phase = "compare contents of files";
+            return suspect.mapShares(share -> List.of(cut.planPartition(share))).mapShares(CopyJob::batches).run(phase, contents,
+                    faulted(phase, (engine, batches) -> {
+                        CopyCounts done = new CopyCounts();
+                        for (FileBatch b : batches) done.merge(inFlight.run(engine, b).counts());
+                        return BatchResult.of(done);
+                    }));
         }
 
         /** Files with more than one link, met with their other names: one batch holds a group, its first name copied, the rest linked. */

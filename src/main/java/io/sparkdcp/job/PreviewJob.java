@@ -134,9 +134,17 @@ public final class PreviewJob {
                     .union(deleted.mapShares(PreviewJob::deletedSides)).grouped(Side::group, groups).kept();
             HashSet<PathKey> kept = keptDeletions(byDirectory);
             Spread<Entry> removed = kept.isEmpty() ? deleted : deleted.filter(d -> !kept.contains(new PathKey(d.path()))).kept();
-            Spread<Line> lines = lines(judged(byDirectory, kept, namesLost(removed)));
+            Spread<Line> lines = lines(ledger(judged(byDirectory, kept, namesLost(removed)), sourceBlocks));
             if (copy.itemLog() != null) log(lines, removed, listing, deletionRefused);
             return preview(lines, removed, listing, deletionRefused);
+        }
+
+        /** With --state: what the ledger proves unchanged on both sides is left as it is, as the run leaves it (no ledger is written). */
+        private Spread<Verdict> ledger(Spread<Verdict> verdicts, Spread<DirectoryBlock> sourceBlocks) {
+            LedgerRun ledger = destinationExists && copy.rootFile() == null ? LedgerRun.of(options, log) : null;
+            if (ledger == null) return verdicts;
+            return verdicts.marked(v -> new PathKey(v.entry().path()), ledger.provenFiles(sourceBlocks, source, copy))
+                    .mapShares(PreviewJob::provenSkipped);
         }
 
         private Spread<DirectoryBlock> destination() {
@@ -339,6 +347,16 @@ public final class PreviewJob {
             }
         }
         if (deletes) out.add(new Judged(g.directory(), null)); // the verdicts' own changes are marked once links are judged
+    }
+
+    private static Iterable<Verdict> provenSkipped(List<Spread.Marked<Verdict>> verdicts) {
+        List<Verdict> out = new ArrayList<>(verdicts.size());
+        for (Spread.Marked<Verdict> m : verdicts) {
+            Verdict v = m.item();
+            boolean proven = m.marked() && !v.deletion() && v.entry().type() != FileType.DIRECTORY;
+            out.add(proven ? new Verdict(v.entry(), Decision.SKIP, v.there(), v.parentRefusal(), false, v.laterName()) : v);
+        }
+        return out;
     }
 
     private static Iterable<Verdict> verdicts(List<Judged> judged) {

@@ -34,7 +34,7 @@ public final class SourcesJob {
         if (pairs == 1) return job.run(0, planned);
         long start = System.nanoTime();
         CopyCounts counts = new CopyCounts();
-        long entries = 0, bytes = 0;
+        long entries = 0, bytes = 0, ledgerUnchanged = 0;
         boolean complete = true;
         CopyReport last = null;
         for (int pair = 0; pair < pairs; pair++) {
@@ -43,10 +43,11 @@ public final class SourcesJob {
             counts.merge(last.counts().under(names.get(pair)));
             entries += last.listed().entries();
             bytes += last.listed().bytes();
+            ledgerUnchanged += last.listed().ledgerUnchanged();
             complete &= last.listed().complete();
         }
         // The runner's steps are the whole job's: the last pair's report already holds them all.
-        return new CopyReport(sources, destination, last.settings(), new ListedSource(entries, bytes, complete, last.listed().by(), listingDir),
+        return new CopyReport(sources, destination, last.settings(), new ListedSource(entries, bytes, complete, last.listed().by(), listingDir, ledgerUnchanged),
                 counts, last.steps(), System.nanoTime() - start);
     }
 }

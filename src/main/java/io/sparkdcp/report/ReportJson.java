@@ -47,6 +47,7 @@ public final class ReportJson {
         root.put("walk_complete", report.listed().complete());
         root.put("entries_listed", report.listed().entries());
         root.put("bytes_listed", report.listed().bytes());
+        root.put("ledger_unchanged", report.listed().ledgerUnchanged());
         root.put("copied", c.copied());
         root.put("skipped", c.skipped());
         root.put("metadata_fixed", c.metadataFixed());

@@ -41,9 +41,12 @@ public final class ReportText {
                 command, report.source(), report.destination(), keep.xattrs().word(),
                 keep.xattrAccess().name().toLowerCase(Locale.ROOT), keep.projectIds() ? "kept" : "not copied");
         CopyCounts c = report.counts();
-        boolean nothingMade = nothingMade(c);
+        if (report.listed().ledgerUnchanged() > 0)
+            line(out, "unchanged by the state ledger (not opened): %s", Counted.of(report.listed().ledgerUnchanged(), "entry"));
+        long identical = c.skipped() + report.listed().ledgerUnchanged();
+        boolean nothingMade = nothingMade(c, identical);
         // A re-run that finds everything in place says so, instead of a table of zeros.
-        if (nothingMade) line(out, "nothing to %s: %s already identical", command, Counted.of(c.skipped(), "entry"));
+        if (nothingMade) line(out, "nothing to %s: %s already identical", command, Counted.of(identical, "entry"));
         else entries(out, c);
         byType(out, "metadata fixed", c.metadataFixed(), c.metadataFixedByType());
         byType(out, "deleted", c.deleted(), c.deletedByType());
@@ -53,7 +56,7 @@ public final class ReportText {
         storageTrouble(out, c);
         line(out, "bytes copied: %,d (%s)", c.bytesCopied(), Iec.bytes(c.bytesCopied()));
         double seconds = report.wallNanos() / 1e9;
-        long handled = c.copied() + c.skipped() + c.metadataFixed() + c.keptNewer() + c.deleted() + c.failed();
+        long handled = c.copied() + identical + c.metadataFixed() + c.keptNewer() + c.deleted() + c.failed();
         line(out, "wall time: %.2f s, %,.0f entries/s, %s", seconds, perSecond(handled, seconds),
                 Iec.rate(perSecond(c.bytesCopied(), seconds)));
         limits(out, report);
@@ -66,8 +69,8 @@ public final class ReportText {
     }
 
     /** Nothing copied, linked, fixed, deleted or kept newer, and nothing failed: DST already was what SRC is. */
-    private static boolean nothingMade(CopyCounts c) {
-        return c.copied() + c.links() + c.metadataFixed() + c.deleted() + c.keptNewer() + c.failed() == 0 && c.skipped() > 0;
+    private static boolean nothingMade(CopyCounts c, long identical) {
+        return c.copied() + c.links() + c.metadataFixed() + c.deleted() + c.keptNewer() + c.failed() == 0 && identical > 0;
     }
 
     /**

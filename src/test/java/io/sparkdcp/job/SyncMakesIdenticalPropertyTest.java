@@ -139,7 +139,7 @@ class SyncMakesIdenticalPropertyTest {
     // ---- the changes ------------------------------------------------------------------------------
 
     /** Random changes to one tree; each returns what it did, or null when it found nothing to change. */
-    private record Mutator(Random random, Path root, boolean source, boolean contents) {
+    record Mutator(Random random, Path root, boolean source, boolean contents) {
 
         void build(int entries) throws IOException {
             for (int i = 0; i < entries; i++) {
@@ -160,7 +160,11 @@ class SyncMakesIdenticalPropertyTest {
         }
 
         String mutate() throws IOException {
-            int kind = random.nextInt(contents ? 15 : 14);
+            return mutate(random.nextInt(contents ? 15 : 14));
+        }
+
+        /** One change of the given kind (the cases below; 14 needs {@code contents}), or null when it found nothing to change. */
+        String mutate(int kind) throws IOException {
             // Splits need a name with others: looked for among those.
             Path p = kind == 0 ? pick(f -> isFile(f) && stat(f).nlink() > 1 && changeable(f), false) : pick(this::changeable, false);
             if (p == null) return null;

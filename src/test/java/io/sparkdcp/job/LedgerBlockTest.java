@@ -1,0 +1,71 @@
+package io.sparkdcp.job;
+
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.posix.FileType;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Stat;
+import io.sparkdcp.testing.LocalCopy;
+import io.sparkdcp.walk.Filter;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The ledger's records: their bytes, what proves an entry unchanged, and what makes a ledger another run's. */
+@Tag("fast")
+class LedgerBlockTest {
+    private static Stat stat(FileType type, long ino, long size, long mtime, int ctimeNsec) {
+        return new Stat(type, 0644, 0, 0, size, 8, 1, 7, ino, 0, 0, 0, mtime, 5, 100, ctimeNsec);
+    }
+
+    @Test
+    void aBlockComesBackFromItsBytesWithNamesThatAreNotUtf8() {
+        byte[] name = {'f', (byte) 0xff, '\n'};
+        LedgerBlock b = new LedgerBlock(PathBytes.of("a/b"), List.of(
+                new LedgerBlock.Entry(PathBytes.EMPTY, FileType.DIRECTORY, LedgerBlock.Seen.of(stat(FileType.DIRECTORY, 1, 6, 9, 1)),
+                        LedgerBlock.Seen.of(stat(FileType.DIRECTORY, 2, 6, 9, 2))),
+                new LedgerBlock.Entry(name, FileType.SYMLINK, new LedgerBlock.Seen(3, 4, 5, 6), new LedgerBlock.Seen(7, 8, 9, 10))));
+        LedgerBlock back = LedgerBlock.fromBytes(b.toBytes());
+        assertArrayEquals(b.path(), back.path());
+        assertEquals(2, back.entries().size());
+        assertArrayEquals(name, back.entries().get(1).name());
+        assertEquals(b.entries().get(1).destination(), back.entries().get(1).destination());
+        byte[] cut = Arrays.copyOf(b.toBytes(), b.toBytes().length - 3);
+        assertThrows(IllegalArgumentException.class, () -> LedgerBlock.fromBytes(cut));
+    }
+
+    @Test
+    void onlyBothSidesAsRecordedProveAnEntryAndCtimeCounts() {
+        Stat src = stat(FileType.FILE, 10, 4, 9, 1), dst = stat(FileType.FILE, 20, 4, 9, 2);
+        LedgerBlock.Entry r = new LedgerBlock.Entry(PathBytes.of("f"), FileType.FILE, LedgerBlock.Seen.of(src), LedgerBlock.Seen.of(dst));
+        assertTrue(r.holds(src, dst));
+        assertFalse(r.holds(stat(FileType.FILE, 10, 4, 9, 3), dst), "SRC's ctime moved");
+        assertFalse(r.holds(src, stat(FileType.FILE, 20, 4, 9, 3)), "DST's ctime moved");
+        assertFalse(r.holds(src, stat(FileType.FILE, 21, 4, 9, 2)), "another inode at DST");
+        assertFalse(r.holds(src, stat(FileType.SYMLINK, 20, 4, 9, 2)), "another type at DST");
+    }
+
+    @Test
+    void theFingerprintChangesWithWhatShapesTheResult() {
+        CopyOptions sync = LocalCopy.syncDefaults().jobOptions(java.nio.file.Path.of("/nonexistent/src"), java.nio.file.Path.of("/nonexistent/dst")).copy();
+        String base = StateLedger.fingerprint(sync, ListingOptions.WALK);
+        assertEquals(base, StateLedger.fingerprint(sync, ListingOptions.WALK));
+        assertNotEquals(base, StateLedger.fingerprint(sync.withModes(sync.modes().with(CopyModes.Mode.CONTENTS, true)), ListingOptions.WALK));
+        assertNotEquals(base, StateLedger.fingerprint(sync.withModes(CopyModes.COPY), ListingOptions.WALK));
+        Filter excluding = new Filter(List.of(Filter.Rule.of(false, PathBytes.of("*.tmp"))), null);
+        assertNotEquals(base, StateLedger.fingerprint(sync, new ListingOptions(WalkMode.AUTO, null, null, excluding, false)));
+        CopyOptions other = LocalCopy.syncDefaults().jobOptions(java.nio.file.Path.of("/nonexistent/src"), java.nio.file.Path.of("/nonexistent/dst2")).copy();
+        assertNotEquals(base, StateLedger.fingerprint(other, ListingOptions.WALK));
+        assertNotEquals(base, StateLedger.fingerprint(LocalCopy.syncDefaults().withoutProjectIds()
+                .jobOptions(java.nio.file.Path.of("/nonexistent/src"), java.nio.file.Path.of("/nonexistent/dst")).copy(), ListingOptions.WALK));
+    }
+}
