@@ -37,7 +37,7 @@ class BenchSyncScriptTest {
                 TimedProcess.Finished run = TimedProcess.run(script, output, 900);
                 String out = run.output();
                 assertEquals(0, run.exitCode(), out);
-                for (String contender : List.of("threads", "spark", "rsync", "dsync", "spark, report's wall"))
+                for (String contender : List.of("threads", "spark", "state", "rsync", "dsync", "spark, report's wall"))
                     assertTrue(Pattern.compile("(?m)^" + Pattern.quote(contender) + " +(\\d+\\.\\d\\d +){3}\\d+\\.\\d\\d$").matcher(out).find(), contender + ":\n" + out);
                 assertTrue(Pattern.compile("(?m)^rsync +\\S+ +1\\.00 +\\S+ +1\\.00$").matcher(out).find(), "ratios to rsync:\n" + out);
                 assertTrue(out.contains("spark's report wall / threads: no-change "), out);
