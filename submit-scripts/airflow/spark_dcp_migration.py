@@ -52,7 +52,11 @@ try:  # Airflow 3.3 and later
 except ImportError:
     ResumableJobMixin = None
 
-SPARK_DCP_HOME = "/shared/spark-dcp"  # the project, built with mvn package
+SPARK_DCP_HOME = "/shared/spark-dcp"  # a clone built with mvn package, or an unpacked install
+# An install (the tarball mvn package makes) holds lib/ and conf/; a clone target/ and spark-conf/.
+_INSTALLED = os.path.isdir(SPARK_DCP_HOME + "/lib")
+APP_JAR = SPARK_DCP_HOME + ("/lib/spark-dcp-app.jar" if _INSTALLED else "/target/spark-dcp-app.jar")
+CONF_DIR = SPARK_DCP_HOME + ("/conf" if _INSTALLED else "/spark-conf")
 # rsync's rule: the trailing slash copies the contents of projects/ into DESTINATION (without it,
 # DESTINATION/projects would be made). DESTINATION's parent must exist: a typo fails with exit 2.
 SOURCE = "/lustre/old/projects/"
@@ -119,13 +123,13 @@ with DAG(
         task_id="copy",
         conn_id="spark_default",  # its host is the master: yarn, spark://... or k8s://...
         deploy_mode="client",
-        application=SPARK_DCP_HOME + "/target/spark-dcp-app.jar",
+        application=APP_JAR,
         java_class="io.sparkdcp.cli.Main",
         name="spark-dcp-migration",
-        properties_file=SPARK_DCP_HOME + "/spark-conf/spark-defaults.conf",
+        properties_file=CONF_DIR + "/spark-defaults.conf",
         conf={
             # The driver runs here: Spark's INFO lines stay out of the task's log.
-            "spark.driver.extraJavaOptions": f"-Dlog4j.configurationFile={SPARK_DCP_HOME}/spark-conf/log4j2.properties",
+            "spark.driver.extraJavaOptions": f"-Dlog4j.configurationFile={CONF_DIR}/log4j2.properties",
             **ONE_YARN_ATTEMPT,
             # As submit-scripts/cluster/yarn in client mode: a start racing YARN's proxy filter
             # fails in Spark's UI (docs/cluster.md, YARN); spark-dcp prints its own progress.
@@ -154,14 +158,14 @@ with DAG(
         task_id="copy_yarn_cluster",
         conn_id="spark_default",  # host "yarn", Airflow's default; HADOOP_CONF_DIR set for the worker
         deploy_mode="cluster",
-        application=SPARK_DCP_HOME + "/target/spark-dcp-app.jar",
+        application=APP_JAR,
         java_class="io.sparkdcp.cli.Main",
         name="spark-dcp-home",
-        properties_file=SPARK_DCP_HOME + "/spark-conf/spark-defaults.conf",
+        properties_file=CONF_DIR + "/spark-defaults.conf",
         # The container has no checkout: the logging configuration travels with the application.
         # spark-submit's own INFO lines stay: the provider reads the application's ID from them.
         conf={"spark.driver.extraJavaOptions": "-Dlog4j.configurationFile=log4j2.properties", **ONE_YARN_ATTEMPT},
-        files=SPARK_DCP_HOME + "/spark-conf/log4j2.properties",
+        files=CONF_DIR + "/log4j2.properties",
         driver_memory="4g",
         executor_cores=8,
         executor_memory="4g",
