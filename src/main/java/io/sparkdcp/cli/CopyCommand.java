@@ -9,7 +9,7 @@ import io.sparkdcp.api.PreparedCopy;
 import io.sparkdcp.api.ReportFile;
 import io.sparkdcp.api.SparkDcp;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.IParameterConsumer;
+import picocli.CommandLine.IParameterPreprocessor;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
 import java.util.Stack;
 import java.util.concurrent.Callable;
 
@@ -137,20 +138,30 @@ class CopyCommand implements Callable<Integer> {
     /** --progress alone, as rsync users type it: the default interval. */
     private static final long DEFAULT_INTERVAL = Long.MIN_VALUE;
 
-    /** --progress takes the next argument only when it is a number: {@code --progress SRC/ DST} is rsync's --progress. */
-    static final class OptionalSeconds implements IParameterConsumer {
+    /**
+     * --progress takes the next argument only when it is a number: {@code --progress SRC/ DST} is rsync's --progress.
+     * A value joined to it ({@code --progress=N}) is always its own, so {@code --progress=abc} is refused, not read as a source.
+     */
+    static final class OptionalSeconds implements IParameterPreprocessor {
         @Override
-        public void consumeParameters(Stack<String> args, ArgSpec option, CommandSpec command) {
+        public boolean preprocess(Stack<String> args, CommandSpec command, ArgSpec option, Map<String, Object> info) {
+            boolean joined = !String.valueOf(info.get("separator")).isBlank(); // " " when the value is an argument of its own
             boolean number = !args.isEmpty() && args.peek().matches("-?[0-9]+");
-            try {
-                option.setValue(number ? Long.parseLong(args.pop()) : DEFAULT_INTERVAL);
-            } catch (NumberFormatException e) {
-                throw new ParameterException(command.commandLine(), "Invalid value for option '--progress': not a number of seconds");
+            if (!joined && !number) {
+                option.setValue(DEFAULT_INTERVAL);
+                return true;
             }
+            String value = args.pop();
+            try {
+                option.setValue(Long.parseLong(value));
+            } catch (NumberFormatException e) {
+                throw new ParameterException(command.commandLine(), "Invalid value for option '--progress': '" + value + "' is not a number of seconds");
+            }
+            return true;
         }
     }
 
-    @Option(names = "--progress", paramLabel = "SECONDS", arity = "0..1", parameterConsumer = OptionalSeconds.class,
+    @Option(names = "--progress", paramLabel = "SECONDS", arity = "0..1", preprocessor = OptionalSeconds.class,
             description = "Print entries and bytes done out of the total, rate and ETA on stderr every SECONDS while "
                     + "copying; 0: never. On a terminal it is one line redrawn in place; elsewhere (a log of Airflow, Slurm, "
                     + "cron) a line each time. Default (and --progress alone): every " + PROGRESS_SECONDS_ON_A_TERMINAL

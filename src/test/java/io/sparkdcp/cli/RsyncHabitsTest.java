@@ -147,6 +147,14 @@ class RsyncHabitsTest {
     }
 
     @Test
+    void aValueJoinedToProgressIsItsOwnAndMustBeANumber() throws IOException {
+        BadValuesTest.assertOneLineUsageError(CommandLineRun.asLaunched("copy", "--progress=abc", source() + "/", tmp.resolve("d3").toString()),
+                "spark-dcp: ", "'abc' is not a number of seconds");
+        succeeded("copy", "--progress=7", source() + "/", dst());
+        assertTrue(Files.exists(Path.of(dst(), "sub")));
+    }
+
+    @Test
     void aRerunThatFindsEverythingInPlaceSaysNothingWasMade() throws IOException {
         Path src = source();
         succeeded("copy", src + "/", dst());
