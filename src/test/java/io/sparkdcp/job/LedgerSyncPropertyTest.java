@@ -38,6 +38,8 @@ class LedgerSyncPropertyTest {
     /** The Mutator's kinds a ledger could hide: split, join, flag, xattr, ACL, project, mode, owner, type, bytes with the mtime kept. */
     private static final List<Integer> KINDS = List.of(0, 1, 2, 4, 5, 6, 7, 8, 9, 14);
     private static final int RENAME_IN_DESTINATION = -1;
+    /** The Mutator's kind that rewrites bytes and puts the mtime back. */
+    private static final int BYTES_WITH_MTIME_KEPT = 14;
     private static final int ROUNDS = 5;
     private static final int ON_SPARK = 1;
 
@@ -79,7 +81,7 @@ class LedgerSyncPropertyTest {
                 int kind = !todo.isEmpty() ? todo.get(0) : KINDS.get(random.nextInt(KINDS.size()));
                 boolean source = kind != RENAME_IN_DESTINATION && random.nextBoolean();
                 String change = kind == RENAME_IN_DESTINATION ? renameWithin(dst, random)
-                        : new SyncMakesIdenticalPropertyTest.Mutator(random, source ? src : dst, source, true).mutate(kind);
+                        : new SyncMakesIdenticalPropertyTest.Mutator(random, source ? src : dst, source, true).mutate(kind, eligibleFor(kind));
                 if (change == null) continue;
                 todo.remove(Integer.valueOf(kind));
                 done.add(kind);
@@ -125,5 +127,19 @@ class LedgerSyncPropertyTest {
         try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
             return new CopyJob(options, runner, line -> {}, work -> {}).deleting(true).run();
         }
+    }
+
+    /**
+     * Bytes rewritten with the mtime put back are found through the ledger in a file of one name (its contents are
+     * compared); in a hard-linked file they are not, as without a ledger (docs/usage.md says so): not drawn there.
+     */
+    private static java.util.function.Predicate<Path> eligibleFor(int kind) {
+        return kind != BYTES_WITH_MTIME_KEPT ? p -> true : p -> {
+            try {
+                return ((Number) Files.getAttribute(p, "unix:nlink", java.nio.file.LinkOption.NOFOLLOW_LINKS)).intValue() == 1;
+            } catch (IOException e) {
+                return false;
+            }
+        };
     }
 }

@@ -143,13 +143,14 @@ class SyncMakesIdenticalPropertyTest {
 
         void build(int entries) throws IOException {
             for (int i = 0; i < entries; i++) {
-                Path dir = pick(p -> Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS), true);
+                // Only where a lock (made by an earlier mutate) lets a name be made, and only to a file no lock keeps from a new name.
+                Path dir = pick(p -> Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) && changeable(p), true);
                 Path p = dir.resolve("n" + i);
                 switch (random.nextInt(10)) {
                     case 0, 1 -> Files.createDirectory(p);
                     case 2 -> Files.createSymbolicLink(p, Path.of(random.nextBoolean() ? "n0" : "../missing" + i));
                     case 3 -> {
-                        Path file = pick(f -> isFile(f), false);
+                        Path file = pick(f -> isFile(f) && changeable(f), false);
                         if (file != null) Files.createLink(p, file);
                         else writeFile(p);
                     }
@@ -165,8 +166,14 @@ class SyncMakesIdenticalPropertyTest {
 
         /** One change of the given kind (the cases below; 14 needs {@code contents}), or null when it found nothing to change. */
         String mutate(int kind) throws IOException {
+            return mutate(kind, p -> true);
+        }
+
+        /** {@link #mutate(int)} on an entry that {@code eligible} takes. */
+        String mutate(int kind, java.util.function.Predicate<Path> eligible) throws IOException {
             // Splits need a name with others: looked for among those.
-            Path p = kind == 0 ? pick(f -> isFile(f) && stat(f).nlink() > 1 && changeable(f), false) : pick(this::changeable, false);
+            Path p = kind == 0 ? pick(f -> isFile(f) && stat(f).nlink() > 1 && changeable(f) && eligible.test(f), false)
+                    : pick(f -> changeable(f) && eligible.test(f), false);
             if (p == null) return null;
             String rel = root.relativize(p).toString();
             boolean file = isFile(p);
