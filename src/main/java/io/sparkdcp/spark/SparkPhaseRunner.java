@@ -73,7 +73,7 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
             JavaRDD<BatchResult> stage = sc.parallelize(tasks, tasks.size()).mapPartitions(partition -> {
                 List<BatchResult> results = new ArrayList<>();
                 try (TaskItemLog items = openItemLog(shared, phaseNumber);
-                     CopyEngine engine = new CopyEngine(shared, accumulator, handled, items.log())) {
+                     CopyEngine engine = new CopyEngine(forThisAttempt(shared), accumulator, handled, items.log())) {
                     while (partition.hasNext()) results.add(work.run(engine, partition.next()));
                     commitIfCounted(items, phaseNumber);
                 }
@@ -121,7 +121,7 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
             partition.forEachRemaining(share::add);
             if (share.isEmpty()) return java.util.Collections.emptyIterator();
             try (TaskItemLog items = openItemLog(shared, phaseNumber);
-                 CopyEngine engine = new CopyEngine(shared, accumulator, handled, items.log())) {
+                 CopyEngine engine = new CopyEngine(forThisAttempt(shared), accumulator, handled, items.log())) {
                 BatchResult result = work.run(engine, share);
                 commitIfCounted(items, phaseNumber);
                 return List.of(result).iterator();
@@ -159,8 +159,21 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     /** This task attempt's part of the item log, named by the phase and the partition. */
     private static TaskItemLog openItemLog(CopyOptions options, int phaseNumber) {
         TaskContext task = TaskContext.get();
-        return TaskItemLog.open(options, phaseNumber, task.partitionId(), task.taskAttemptId(),
-                task.attemptNumber() > 0 || task.stageAttemptNumber() > 0);
+        return TaskItemLog.open(options, phaseNumber, task.partitionId(), task.taskAttemptId(), retried());
+    }
+
+    /** Whether this task attempt follows another of the same task, which may have made some of its names at DST. */
+    private static boolean retried() {
+        TaskContext task = TaskContext.get();
+        return task.attemptNumber() > 0 || task.stageAttemptNumber() > 0;
+    }
+
+    /**
+     * A retry looks at each name before making it even under a DST this run made: a lost attempt may have
+     * named some of its files whole, which the retry then skips without opening them, instead of copying them again.
+     */
+    private static CopyOptions forThisAttempt(CopyOptions options) {
+        return options.destinationNew() && retried() ? options.withRoots(options.roots().withDestinationNew(false)) : options;
     }
 
     /** Only the job that counts the phase's results commits its lines; a recomputation elsewhere drops them. */
