@@ -54,7 +54,7 @@ class AirflowDagCommandTest {
     @BeforeAll
     static void build() throws Exception {
         LoopMount.requireRootAndXfs();
-        SubmitScriptsTest.requireTool("python3", "python3");
+        Commands.requireTool("python3", "python3");
         AppJars.fromLauncherBuild(); // target/spark-dcp-app.jar and target/classpath.txt
         xfs = LoopMount.create("airflow", LoopMount.MIN_SIZE_MIB);
     }

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -38,19 +37,19 @@ class SlurmScriptArgumentsTest {
         Path bin = Files.createDirectories(tmp.resolve("bin"));
         Path sparkBin = Files.createDirectories(tmp.resolve("spark/bin"));
         Path calls = Files.createDirectories(tmp.resolve("calls"));
-        executable(bin.resolve("scontrol"), """
+        Commands.executable(bin.resolve("scontrol"), """
                 case "$1 $2" in
                   "show hostnames") echo node1; echo node2 ;;
                   "show job") printf 'JobId=%s JobName=migration\\n   Command=%s\\n   WorkDir=/elsewhere\\n' "$3" "$ORIGINAL_SCRIPT" ;;
                 esac""");
-        executable(bin.resolve("srun"), "printf '%s\\n' \"$@\" > \"$CALLS/srun\"\nexec sleep 60");
-        executable(bin.resolve("squeue"), "exit 0");
-        executable(bin.resolve("scancel"), "exit 0");
-        executable(sparkBin.resolve("spark-class"), """
+        Commands.executable(bin.resolve("srun"), "printf '%s\\n' \"$@\" > \"$CALLS/srun\"\nexec sleep 60");
+        Commands.executable(bin.resolve("squeue"), "exit 0");
+        Commands.executable(bin.resolve("scancel"), "exit 0");
+        Commands.executable(sparkBin.resolve("spark-class"), """
                 printf '%s\\n' "$@" > "$CALLS/spark-class-master"
                 echo "Registering worker node1:1"; echo "Registering worker node2:1"
                 exec sleep 60""");
-        executable(sparkBin.resolve("spark-submit"), "printf '%s\\n' \"$@\" > \"$CALLS/spark-submit\"");
+        Commands.executable(sparkBin.resolve("spark-submit"), "printf '%s\\n' \"$@\" > \"$CALLS/spark-submit\"");
 
         Path scratch = Files.createDirectories(tmp.resolve("scratch"));
         ProcessBuilder job = new ProcessBuilder("bash", spooled.toString(), "copy", "/lustre/old/", "/lustre/new")
@@ -90,8 +89,4 @@ class SlurmScriptArgumentsTest {
         assertTrue(Collections.indexOfSubList(arguments, List.of(sequence)) >= 0, String.join(" ", sequence) + " in " + arguments);
     }
 
-    private static void executable(Path file, String body) throws IOException {
-        Files.writeString(file, "#!/usr/bin/env bash\n" + body + "\n");
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
 }

@@ -30,7 +30,7 @@ class StateLedgerSyscallTest {
     @BeforeAll
     static void tree() throws IOException {
         LoopMount.requireRootAndXfs();
-        if (!"true".equals(System.getenv("CI"))) org.junit.jupiter.api.Assumptions.assumeTrue(Commands.available("strace"), "needs strace");
+        Commands.requireTool("strace", "strace");
         mount = LoopMount.create("ledgercalls", 300);
         src = Files.createDirectory(mount.dir().resolve("src"));
         dst = mount.dir().resolve("dst");

@@ -1,7 +1,6 @@
 package io.sparkdcp.cli;
 
 import io.sparkdcp.testing.Commands;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,7 +33,7 @@ class SubmitScriptsTest {
 
     @Test
     void shellScriptsPassShellcheck() {
-        requireTool("shellcheck", "shellcheck (Debian package shellcheck)");
+        Commands.requireTool("shellcheck", "shellcheck (Debian package shellcheck)");
         List<String> command = new ArrayList<>(List.of("shellcheck", "--external-sources"));
         for (String script : SHELL_SCRIPTS) command.add(SCRIPTS.resolve(script).toString());
         Commands.Result r = Commands.tryRun(command.toArray(String[]::new));
@@ -43,7 +42,7 @@ class SubmitScriptsTest {
 
     @Test
     void airflowDagCompiles() {
-        requireTool("python3", "python3");
+        Commands.requireTool("python3", "python3");
         Path dag = SCRIPTS.resolve("airflow/spark_dcp_migration.py");
         // cfile: the compiled file goes to the temporary directory, not next to the DAG.
         Commands.Result r = Commands.tryRun("python3", "-c", "import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)",
@@ -52,12 +51,4 @@ class SubmitScriptsTest {
     }
 
     /** Under CI=true a missing tool fails the test; elsewhere it skips it, saying why. */
-    static void requireTool(String command, String what) {
-        boolean present = Commands.available(command);
-        if ("true".equals(System.getenv("CI"))) {
-            if (!present) throw new AssertionError("needs " + what + ", and CI=true forbids skipping");
-        } else {
-            Assumptions.assumeTrue(present, "needs " + what);
-        }
-    }
 }

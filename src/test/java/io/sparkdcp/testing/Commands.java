@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -63,6 +66,23 @@ public final class Commands {
             if (!dir.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, command))) return true;
         }
         return false;
+    }
+
+    /** A test that needs the command: skipped without it, except under CI=true, where it fails, saying what is missing. */
+    public static void requireTool(String command, String what) {
+        boolean present = available(command);
+        if ("true".equals(System.getenv("CI"))) {
+            if (!present) throw new AssertionError("needs " + what + ", and CI=true forbids skipping");
+        } else {
+            org.junit.jupiter.api.Assumptions.assumeTrue(present, "needs " + what);
+        }
+    }
+
+    /** Writes a bash script to file, executable: a stand-in for a tool (mpirun, srun, spark-submit ...). */
+    public static Path executable(Path file, String body) throws IOException {
+        Files.writeString(file, "#!/usr/bin/env bash\n" + body + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return file;
     }
 
     private static String readAll(InputStream in) {

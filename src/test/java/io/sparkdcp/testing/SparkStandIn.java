@@ -3,7 +3,6 @@ package io.sparkdcp.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * A Spark installation for the submit scripts made from the build's classpath: bin/spark-class
@@ -19,17 +18,13 @@ public final class SparkStandIn {
         Files.createDirectories(sparkHome.resolve("jars"));
         String java = StandaloneCluster.javaBin();
         String localIp = "export SPARK_LOCAL_IP=${SLURMD_NODENAME:-127.0.0.1}";
-        executable(bin.resolve("spark-class"), String.join("\n", localIp, "export SPARK_SCALA_VERSION=2.13",
+        Commands.executable(bin.resolve("spark-class"), String.join("\n", localIp, "export SPARK_SCALA_VERSION=2.13",
                 "exec " + java + " -Xmx512m " + ChildJvm.flags() + " -cp '" + jars.classpath() + "' \"$@\""));
-        executable(bin.resolve("spark-submit"), String.join("\n", localIp,
+        Commands.executable(bin.resolve("spark-submit"), String.join("\n", localIp,
                 "exec " + java + " -Xmx1g " + ChildJvm.flags() + " " + String.join(" ", AppJars.moduleFlags()) + " -cp '" + jars.classpath()
                         + "' org.apache.spark.deploy.SparkSubmit --conf 'spark.executor.extraClassPath=" + jars.classpath() + "'"
                         + " --conf 'spark.executor.defaultJavaOptions=" + ChildJvm.flags() + "' \"$@\""));
         return sparkHome;
     }
 
-    private static void executable(Path file, String body) throws IOException {
-        Files.writeString(file, "#!/usr/bin/env bash\n" + body + "\n");
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
 }

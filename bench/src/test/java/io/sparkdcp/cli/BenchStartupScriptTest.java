@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.TimedProcess;
 import org.junit.jupiter.api.Test;
@@ -7,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,8 +31,8 @@ class BenchStartupScriptTest {
             Path output = Files.createTempFile("bench-startup", ".txt");
             Path mpi = Files.createTempDirectory("bench-startup-mpi");
             try {
-                Path mpirun = executable(mpi.resolve("mpirun"), "echo \"$@\" >> \"$0.args\"\nshift 2\nexec \"$@\"\n");
-                Path dcp = executable(mpi.resolve("dcp"), "[ \"$1\" = -p ] || exit 2\nexec cp -a \"$2\" \"$3\"\n");
+                Path mpirun = Commands.executable(mpi.resolve("mpirun"), "echo \"$@\" >> \"$0.args\"\nshift 2\nexec \"$@\"\n");
+                Path dcp = Commands.executable(mpi.resolve("dcp"), "[ \"$1\" = -p ] || exit 2\nexec cp -a \"$2\" \"$3\"\n");
                 ProcessBuilder script = new ProcessBuilder(List.of(SCRIPT.toString(), "--rounds", "1", "--warmup", "0",
                         "--contenders", "cp,command,command-empty,jvm,dcp,fd", "--dirs", "3", "--files-per-dir", "4",
                         mount.dir().toString()));
@@ -59,11 +59,6 @@ class BenchStartupScriptTest {
         }
     }
 
-    private static Path executable(Path path, String shellBody) throws IOException {
-        Files.writeString(path, "#!/bin/sh\n" + shellBody);
-        Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rwxr-xr-x"));
-        return path;
-    }
 
     /** The ratio column of a contender's row in the bench's table (median, min, max, cpu, files/s, MB/s, ratio, failed: 0). */
     private static double ratio(String table, String contender) {

@@ -1,5 +1,6 @@
 package io.sparkdcp.cli;
 
+import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.TimedProcess;
 import org.junit.jupiter.api.Test;
@@ -7,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -28,8 +28,8 @@ class BenchSyncScriptTest {
             Path output = Files.createTempFile("bench-sync", ".txt");
             Path mpi = Files.createTempDirectory("bench-sync-mpi");
             try {
-                Path mpirun = executable(mpi.resolve("mpirun"), "echo \"$@\" >> \"$0.args\"\nwhile [ \"$1\" != -np ]; do shift; done\nshift 2\nexec \"$@\"\n");
-                Path dsync = executable(mpi.resolve("dsync"), "exec rsync -aAXH --delete \"$3\" \"$4/\"\n");
+                Path mpirun = Commands.executable(mpi.resolve("mpirun"), "echo \"$@\" >> \"$0.args\"\nwhile [ \"$1\" != -np ]; do shift; done\nshift 2\nexec \"$@\"\n");
+                Path dsync = Commands.executable(mpi.resolve("dsync"), "exec rsync -aAXH --delete \"$3\" \"$4/\"\n");
                 ProcessBuilder script = new ProcessBuilder(List.of(SCRIPT.toString(), "--files", "200", "--dirs", "10", "--rounds", "1",
                         mount.dir().resolve("bench").toString()));
                 script.environment().put("SPARK_DCP_DSYNC", dsync.toString());
@@ -49,9 +49,4 @@ class BenchSyncScriptTest {
         }
     }
 
-    private static Path executable(Path path, String shellBody) throws IOException {
-        Files.writeString(path, "#!/bin/sh\n" + shellBody);
-        Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rwxr-xr-x"));
-        return path;
-    }
 }
