@@ -47,6 +47,13 @@ final class MountTable {
         return null;
     }
 
+    /** The mounts of the file system on device {@code dev}. */
+    List<Mount> ofDevice(long dev) {
+        List<Mount> found = new ArrayList<>();
+        for (Mount m : mounts) if (m.dev() == dev) found.add(m);
+        return found;
+    }
+
     /** Mounts of the same file system whose root lies strictly above {@code m}'s: where m's real parents can be seen. */
     List<Mount> showingParentsOf(Mount m) {
         List<Mount> found = new ArrayList<>();

@@ -65,13 +65,14 @@ public record Roots(byte[] source, byte[] destination, boolean destinationExists
             try (Fd d = open(existing, destination)) {
                 DirectoryIdentity dstId = Posix.identity(d);
                 if (exists && dstId.sameInode(srcId)) throw new UsageException("destination " + dstShown + " is the source itself");
-                if (Containment.inside(d, srcId, mounts))
-                    throw new UsageException("destination " + dstShown + " is inside the source " + srcShown
-                            + (RootPaths.below(realDst, realSrc) ? "" : " (through a bind mount)"));
-                String through = mountShowing(d, realSrc, mounts);
+                // The mount below SRC that shows DST first: it names the way in more exactly than "a bind mount".
+                String through = RootPaths.below(realDst, realSrc) ? null : mountShowing(d, realSrc, mounts);
                 if (through != null)
                     throw new UsageException("destination " + dstShown + " is inside the source " + srcShown
                             + " (through the mount at " + through + ")");
+                if (Containment.inside(d, srcId, mounts))
+                    throw new UsageException("destination " + dstShown + " is inside the source " + srcShown
+                            + (RootPaths.below(realDst, realSrc) ? "" : " (through a bind mount)"));
                 if (exists && (Containment.inside(s, dstId, mounts) || mountShowing(s, realDst, mounts) != null))
                     throw new UsageException("source " + srcShown + " is inside the destination " + dstShown
                             + ": refused, the copy would write into SRC (and --delete remove it); copy into a directory beside SRC");

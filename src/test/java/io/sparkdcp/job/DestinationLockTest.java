@@ -16,6 +16,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -222,6 +223,128 @@ class DestinationLockTest {
         } finally {
             if (first != null) first.destroyForcibly().waitFor();
             Commands.run("umount", view.toString());
+        }
+    }
+
+    /**
+     * The lock lasts until the report is out: a run whose copy is done but whose summary cannot be printed yet (its
+     * stdout is a full pipe) still holds DST, has written no report, and a nested sync --delete is refused meanwhile.
+     */
+    @Test
+    void theLockIsHeldUntilTheReportIsWritten() throws Exception {
+        Path dst = mount.dir().resolve("dst-until-report");
+        Path report = mount.dir().resolve("until-report.json");
+        Path fifo = mount.dir().resolve("until-report.fifo");
+        Commands.run("mkfifo", fifo.toString());
+        List<String> java = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "copy", "--report", report.toString(), src + "/", dst.toString());
+        try (RandomAccessFile pipe = new RandomAccessFile(fifo.toFile(), "rw")) {
+            pipe.write(new byte[PIPE_CAPACITY]); // full: the run's first line on stdout, its summary, waits
+            Process run = new ProcessBuilder(java).redirectOutput(fifo.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            try {
+                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+                while (!Files.isDirectory(dst) || !TreeComparator.differences(src, dst).isEmpty()) {
+                    assertTrue(run.isAlive() && System.nanoTime() < deadline, "the copy ends its work");
+                    Thread.sleep(50);
+                }
+                Thread.sleep(300);
+                assertTrue(run.isAlive(), "held at its summary");
+                assertTrue(Files.notExists(report), "no report yet");
+                assertEquals(String.valueOf(run.pid()), exclusiveHolder(dst), "DST is still held");
+                Commands.Result nested = emptyingSync(dst.resolve("d0"));
+                assertEquals(2, nested.exitCode(), nested.stderr());
+                byte[] drain = new byte[PIPE_CAPACITY];
+                pipe.readFully(drain);
+                assertTrue(run.waitFor(2, TimeUnit.MINUTES));
+                assertEquals(0, run.exitValue());
+            } finally {
+                run.destroyForcibly().waitFor();
+            }
+        }
+        assertTrue(Files.exists(report));
+        assertEquals(null, exclusiveHolder(dst), "released once the run ended");
+        TreeComparator.assertSameTree(src, dst);
+    }
+
+    /** Linux's default pipe buffer. */
+    private static final int PIPE_CAPACITY = 65_536;
+
+    /** From /proc/locks: the pid of an exclusive FLOCK on dir's inode, or null. */
+    private static String exclusiveHolder(Path dir) throws IOException {
+        String inode = ":" + Files.getAttribute(dir, "unix:ino") + " ";
+        for (String line : Files.readAllLines(Path.of("/proc/locks"))) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 6 && f[1].equals("FLOCK") && f[3].equals("WRITE") && (f[5] + " ").endsWith(inode)) return f[4];
+        }
+        return null;
+    }
+
+    /** The loop device under a mount point, to mount the same file system a second time. */
+    private static String deviceOf(Path mountPoint) {
+        return Commands.run("findmnt", "-n", "-o", "SOURCE", "--mountpoint", mountPoint.toString()).strip();
+    }
+
+    /**
+     * A second mount of a file system (the same device again, and a bind mount of its root) placed inside a held DST:
+     * the file system's root is inside that DST however it is named, and so is every directory of it.
+     */
+    @Test
+    void aFileSystemMountedInsideAHeldDestinationIsInsideItThroughEveryOtherMount() throws Exception {
+        LoopMount other = LoopMount.create("dstlock-other", 300);
+        Path dst = Files.createDirectories(mount.dir().resolve("dst-holding-a-mount"));
+        Path inside = Files.createDirectory(dst.resolve("m"));
+        Path bound = Files.createDirectory(mount.dir().resolve("bind-of-other"));
+        Path kept = Files.createDirectories(other.dir().resolve("sub/deeper"));
+        Files.writeString(kept.resolve("file"), "kept");
+        Commands.run("mount", deviceOf(other.dir()), inside.toString()); // the same XFS again: one superblock, one device
+        Commands.run("mount", "--bind", other.dir().toString(), bound.toString());
+        Process first = null;
+        try {
+            first = holder(dst);
+            List<Path> before = TreeFiles.everything(other.dir());
+            for (Path named : List.of(other.dir(), other.dir().resolve("sub"), kept, bound, bound.resolve("sub"))) {
+                Commands.Result nested = emptyingSync(named);
+                assertEquals(2, nested.exitCode(), named + ": " + nested.stderr());
+                assertEquals("spark-dcp: another spark-dcp run holds DST " + dst + ", and DST " + named + " is inside it (pid " + first.pid()
+                        + ", host " + hostname() + "); wait for it to end, or stop it", nested.stderr().strip());
+            }
+            assertEquals(before, TreeFiles.everything(other.dir()), "the refused runs deleted nothing");
+            assertEquals("kept", Files.readString(kept.resolve("file")));
+            try (OutputStream release = first.getOutputStream()) {
+                release.write('\n');
+            }
+            assertTrue(first.waitFor(2, TimeUnit.MINUTES));
+            assertEquals(0, first.exitValue(), "the holder finishes its copy");
+        } finally {
+            if (first != null) first.destroyForcibly().waitFor();
+            Commands.run("umount", bound.toString());
+            Commands.run("umount", inside.toString());
+            other.close();
+        }
+    }
+
+    /** The reverse: a held DST that is the root of a file system also mounted inside another directory is inside that one. */
+    @Test
+    void aHeldFileSystemRootLocksTheDirectoriesWhereItIsMountedAgain() throws Exception {
+        LoopMount other = LoopMount.create("dstlock-held", 300);
+        Path outer = Files.createDirectories(mount.dir().resolve("outer-of-a-mount"));
+        Path inside = Files.createDirectory(outer.resolve("m"));
+        Commands.run("mount", deviceOf(other.dir()), inside.toString());
+        Process first = null;
+        try {
+            first = holder(other.dir());
+            Commands.Result above = emptyingSync(outer);
+            assertEquals(2, above.exitCode(), above.stderr());
+            assertEquals("spark-dcp: another spark-dcp run holds a DST inside DST " + outer + " (pid " + first.pid() + ", host "
+                    + hostname() + "); wait for it to end, or stop it", above.stderr().strip());
+            Commands.Result same = emptyingSync(inside);
+            assertEquals(2, same.exitCode(), same.stderr());
+            assertTrue(same.stderr().contains("holds DST " + inside + " (pid " + first.pid()), same.stderr());
+            release(first, other.dir());
+        } finally {
+            if (first != null) first.destroyForcibly().waitFor();
+            Commands.run("umount", inside.toString());
+            other.close();
         }
     }
 
