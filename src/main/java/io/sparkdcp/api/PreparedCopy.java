@@ -20,6 +20,7 @@ import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.progress.ProgressPrinter;
 import io.sparkdcp.roots.OutputPlaces;
+import io.sparkdcp.roots.RootHolds;
 import io.sparkdcp.roots.Roots;
 import io.sparkdcp.roots.Sources;
 import io.sparkdcp.roots.UsageException;
@@ -42,6 +43,8 @@ public final class PreparedCopy {
     /** One per pair of roots, in the order of the sources. */
     private final List<JobOptions> pairs;
     private final CopyRequest request;
+    /** Where the runs keep DST's locks when the caller asked to release them itself; null: at each pair's end. */
+    private RootHolds holds;
 
     private PreparedCopy(Sources sources, List<JobOptions> pairs, CopyRequest request) {
         this.sources = sources;
@@ -87,6 +90,16 @@ public final class PreparedCopy {
     /** {@code --report FILE}, checked before anything is written: outside every SRC and DST, and writable. */
     public void checkReport(byte[] file) {
         OutputPlaces.checkFile("--report", file, sources.pairs());
+    }
+
+    /**
+     * From now on, the runs of this copy keep each DST locked until the returned release is run, not only
+     * until they return: a command runs it once its report is written, so nothing else runs into, inside or
+     * above DST while the report still tells of it.
+     */
+    public Runnable holdRootsUntilReleased() {
+        holds = new RootHolds();
+        return holds::close;
     }
 
     /** Runs the copy on the caller's context (left running). */
@@ -178,7 +191,7 @@ public final class PreparedCopy {
     private BiFunction<PhaseRunner, Consumer<Work>, CopyReport> syncJob(boolean delete) {
         return (runner, planned) -> SourcesJob.run(names(), sources.sourceDisplay(), destinationDisplay(), planned, request.listing().savedDir(),
                 (pair, plannedPair) -> new CopyJob(pairs.get(pair), runner, request.run().messages(), plannedPair).deleting(delete)
-                        .destinationCreated(created(pair)).run());
+                        .destinationCreated(created(pair)).holdingRootsIn(holds).run());
     }
 
     /** Each pair's name in DST, under which its paths are shown; empty for a file, whose path is its name in DST already. */

@@ -235,6 +235,7 @@ class CopyCommand implements Callable<Integer> {
         boolean verbose = output.verbose;
         if (verbose && wantsSpark()) Logging.verbose(); // a run on threads has no log4j to configure
         OutOfMemoryExit.showTrace(verbose);
+        Runnable releaseRoots = copy.holdRootsUntilReleased(); // after the report: nothing runs into DST while it tells of DST
         try {
             if (dryRun) return printPlan(SparkContexts.dryRun(master, verbose, copy, deletes()));
             return finish(wantsSpark() ? SparkContexts.run(master, verbose, onSpark(copy)) : runInProcess(copy));
@@ -246,6 +247,7 @@ class CopyCommand implements Callable<Integer> {
             return outOfMemory(spec.commandLine().getErr(), verbose, e);
         } finally {
             status.end();
+            releaseRoots.run();
         }
     }
 

@@ -20,6 +20,7 @@ import io.sparkdcp.report.ListedSource;
 import io.sparkdcp.report.Counted;
 import io.sparkdcp.roots.DeletionScope;
 import io.sparkdcp.roots.HeldRoots;
+import io.sparkdcp.roots.RootHolds;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
 import io.sparkdcp.walk.Filter;
@@ -53,6 +54,7 @@ public final class CopyJob {
     private Consumer<DirectoryBlock> onListed = block -> {};
     private TaskFault fault = TaskFault.NONE;
     private long walkEntriesPerTask = Long.MAX_VALUE;
+    private RootHolds holds;
 
     public CopyJob(JobOptions options, PhaseRunner runner, Consumer<String> log) {
         this(options, runner, log, total -> {});
@@ -101,11 +103,17 @@ public final class CopyJob {
         return this;
     }
 
-    /** The whole copy, holding DST's lock and with both roots pinned for every task. */
+    /** Keeps DST's lock in {@code holds} once the job is done, for its caller to release after the report; else released then. */
+    public CopyJob holdingRootsIn(RootHolds holds) {
+        this.holds = holds;
+        return this;
+    }
+
+    /** The whole copy, holding DST's lock (from before the walk) and with both roots pinned for every task. */
     public CopyReport run() {
         long start = System.nanoTime();
-        try (HeldRoots roots = HeldRoots.take(options.copy());
-             TaskItemLog failures = TaskItemLog.forDriver(options.copy())) {
+        HeldRoots roots = HeldRoots.take(options.copy());
+        try (TaskItemLog failures = TaskItemLog.forDriver(options.copy())) {
             CopyOptions pinned = roots.pinned();
             JobOptions job = options.withCopy(pinned.withRoots(pinned.roots().withDestinationNew(destinationCreated)));
             CopyReport report;
@@ -114,6 +122,8 @@ public final class CopyJob {
             }
             failures.commit();
             return report;
+        } finally {
+            RootHolds.release(roots, holds);
         }
     }
 
