@@ -82,8 +82,8 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Interruption.reportTo(reportFile); // from the start: a signal at any time writes it
         output.check();
+        if (reportFile == null) Interruption.reportTo(null); // nothing to check: a signal from now on writes no report
         String missing = FullClassPath.missingFor(spec);
         if (missing != null) return usageError(missing);
         PreparedCompare compare;
@@ -92,6 +92,7 @@ final class CompareCommand implements Callable<Integer> {
             if (reportFile != null) {
                 CopyCommand.checkReportTarget(reportFile);
                 compare.checkReport(RawArguments.bytes(reportFile));
+                Interruption.reportTo(reportFile); // checked: a signal from now on writes its report there
             }
         } catch (IllegalArgumentException e) { // a UsageException (DST missing, say), or options that exclude each other
             return usageError(e.getMessage());

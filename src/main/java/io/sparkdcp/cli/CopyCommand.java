@@ -210,8 +210,8 @@ class CopyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Interruption.reportTo(reportFile); // from the start: a signal at any time writes it
         output.check();
+        if (reportFile == null) Interruption.reportTo(null); // nothing to check: a signal from now on writes no report
         if (paths.size() < 2) return usageError("missing DST: give SRC... DST; see '" + spec.qualifiedName() + " --help'");
         String missing = FullClassPath.missingFor(spec);
         if (missing != null) return usageError(missing);
@@ -222,6 +222,8 @@ class CopyCommand implements Callable<Integer> {
             if (reportFile != null) {
                 checkReportTarget(reportFile);
                 copy.checkReport(RawArguments.bytes(reportFile));
+                // Checked: a signal from now on writes its report there; a dry run writes none.
+                Interruption.reportTo(dryRun ? null : reportFile);
             }
         } catch (IllegalArgumentException e) { // a UsageException, or options that exclude each other
             return usageError(e.getMessage());

@@ -1,6 +1,7 @@
 package io.sparkdcp.cli;
 
 import io.sparkdcp.api.InterruptedRun;
+import io.sparkdcp.api.NativeCalls;
 import sun.misc.Signal;
 
 import java.io.FileDescriptor;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The command's answer to SIGTERM, SIGINT and SIGHUP: one line ({@code spark-dcp: interrupted by SIGTERM:
@@ -23,11 +25,29 @@ import java.util.concurrent.CountDownLatch;
  * <p>Exactly one ending is told: a run that has begun telling its own result keeps it (the signal
  * is then ignored), and once a signal is taken, everything the run would still print is dropped
  * (a stopped Spark job's "the run stopped", a last message of the copy's threads, Spark's logs).
+ *
+ * <p>From the first instruction: {@link Main#main} installs the handlers before anything else, and a
+ * signal the launcher took before it started the JVM comes in {@value #LAUNCHER_SIGNAL}, taken here
+ * as if it came now. The report is written only where the command has checked it may be: a signal
+ * that comes before that check waits for it (or for the command to end without one). Once checked,
+ * the file says {@code "interrupted": true} at once, until the run's own report replaces it, so no
+ * older run's report is left there whatever ends the run.
  */
 final class Interruption {
     /** How long the exit's shutdown hooks (Spark's stop) may take before the JVM halts all the same. */
     private static final long HOOKS_MILLIS = 5_000;
     private static final List<String> SIGNALS = List.of("TERM", "INT", "HUP");
+    /** Linux's numbers for SIGTERM, SIGINT and SIGHUP, in the order of {@link #SIGNALS}. */
+    private static final List<Integer> NUMBERS = List.of(15, 2, 1);
+    /**
+     * Set by the launcher when it started the JVM with the three blocked and -Xrs (the JVM then leaves them alone): a
+     * thread of ours takes them, and one that came while the JVM started was pending, not lost.
+     */
+    static final String SIGNALS_BLOCKED = "SPARK_DCP_SIGNALS_BLOCKED";
+    /** The environment variable in which the launcher names a signal it took before the JVM started (TERM, INT or HUP). */
+    static final String LAUNCHER_SIGNAL = "SPARK_DCP_SIGNALLED";
+    /** How long a signal that came before the command checked its --report waits for the check. */
+    private static final long REPORT_CHECK_MILLIS = 10_000;
 
     private enum State { RUNNING, ENDING, INTERRUPTED }
 
@@ -37,6 +57,8 @@ final class Interruption {
     private static volatile String report;
     private static final List<Runnable> onInterrupt = new CopyOnWriteArrayList<>();
     private static final CountDownLatch told = new CountDownLatch(1);
+    /** Counted down once the command has checked its --report (or has none, or ends without one). */
+    private static final CountDownLatch reportKnown = new CountDownLatch(1);
     private static final FileOutputStream STDERR = new FileOutputStream(FileDescriptor.err);
 
     private Interruption() {}
@@ -51,15 +73,52 @@ final class Interruption {
         System.setErr(silencedAfterSignal(System.err, "sun.stderr.encoding"));
         for (String name : SIGNALS) {
             try {
-                Signal.handle(new Signal(name), Interruption::interrupted);
+                Signal.handle(new Signal(name), signal -> interrupted("SIG" + signal.getName()));
             } catch (IllegalArgumentException e) { // the JVM keeps it (-Xrs): its own default stays
             }
         }
+        String blocked = System.getenv(SIGNALS_BLOCKED);
+        if (blocked != null && !blocked.isEmpty()) takeBlockedSignals();
+        String early = System.getenv(LAUNCHER_SIGNAL);
+        if (early != null && SIGNALS.contains(early)) {
+            // On a thread of its own, as the JVM's handlers run: the main thread goes on to check --report meanwhile.
+            Thread taken = new Thread(() -> interrupted("SIG" + early), "signal taken by the launcher");
+            taken.setDaemon(true);
+            taken.start();
+        }
     }
 
-    /** The --report file as the options hold it (null: none): an interrupted run writes its report there. */
+    /** A thread that takes the blocked signals one by one, each handled on a thread of its own (the first ends in System.exit). */
+    private static void takeBlockedSignals() {
+        Thread taker = new Thread(() -> {
+            List<Integer> blocked = NativeCalls.blockedSignals(NUMBERS); // a signal the process was started ignoring stays ignored
+            if (blocked.isEmpty()) return;
+            while (true) {
+                String name = "SIG" + SIGNALS.get(NUMBERS.indexOf(NativeCalls.awaitSignal(blocked)));
+                Thread handler = new Thread(() -> interrupted(name), "signal " + name);
+                handler.setDaemon(true);
+                handler.start();
+            }
+        }, "spark-dcp-signals");
+        taker.setDaemon(true);
+        taker.start();
+    }
+
+    /**
+     * The --report file once the command has checked it (null: none): from now on an interrupted run writes its
+     * report there, and until the run's own report replaces it, the file says the run has not ended.
+     */
     static void reportTo(String file) {
-        report = file;
+        synchronized (LOCK) {
+            report = file;
+            if (file != null && state == State.RUNNING) {
+                try {
+                    InterruptedRun.writeUnfinished(RawArguments.bytes(file));
+                } catch (IOException | RuntimeException e) { // the run's end says so, when it cannot write the report either
+                }
+            }
+        }
+        reportKnown.countDown();
     }
 
     /** Run when a signal ends the run, before the exit: Spark's contexts cancel their jobs. */
@@ -77,7 +136,10 @@ final class Interruption {
      */
     static boolean ending() {
         synchronized (LOCK) {
-            if (state == State.INTERRUPTED) return false;
+            if (state == State.INTERRUPTED) {
+                reportKnown.countDown(); // the command ends without checking a report: none is written
+                return false;
+            }
             state = State.ENDING;
             return true;
         }
@@ -96,15 +158,19 @@ final class Interruption {
         return runs;
     }
 
-    private static void interrupted(Signal signal) {
+    private static void interrupted(String name) {
         synchronized (LOCK) {
             if (state == State.INTERRUPTED) Runtime.getRuntime().halt(Main.EXIT_INTERRUPTED); // a second signal: at once
             if (state == State.ENDING) return;
             state = State.INTERRUPTED;
         }
         silenced = true;
-        String name = "SIG" + signal.getName();
         tell("spark-dcp: interrupted by " + name + ": re-run to resume");
+        try {
+            reportKnown.await(REPORT_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         String file = report;
         if (file != null) {
             try {

@@ -88,9 +88,10 @@ public final class Main implements Runnable {
 
     /** @throws Exception only as YARN's cluster-mode driver: a failed run's exit code, for the ApplicationMaster */
     public static void main(String[] args) throws Exception {
+        // The signals' handlers first: a run interrupted at any moment ends with its line, its report and exit 20.
+        if (args.length > 0 && COPIES.contains(args[0]) && !isDriverInApplicationMaster()) Interruption.install();
         if (args.length > 0 && COPIES.contains(args[0])) NativeCalls.bindInBackground();
         OutOfMemoryExit.install();
-        if (args.length > 0 && COPIES.contains(args[0]) && !isDriverInApplicationMaster()) Interruption.install();
         // picocli looks for Groovy's Closure class, a miss that makes the JVM open every jar on the class path.
         if (System.getProperty(NO_CLOSURES) == null) System.setProperty(NO_CLOSURES, "true");
         RawArguments.Taken taken = RawArguments.take(args);

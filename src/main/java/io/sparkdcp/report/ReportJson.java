@@ -102,6 +102,16 @@ public final class ReportJson {
         JsonFile.write(file, MAPPER.writeValueAsString(root) + "\n");
     }
 
+    /** A run that has not ended (yet): what its report file says until the run's own report replaces it. */
+    public static void writeUnfinished(byte[] file) throws IOException {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("interrupted", true);
+        root.putNull("signal");
+        root.putNull("exit_code");
+        root.put("counted", "nothing yet: the run had not ended (it was still running, or was killed); its own report replaces this");
+        JsonFile.write(file, MAPPER.writeValueAsString(root) + "\n");
+    }
+
     private static void byType(ObjectNode node, Map<FileType, Long> counts) {
         for (FileType t : FileType.values()) {
             Long n = counts.get(t);

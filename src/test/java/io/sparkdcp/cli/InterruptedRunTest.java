@@ -96,6 +96,63 @@ class InterruptedRunTest {
     }
 
     /**
+     * SIGTERM at the first moments of a run: as soon as the launcher's bash catches it (its first instruction), as soon
+     * as the process has become the JVM, and while the JVM starts. Each ends with the line, exit 20, and a --report
+     * that says "interrupted": true where an older run's report was. Before, the JVM's default ended most of them with
+     * exit 143, no line, and the older report left in place.
+     */
+    @ParameterizedTest
+    @CsvSource({"launcher, 0", "jvm, 0", "jvm, 50", "jvm, 150", "jvm, 400", "jvm, 1000"})
+    void aSignalInTheFirstMomentsEndsTheRunWithItsLineExit20AndNoOlderReport(String moment, long afterMillis) throws Exception {
+        String name = "early-" + moment + "-" + afterMillis;
+        Path dst = mount.dir().resolve("dst-" + name);
+        Path report = mount.dir().resolve(name + ".json");
+        Path output = mount.dir().resolve(name + ".out");
+        Files.writeString(report, "{\"interrupted\": false, \"exit_code\": 0}\n"); // an older run's
+        Process run = launcher(List.of("copy", "--max-ops", SLOW, "--report", report.toString(), src + "/", dst.toString()))
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        try {
+            awaitMoment(run, moment);
+            if (afterMillis > 0) Thread.sleep(afterMillis);
+            Commands.run("kill", "-s", "TERM", String.valueOf(run.pid()));
+            assertTrue(run.waitFor(60, TimeUnit.SECONDS), "ended within a minute of the signal:\n" + Files.readString(output));
+        } finally {
+            run.destroyForcibly().waitFor();
+        }
+        String printed = Files.readString(output);
+        assertEquals(Main.EXIT_INTERRUPTED, run.exitValue(), printed);
+        assertEquals(List.of("spark-dcp: interrupted by SIGTERM: re-run to resume"),
+                printed.lines().filter(l -> l.contains("interrupted")).toList(), printed);
+        assertTrue(printed.endsWith("re-run to resume\n"), "the last line: " + printed);
+        assertTrue(printed.lines().allMatch(l -> l.startsWith("spark-dcp: ")), "its own lines only (listed, the ending): " + printed);
+        JsonNode json = new ObjectMapper().readTree(report.toFile());
+        assertTrue(json.get("interrupted").asBoolean(), json.toString());
+        assertEquals("SIGTERM", json.get("signal").asText(), json.toString());
+    }
+
+    /** Waits (busily: these moments last milliseconds) until the launcher's bash catches SIGTERM, or until it is the JVM. */
+    private static void awaitMoment(Process run, String moment) throws Exception {
+        Path proc = Path.of("/proc", String.valueOf(run.pid()));
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (System.nanoTime() < deadline && run.isAlive()) {
+            try {
+                if (moment.equals("jvm") ? Files.readSymbolicLink(proc.resolve("exe")).getFileName().toString().equals("java")
+                        : catchesTerm(proc)) return;
+            } catch (IOException e) { // between two programs: look again
+            }
+        }
+        throw new AssertionError("the run never reached the moment " + moment);
+    }
+
+    /** Whether the process has a handler for SIGTERM (its SigCgt mask in /proc): bash's trap, once it ran. */
+    private static boolean catchesTerm(Path proc) throws IOException {
+        if (Files.readSymbolicLink(proc.resolve("exe")).getFileName().toString().equals("java")) return true;
+        for (String line : Files.readAllLines(proc.resolve("status")))
+            if (line.startsWith("SigCgt:")) return (Long.parseUnsignedLong(line.substring(7).strip(), 16) & (1L << 14)) != 0;
+        return false;
+    }
+
+    /**
      * The launcher with the three signals' default handling, whatever this JVM was started with: a
      * process started in the background by a shell ignores SIGINT, and so would the run.
      */

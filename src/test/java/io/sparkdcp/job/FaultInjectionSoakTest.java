@@ -41,7 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * random moment (within the time the last run that ended took; some end first). Between runs: random
  * changes to SRC, SRC atimes drawn at random (the epoch's first second among them), edits a user makes at DST, and a
  * reader that reads every file of DST (so relatime moves the atimes of whatever a killed run left). Now and then a
- * second run on a DST nested inside the first's is started while the first runs: it must be refused. After every
+ * second run on a DST nested inside the first's (named through DST or through a bind mount of it) is started while the
+ * first runs: it must be refused. After every
  * fifth run, one more is left to end. Every run that ends by itself must exit 0 and its report must agree with the
  * tree: every entry counted once, what it calls copied or identical is, and what --update kept as newer is a
  * complete version of the file (one SRC had, or a user's edit), never a half-written one. A final sync --delete
@@ -75,7 +76,21 @@ class FaultInjectionSoakTest {
 
     @AfterAll
     static void unmount() {
+        if (dstView != null) Commands.tryRun("umount", dstView.toString());
         if (mount != null) mount.close();
+    }
+
+    /** A bind mount of DST, made for the first nested run that names its DST through it. */
+    private static Path dstView;
+
+    /** Where a nested run goes: DST/name, or (half the time) the same directory through a bind mount of DST. */
+    private Path nestedDestination(String name) throws IOException {
+        if (random.nextBoolean()) return dst.resolve(name);
+        if (dstView == null) {
+            dstView = Files.createDirectory(mount.dir().resolve("dst-view"));
+            Commands.run("mount", "--bind", dst.toString(), dstView.toString());
+        }
+        return dstView.resolve(name);
     }
 
     @Test
@@ -172,12 +187,13 @@ class FaultInjectionSoakTest {
         List<Path> dirs = directories(src);
         String name = dirs.get(random.nextInt(dirs.size())).getFileName().toString();
         Path output = mount.dir().resolve("nested-output.txt");
-        Process inner = start(List.of("setsid", LAUNCHER.toString(), "sync", "--delete", src.resolve(name) + "/", dst.resolve(name).toString()), output);
+        Path into = nestedDestination(name);
+        Process inner = start(List.of("setsid", LAUNCHER.toString(), "sync", "--delete", src.resolve(name) + "/", into.toString()), output);
         assertTrue(inner.waitFor(5, TimeUnit.MINUTES), "the nested run ended");
         String said = Files.readString(output);
         // Held by the same process before the nested run started and after it ended: held throughout.
         if (holder.equals(lockHolder(dst)))
-            assertEquals(2, inner.exitValue(), "a run into DST/" + name + " while a run holds DST, seed " + SEED + ":\n" + said);
+            assertEquals(2, inner.exitValue(), "a run into " + into + " while a run holds DST, seed " + SEED + ":\n" + said);
         else assertTrue(inner.exitValue() == 0 || inner.exitValue() == 2, "the nested run, seed " + SEED + ":\n" + said);
         if (inner.exitValue() == 2) assertTrue(said.contains("holds"), said);
         return inner.exitValue() == 2;
