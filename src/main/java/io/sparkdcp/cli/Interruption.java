@@ -91,7 +91,12 @@ final class Interruption {
     /** A thread that takes the blocked signals one by one, each handled on a thread of its own (the first ends in System.exit). */
     private static void takeBlockedSignals() {
         Thread taker = new Thread(() -> {
-            List<Integer> blocked = NativeCalls.blockedSignals(NUMBERS); // a signal the process was started ignoring stays ignored
+            List<Integer> blocked;
+            try {
+                blocked = NativeCalls.blockedSignals(NUMBERS); // a signal the process was started ignoring stays ignored
+            } catch (LinkageError e) { // libc cannot be bound: the run's own first call says so, in one line
+                return;
+            }
             if (blocked.isEmpty()) return;
             while (true) {
                 String name = "SIG" + SIGNALS.get(NUMBERS.indexOf(NativeCalls.awaitSignal(blocked)));

@@ -96,8 +96,14 @@ public final class Main implements Runnable {
         if (System.getProperty(NO_CLOSURES) == null) System.setProperty(NO_CLOSURES, "true");
         RawArguments.Taken taken = RawArguments.take(args);
         if (taken.refusal() != null) System.err.println("spark-dcp: " + taken.refusal());
-        int exitCode = Interruption.exitCode(taken.refusal() != null ? EXIT_USAGE
-                : commandLine(taken.escaped()).setErr(StatusLines.STDERR).execute(taken.escaped()));
+        int runs;
+        try {
+            runs = taken.refusal() != null ? EXIT_USAGE : commandLine(taken.escaped()).setErr(StatusLines.STDERR).execute(taken.escaped());
+        } catch (LinkageError e) { // libc's calls could not be bound: the run could not start
+            System.err.println("spark-dcp: " + ShortErrors.cannotBind(e));
+            runs = EXIT_USAGE;
+        }
+        int exitCode = Interruption.exitCode(runs);
         if (isDriverInApplicationMaster()) ApplicationMasterExit.finish(exitCode);
         else System.exit(exitCode);
     }

@@ -44,6 +44,19 @@ final class ShortErrors {
         return cmd.getCommandSpec().exitCodeOnExecutionException();
     }
 
+    /**
+     * libc's calls could not be bound (jnr-ffi's UnsatisfiedLinkError, 70 lines of trace): why, and what to change. jffi
+     * writes a small library to java.io.tmpdir (else to the user's cache, else to the current directory) and maps it.
+     */
+    static String cannotBind(LinkageError e) {
+        String reason = describe(e);
+        if (reason.contains("jffi binary stub"))
+            return "cannot load libc's calls: jffi could write its stub library nowhere it may be run (java.io.tmpdir "
+                    + System.getProperty("java.io.tmpdir") + ", the cache, the current directory: unwritable or mounted noexec); "
+                    + "set SPARK_DCP_CACHE_DIR (or java.io.tmpdir) to a directory you can write on a file system not mounted noexec";
+        return "cannot load libc's calls (jnr-ffi): " + reason + " (this libc lacks a call spark-dcp makes, or the JVM may not load native code)";
+    }
+
     /** The innermost cause, as its class's simple name and the first line of its message. */
     static String describe(Throwable e) {
         Throwable root = e;

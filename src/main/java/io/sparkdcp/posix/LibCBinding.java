@@ -20,6 +20,7 @@ public final class LibCBinding {
      * second core it then costs no wall time. Posix waits for it on its first use.
      */
     public static void startEarly() {
+        StubDirectory.choose();
         FutureTask<LibC> task = new FutureTask<>(() -> bind(LibC.class));
         early = task;
         Thread thread = new Thread(task, "spark-dcp-libc-binding");
@@ -51,6 +52,7 @@ public final class LibCBinding {
     }
 
     static <T> T bind(Class<T> calls) {
+        StubDirectory.choose();
         return LibraryLoader.create(calls).failImmediately().load("c");
     }
 }
