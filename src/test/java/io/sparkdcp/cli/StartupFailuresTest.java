@@ -109,6 +109,14 @@ class StartupFailuresTest {
         assertCopied(copy("mode=755", SEEN + "/user/home", null));
     }
 
+    /** An unwritable HOME (so no cache: no class archive, no note of env's abilities) with a usable /tmp: the copy runs, silent. */
+    @Test
+    void anUnwritableHomeRunsWithoutItsCache() throws Exception {
+        Run run = copy("mode=1777", "/nonexistent-home", null);
+        assertCopied(run);
+        assertTrue(run.output().lines().noneMatch(l -> l.startsWith("spark-dcp: ") && !l.startsWith("spark-dcp: listed ")), run.output());
+    }
+
     private static final String NOWHERE = "spark-dcp: cannot load libc's calls: jffi could write its stub library nowhere it may be run "
             + "(java.io.tmpdir /tmp, the cache, the current directory: unwritable or mounted noexec); set SPARK_DCP_CACHE_DIR "
             + "(or java.io.tmpdir) to a directory you can write on a file system not mounted noexec";
