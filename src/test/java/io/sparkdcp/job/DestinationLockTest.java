@@ -3,6 +3,7 @@ package io.sparkdcp.job;
 import io.sparkdcp.cli.Main;
 import io.sparkdcp.roots.UsageException;
 import io.sparkdcp.testing.Commands;
+import io.sparkdcp.testing.Flocks;
 import io.sparkdcp.testing.CopyTreeMain;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;
@@ -250,7 +251,7 @@ class DestinationLockTest {
                 Thread.sleep(300);
                 assertTrue(run.isAlive(), "held at its summary");
                 assertTrue(Files.notExists(report), "no report yet");
-                assertEquals(String.valueOf(run.pid()), exclusiveHolder(dst), "DST is still held");
+                assertEquals(String.valueOf(run.pid()), Flocks.exclusiveHolder(dst), "DST is still held");
                 Commands.Result nested = emptyingSync(dst.resolve("d0"));
                 assertEquals(2, nested.exitCode(), nested.stderr());
                 byte[] drain = new byte[PIPE_CAPACITY];
@@ -262,22 +263,13 @@ class DestinationLockTest {
             }
         }
         assertTrue(Files.exists(report));
-        assertEquals(null, exclusiveHolder(dst), "released once the run ended");
+        assertEquals(null, Flocks.exclusiveHolder(dst), "released once the run ended");
         TreeComparator.assertSameTree(src, dst);
     }
 
     /** Linux's default pipe buffer. */
     private static final int PIPE_CAPACITY = 65_536;
 
-    /** From /proc/locks: the pid of an exclusive FLOCK on dir's inode, or null. */
-    private static String exclusiveHolder(Path dir) throws IOException {
-        String inode = ":" + Files.getAttribute(dir, "unix:ino") + " ";
-        for (String line : Files.readAllLines(Path.of("/proc/locks"))) {
-            String[] f = line.trim().split("\\s+");
-            if (f.length >= 6 && f[1].equals("FLOCK") && f[3].equals("WRITE") && (f[5] + " ").endsWith(inode)) return f[4];
-        }
-        return null;
-    }
 
     /** The loop device under a mount point, to mount the same file system a second time. */
     private static String deviceOf(Path mountPoint) {

@@ -3,6 +3,7 @@ package io.sparkdcp.job;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkdcp.testing.Commands;
+import io.sparkdcp.testing.Flocks;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.TreeComparator;
 import io.sparkdcp.testing.TreeFiles;
@@ -192,33 +193,24 @@ class FaultInjectionSoakTest {
         assertTrue(inner.waitFor(5, TimeUnit.MINUTES), "the nested run ended");
         String said = Files.readString(output);
         // Held by the same process before the nested run started and after it ended: held throughout.
-        if (holder.equals(lockHolder(dst)))
+        if (holder.equals(Flocks.exclusiveHolder(dst)))
             assertEquals(2, inner.exitValue(), "a run into " + into + " while a run holds DST, seed " + SEED + ":\n" + said);
         else assertTrue(inner.exitValue() == 0 || inner.exitValue() == 2, "the nested run, seed " + SEED + ":\n" + said);
         if (inner.exitValue() == 2) assertTrue(said.contains("holds"), said);
         return inner.exitValue() == 2;
     }
 
-    /** The pid holding an exclusive flock on dir, once the running process takes it; null if it ends first. */
+    /** The running process's pid once it holds an exclusive flock on dir; null if it ends first. */
     private static String awaitLock(Path dir, Process running) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String pid = String.valueOf(running.pid()); // the launcher execs the JVM: one pid
         while (running.isAlive() && System.nanoTime() < deadline) {
-            String holder = lockHolder(dir);
-            if (holder != null) return holder;
+            if (pid.equals(Flocks.exclusiveHolder(dir))) return pid;
             Thread.sleep(10);
         }
         return null;
     }
 
-    /** From /proc/locks: the pid of an exclusive FLOCK on dir's inode, or null. */
-    private static String lockHolder(Path dir) throws IOException {
-        String inode = ":" + Files.getAttribute(dir, "unix:ino") + " ";
-        for (String line : Files.readAllLines(Path.of("/proc/locks"))) {
-            String[] f = line.trim().split("\\s+");
-            if (f.length >= 6 && f[1].equals("FLOCK") && f[3].equals("WRITE") && (f[5] + " ").endsWith(inode)) return f[4];
-        }
-        return null;
-    }
 
     private static Process start(List<String> command, Path output) throws IOException {
         return new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
