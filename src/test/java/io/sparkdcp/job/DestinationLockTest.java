@@ -1,5 +1,6 @@
 package io.sparkdcp.job;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkdcp.cli.Main;
 import io.sparkdcp.roots.UsageException;
 import io.sparkdcp.testing.Commands;
@@ -229,7 +230,7 @@ class DestinationLockTest {
 
     /**
      * The lock lasts until the report is out: a run whose copy is done but whose summary cannot be printed yet (its
-     * stdout is a full pipe) still holds DST, has written no report, and a nested sync --delete is refused meanwhile.
+     * stdout is a full pipe) still holds DST, has written no report of its own, and a nested sync --delete is refused meanwhile.
      */
     @Test
     void theLockIsHeldUntilTheReportIsWritten() throws Exception {
@@ -250,8 +251,9 @@ class DestinationLockTest {
                 }
                 Thread.sleep(300);
                 assertTrue(run.isAlive(), "held at its summary");
-                assertTrue(Files.notExists(report), "no report yet");
                 assertEquals(String.valueOf(run.pid()), Flocks.exclusiveHolder(dst), "DST is still held");
+                // Not its report yet: what the file says until then (the run has not ended).
+                assertTrue(new ObjectMapper().readTree(report.toFile()).get("exit_code").isNull(), Files.readString(report));
                 Commands.Result nested = emptyingSync(dst.resolve("d0"));
                 assertEquals(2, nested.exitCode(), nested.stderr());
                 byte[] drain = new byte[PIPE_CAPACITY];
@@ -262,7 +264,7 @@ class DestinationLockTest {
                 run.destroyForcibly().waitFor();
             }
         }
-        assertTrue(Files.exists(report));
+        assertEquals(0, new ObjectMapper().readTree(report.toFile()).get("exit_code").asInt(), "its own report, once out");
         assertEquals(null, Flocks.exclusiveHolder(dst), "released once the run ended");
         TreeComparator.assertSameTree(src, dst);
     }
