@@ -5,6 +5,8 @@ import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.decision.Decision;
 import io.sparkdcp.copy.ItemLog;
+import io.sparkdcp.copy.KeptEntryReader;
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.copy.decision.Protection;
 import io.sparkdcp.copy.options.RootFile;
 import io.sparkdcp.plan.Planner;
@@ -80,18 +82,26 @@ public final class PreviewJob {
      * @param deletion      the decision is on a destination entry sync --delete would remove: refused, it stays
      * @param laterName     a further name of a linked file, which the run links to the first
      */
-    record Verdict(Entry entry, Decision decision, Entry there, String parentRefusal, boolean deletion, boolean laterName)
-            implements Serializable {
+    record Verdict(Entry entry, Decision decision, Set<Difference.Kind> kinds, Entry there, String parentRefusal, boolean deletion,
+                   boolean laterName) implements Serializable {
         /** The same entry with another decision: one that would make a name in a protected directory is refused. */
         Verdict deciding(Decision d) {
-            if (parentRefusal != null && SyncPreview.changesName(d) && !entry.isRoot()) d = new Decision(Decision.Kind.REFUSE, parentRefusal);
-            return new Verdict(entry, d, there, parentRefusal, deletion, laterName);
+            return deciding(new KeptEntryReader.Judged(d, Set.of()));
         }
 
-        Verdict later() { return new Verdict(entry, decision, there, parentRefusal, deletion, true); }
+        /** As above, with the kinds of metadata the decision fixes. */
+        Verdict deciding(KeptEntryReader.Judged judged) {
+            Decision d = judged.decision();
+            if (parentRefusal != null && SyncPreview.changesName(d) && !entry.isRoot()) d = new Decision(Decision.Kind.REFUSE, parentRefusal);
+            return new Verdict(entry, d, d == judged.decision() ? judged.kinds() : Set.of(), there, parentRefusal, deletion, laterName);
+        }
+
+        Verdict later() { return new Verdict(entry, decision, kinds, there, parentRefusal, deletion, true); }
 
         Verdict changedBeneath(CopyOptions copy) {
-            return new Verdict(entry, SyncPreview.afterChildrenChanged(decision, entry, there, copy), there, parentRefusal, deletion, laterName);
+            Decision d = SyncPreview.afterChildrenChanged(decision, entry, there, copy);
+            Set<Difference.Kind> k = d.kind() == Decision.Kind.FIX_METADATA ? KeptEntryReader.withChildrenChanged(kinds) : Set.of();
+            return new Verdict(entry, d, k, there, parentRefusal, deletion, laterName);
         }
     }
 
@@ -99,7 +109,8 @@ public final class PreviewJob {
     record Judged(PathKey directory, Verdict verdict) implements Serializable {}
 
     /** A judged entry: the list it goes to, and the line the run logs of it. */
-    record Line(SyncPreview.Action action, Entry entry, String reason, ItemLog.Action logged) implements Serializable {}
+    record Line(SyncPreview.Action action, Entry entry, String reason, ItemLog.Action logged, Set<Difference.Kind> kinds)
+            implements Serializable {}
 
     /** One run's phases over one listing. Its functions are static or local: they travel to the executors. */
     private final class Recipe {
@@ -211,9 +222,11 @@ public final class PreviewJob {
 
         /** The lines the run would log: each judged entry's, each deletion's, and the job's failures. */
         private void log(Spread<Line> lines, Spread<Entry> removed, ListingSummary listing, String deletionRefused) {
-            for (Line l : lines.collect())
-                items.record(l.logged(), l.entry().type(), l.entry().path(),
+            for (Line l : lines.collect()) {
+                if (l.logged() == ItemLog.Action.FIXED) items.fixed(l.entry().type(), l.entry().path(), l.kinds());
+                else items.record(l.logged(), l.entry().type(), l.entry().path(),
                         l.logged() == ItemLog.Action.FAILED ? SyncPreview.refusal(l.entry(), l.reason()) : null);
+            }
             for (Entry d : removed.collect()) items.record(ItemLog.Action.DELETED, d.type(), d.path(), null);
             listing.errors().forEach(items::jobFailure);
             if (deletionRefused != null) items.jobFailure(new Failure(CopyJob.WHOLE_TREE, "delete", "", "deletion refused: " + deletionRefused));
@@ -222,7 +235,8 @@ public final class PreviewJob {
         private SyncPreview preview(Spread<Line> lines, Spread<Entry> removed, ListingSummary listing, String deletionRefused) {
             long[] byAction = lines.countBy(l -> l.action().ordinal(), "dry run: count each list");
             List<Entry> toCopy = entries(lines, SyncPreview.Action.COPY, byAction);
-            List<Entry> toFix = entries(lines, SyncPreview.Action.FIX_METADATA, byAction);
+            List<SyncPreview.Fix> toFix = shown(lines, SyncPreview.Action.FIX_METADATA, byAction).stream()
+                    .map(l -> new SyncPreview.Fix(l.entry(), l.kinds())).toList();
             List<Entry> keptNewer = entries(lines, SyncPreview.Action.KEPT_NEWER, byAction);
             List<Failure> refused = shown(lines, SyncPreview.Action.REFUSED, byAction).stream()
                     .map(l -> SyncPreview.refusal(l.entry(), l.reason())).toList();
@@ -328,7 +342,7 @@ public final class PreviewJob {
             if (kept.contains(new PathKey(d.path()))) {
                 String reason = g.deletionRefusal(d, copy.flags());
                 out.add(new Judged(g.directory(), new Verdict(d, new Decision(Decision.Kind.REFUSE,
-                        reason != null ? reason : Protection.NOT_EMPTIED), null, null, true, false)));
+                        reason != null ? reason : Protection.NOT_EMPTIED), Set.of(), null, null, true, false)));
                 continue;
             }
             there.remove(ByteBuffer.wrap(d.path()));
@@ -336,14 +350,13 @@ public final class PreviewJob {
         }
         SyncPreview.withNamesLost(there, namesLost);
         String parentRefusal = SyncPreview.parentRefusal(g.destinationDirectory(), g.sourceDirectory(), copy.flags());
-        boolean readsTargets = destinationExists
-                && g.here().stream().anyMatch(e -> e.type() == FileType.SYMLINK && there.containsKey(ByteBuffer.wrap(e.path())));
+        boolean reads = destinationExists && g.here().stream().anyMatch(e -> there.containsKey(ByteBuffer.wrap(e.path())));
         int euid = Posix.geteuid();
-        try (SyncPreview.Targets targets = readsTargets ? new SyncPreview.Targets(copy) : null) {
+        try (KeptEntryReader reader = reads ? new KeptEntryReader(copy, euid) : null) {
             for (Entry e : g.here()) {
                 Entry d = there.get(ByteBuffer.wrap(e.path()));
-                out.add(new Judged(g.directory(), new Verdict(e, null, d, parentRefusal, false, false)
-                        .deciding(SyncPreview.decide(e, d, copy, euid, targets))));
+                out.add(new Judged(g.directory(), new Verdict(e, null, Set.of(), d, parentRefusal, false, false)
+                        .deciding(SyncPreview.decide(e, d, copy, euid, reader))));
             }
         }
         if (deletes) out.add(new Judged(g.directory(), null)); // the verdicts' own changes are marked once links are judged
@@ -354,7 +367,7 @@ public final class PreviewJob {
         for (Spread.Marked<Verdict> m : verdicts) {
             Verdict v = m.item();
             boolean proven = m.marked() && !v.deletion() && v.entry().type() != FileType.DIRECTORY;
-            out.add(proven ? new Verdict(v.entry(), Decision.SKIP, v.there(), v.parentRefusal(), false, v.laterName()) : v);
+            out.add(proven ? new Verdict(v.entry(), Decision.SKIP, Set.of(), v.there(), v.parentRefusal(), false, v.laterName()) : v);
         }
         return out;
     }
@@ -404,12 +417,12 @@ public final class PreviewJob {
         List<Line> out = new ArrayList<>(verdicts.size());
         for (Verdict v : verdicts) {
             if (!v.deletion() && !refused.isEmpty() && SyncPreview.beneath(v.entry().path(), refused)) {
-                out.add(new Line(SyncPreview.Action.REFUSED, v.entry(), SyncPreview.BENEATH_REFUSED, ItemLog.Action.FAILED));
+                out.add(new Line(SyncPreview.Action.REFUSED, v.entry(), SyncPreview.BENEATH_REFUSED, ItemLog.Action.FAILED, Set.of()));
                 continue;
             }
             ItemLog.Action logged = SyncPreview.logAction(v.decision().kind(), sync);
             out.add(new Line(SyncPreview.action(v.decision(), sync), v.entry(), v.decision().reason(),
-                    v.laterName() && logged == ItemLog.Action.COPIED ? ItemLog.Action.LINKED : logged));
+                    v.laterName() && logged == ItemLog.Action.COPIED ? ItemLog.Action.LINKED : logged, v.kinds()));
         }
         return out;
     }
