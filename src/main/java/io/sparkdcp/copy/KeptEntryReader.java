@@ -111,10 +111,14 @@ public final class KeptEntryReader implements AutoCloseable {
         }
     }
 
-    /** The kinds a kept directory whose entries the run changes is fixed in besides: its mtime, which that moves. */
-    public static Set<Difference.Kind> withChildrenChanged(Set<Difference.Kind> kinds) {
+    /**
+     * The kinds a kept directory whose entries the run changes is fixed in besides: its mtime, which that moves,
+     * and its locks when the run cleared them to change its names ({@link io.sparkdcp.copy.decision.Protection#unlockedForNames}).
+     */
+    public static Set<Difference.Kind> withChildrenChanged(Set<Difference.Kind> kinds, boolean unlocked) {
         EnumSet<Difference.Kind> out = kinds.isEmpty() ? EnumSet.noneOf(Difference.Kind.class) : EnumSet.copyOf(kinds);
         out.add(Difference.Kind.MTIME);
+        if (unlocked) out.add(Difference.Kind.FLAGS);
         return out;
     }
 

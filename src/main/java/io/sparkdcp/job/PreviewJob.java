@@ -98,9 +98,11 @@ public final class PreviewJob {
 
         Verdict later() { return new Verdict(entry, decision, kinds, there, parentRefusal, deletion, true); }
 
-        Verdict changedBeneath(CopyOptions copy) {
+        /** Names change in this directory (removed: some are removed); the run unlocks it for that where it must. */
+        Verdict changedBeneath(CopyOptions copy, boolean removed) {
             Decision d = SyncPreview.afterChildrenChanged(decision, entry, there, copy);
-            Set<Difference.Kind> k = d.kind() == Decision.Kind.FIX_METADATA ? KeptEntryReader.withChildrenChanged(kinds) : Set.of();
+            boolean unlocked = copy.flags() && there != null && Protection.unlockedForNames(there.stat().locks(), removed);
+            Set<Difference.Kind> k = d.kind() == Decision.Kind.FIX_METADATA ? KeptEntryReader.withChildrenChanged(kinds, unlocked) : Set.of();
             return new Verdict(entry, d, k, there, parentRefusal, deletion, laterName);
         }
     }
@@ -200,12 +202,18 @@ public final class PreviewJob {
                     .union(all.filter(v -> !v.deletion() && SyncPreview.linkedInode(v.entry()) != null)
                             .grouped(v -> SyncPreview.linkedInode(v.entry()), groups).mapShares(PreviewJob::linked))
                     .kept();
-            Spread<PathKey> touched = judged.filter(j -> j.verdict() == null).mapShares(PreviewJob::directories)
+            // Where the run removes a name (a deletion, a replacement), and where it makes one.
+            Spread<PathKey> removing = judged.filter(j -> j.verdict() == null).mapShares(PreviewJob::directories)
+                    .union(verdicts.filter(v -> !v.deletion() && v.decision().kind() == Decision.Kind.REPLACE && !v.entry().isRoot())
+                            .mapShares(PreviewJob::parents))
+                    .distinct(k -> k);
+            Spread<PathKey> touched = removing
                     .union(verdicts.filter(v -> !v.deletion() && SyncPreview.changesName(v.decision()) && !v.entry().isRoot())
                             .mapShares(PreviewJob::parents))
                     .distinct(k -> k);
             Spread<Verdict> directories = verdicts.filter(v -> !v.deletion() && v.entry().type() == FileType.DIRECTORY)
-                    .marked(v -> new PathKey(v.entry().path()), touched).mapShares(share -> changedBeneath(share, judging));
+                    .marked(v -> new PathKey(v.entry().path()), touched).mapShares(share -> changedBeneath(share, judging, false))
+                    .marked(v -> new PathKey(v.entry().path()), removing).mapShares(share -> changedBeneath(share, judging, true));
             return verdicts.filter(v -> v.deletion() || v.entry().type() != FileType.DIRECTORY).union(directories);
         }
 
@@ -406,9 +414,9 @@ public final class PreviewJob {
         return all;
     }
 
-    /** A directory's verdict once names change in it ({@link SyncPreview#afterChildrenChanged}). */
-    private static Iterable<Verdict> changedBeneath(List<Spread.Marked<Verdict>> directories, CopyOptions copy) {
-        return directories.stream().map(m -> m.marked() ? m.item().changedBeneath(copy) : m.item()).toList();
+    /** A directory's verdict once names change in it ({@link SyncPreview#afterChildrenChanged}); removed: names are removed there. */
+    private static Iterable<Verdict> changedBeneath(List<Spread.Marked<Verdict>> directories, CopyOptions copy, boolean removed) {
+        return directories.stream().map(m -> m.marked() ? m.item().changedBeneath(copy, removed) : m.item()).toList();
     }
 
     private static Iterable<Line> linesOf(List<Verdict> verdicts, List<byte[]> refusedDirectories, boolean sync) {
