@@ -52,7 +52,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class DryRunPropertyTest {
     private static final long FIRST_SEED = 20261204L;
-    private static final int PAIRS = 16;
+    private static final int PAIRS = 10;
     private static final int ROUNDS = 2;
     private static final long[] FIXED_SEEDS = {20261205L, 20261208L};
     private static final int MUTATOR_KINDS = 15;

@@ -49,9 +49,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * directories, symlinks, FIFOs and devices with random modes, owners and times; the destination is
  * an exact copy then changed at random (metadata, sizes, same-size contents, types, symlink targets
  * of the same length, entries added and removed on either side, inode flags: immutable and
- * append-only on files and directories, nodump, noatime, nodefrag on directories). Not generated: xattrs,
- * project IDs and flags other than the locks of files, and --contents, which the dry run documents it
- * cannot judge, and hard links.
+ * append-only on files and directories, nodump, noatime, nodefrag on directories). Not generated here: xattrs,
+ * ACLs, project IDs, flags other than the locks of files, --contents and hard links, which
+ * {@link DryRunPropertyTest} changes.
  *
  * <p>The same dry run ({@link PreviewJob}) with its listings on the executors (--walk distributed on local
  * Spark) must list the same, in the same order, and log the same lines (every other pair).
@@ -128,7 +128,7 @@ class SyncDryRunMatchesRunTest {
         assertEquals(preview.unchanged(), done.paths(ItemLog.Action.SKIPPED).size(), context + ": unchanged");
         assertEquals(paths(preview.keptNewer()), done.paths(ItemLog.Action.KEPT_NEWER), context + ": kept, newer at DST");
         assertEquals(preview.keptNewer().size(), report.counts().keptNewer(), context + ": kept, newer at DST");
-        // The dry run logs the lines the run then logs (but for the calls of failures: the dry run makes none).
+        // The dry run logs the lines the run then logs, kinds fixed included (but for the calls of failures: the dry run makes none).
         assertEquals(done.entries(), new Items(ItemLogDir.read(dryLog)).entries(), context + ": the dry run's log");
         if (onExecutors != null)
             assertEquals(done.entries(), new Items(ItemLogDir.read(executorsLog)).entries(), context + ": the dry run's log, on the executors");
@@ -373,10 +373,11 @@ class SyncDryRunMatchesRunTest {
             return out;
         }
 
-        /** Action, type and path of each line. */
+        /** Action, type and path of each line, and the kinds a fixed one names. */
         Set<String> entries() {
             Set<String> out = new TreeSet<>();
-            for (ItemLine line : lines) out.add(line.action() + " " + line.what() + " " + PathBytes.display(line.path()));
+            for (ItemLine line : lines)
+                out.add(line.action() + " " + line.what() + " " + PathBytes.display(line.path()) + (line.action().equals("fixed") ? " " + line.details() : ""));
             return out;
         }
     }
