@@ -147,17 +147,21 @@ public final class PreviewJob {
                     .union(deleted.mapShares(PreviewJob::deletedSides)).grouped(Side::group, groups).kept();
             HashSet<PathKey> kept = keptDeletions(byDirectory);
             Spread<Entry> removed = kept.isEmpty() ? deleted : deleted.filter(d -> !kept.contains(new PathKey(d.path()))).kept();
-            Spread<Line> lines = lines(ledger(judged(byDirectory, kept, namesLost(removed)), sourceBlocks));
+            Spread<Line> lines = lines(judged(byDirectory, kept, namesLost(removed), sourceBlocks));
             if (copy.itemLog() != null) log(lines, removed, listing, deletionRefused);
             return preview(lines, removed, listing, deletionRefused);
         }
 
-        /** With --state: what the ledger proves unchanged on both sides is left as it is, as the run leaves it (no ledger is written). */
-        private Spread<Verdict> ledger(Spread<Verdict> verdicts, Spread<DirectoryBlock> sourceBlocks) {
+        /**
+         * What the run reads of each entry the stats would keep ({@link KeptEntryReader}), but with --state for what the
+         * ledger proves unchanged on both sides, which the run leaves as it is unread (no ledger is written).
+         */
+        private Spread<Verdict> read(Spread<Verdict> verdicts, Spread<DirectoryBlock> sourceBlocks) {
+            CopyOptions reading = copy; // a local: the functions travel without this recipe
             LedgerRun ledger = destinationExists && copy.rootFile() == null ? LedgerRun.of(options, log) : null;
-            if (ledger == null) return verdicts;
+            if (ledger == null) return verdicts.mapShares(share -> readKept(share, new boolean[share.size()], reading));
             return verdicts.marked(v -> new PathKey(v.entry().path()), ledger.provenFiles(sourceBlocks, source, copy))
-                    .mapShares(PreviewJob::provenSkipped);
+                    .mapShares(share -> readUnlessProven(share, reading));
         }
 
         private Spread<DirectoryBlock> destination() {
@@ -192,11 +196,11 @@ public final class PreviewJob {
          * Every entry's decision: further names of a linked file as the run links them, and a directory's once
          * it is known whether the run changes names in it ({@link Decision#afterChildrenChanged}).
          */
-        private Spread<Verdict> judged(Spread<List<Side>> byDirectory, HashSet<PathKey> kept, HashMap<List<Long>, Integer> namesLost) {
-            CopyOptions judging = copy; // locals: the functions travel without this recipe
-            boolean exists = destinationExists;
-            Spread<Judged> judged = byDirectory.mapShares(share -> judgeGroups(share, judging, exists, kept, namesLost));
-            Spread<Verdict> all = judged.filter(j -> j.verdict() != null).mapShares(PreviewJob::verdicts);
+        private Spread<Verdict> judged(Spread<List<Side>> byDirectory, HashSet<PathKey> kept, HashMap<List<Long>, Integer> namesLost,
+                                       Spread<DirectoryBlock> sourceBlocks) {
+            CopyOptions judging = copy; // a local: the functions travel without this recipe
+            Spread<Judged> judged = byDirectory.mapShares(share -> judgeGroups(share, judging, kept, namesLost));
+            Spread<Verdict> all = read(judged.filter(j -> j.verdict() != null).mapShares(PreviewJob::verdicts), sourceBlocks);
             // Kept: read three times below, and judging reads symlink targets.
             Spread<Verdict> verdicts = all.filter(v -> v.deletion() || SyncPreview.linkedInode(v.entry()) == null)
                     .union(all.filter(v -> !v.deletion() && SyncPreview.linkedInode(v.entry()) != null)
@@ -333,16 +337,17 @@ public final class PreviewJob {
         return byInode.stream().map(names -> new NamesLost(SyncPreview.linkedInode(names.get(0)), names.size())).toList();
     }
 
-    private static Iterable<Judged> judgeGroups(List<List<Side>> groups, CopyOptions copy, boolean destinationExists, Set<PathKey> kept,
+    private static Iterable<Judged> judgeGroups(List<List<Side>> groups, CopyOptions copy, Set<PathKey> kept,
                                                 Map<List<Long>, Integer> namesLost) {
         List<Judged> out = new ArrayList<>();
-        for (List<Side> sides : groups) judgeGroup(Group.of(sides), copy, destinationExists, kept, namesLost, out);
+        int euid = Posix.geteuid();
+        for (List<Side> sides : groups) judgeGroup(Group.of(sides), copy, euid, kept, namesLost, out);
         return out;
     }
 
-    /** One directory's entries on both sides: each source entry judged, and a mark when deletions change names there. */
-    private static void judgeGroup(Group g, CopyOptions copy, boolean destinationExists, Set<PathKey> kept,
-                                   Map<List<Long>, Integer> namesLost, List<Judged> out) {
+    /** One directory's entries on both sides: each source entry judged by its stats, and a mark when deletions change names there. */
+    private static void judgeGroup(Group g, CopyOptions copy, int euid, Set<PathKey> kept, Map<List<Long>, Integer> namesLost,
+                                   List<Judged> out) {
         Map<ByteBuffer, Entry> there = g.there();
         // The copy runs after the deletions: it meets what they leave, and what the run may not delete.
         boolean deletes = false;
@@ -358,24 +363,45 @@ public final class PreviewJob {
         }
         SyncPreview.withNamesLost(there, namesLost);
         String parentRefusal = SyncPreview.parentRefusal(g.destinationDirectory(), g.sourceDirectory(), copy.flags());
-        boolean reads = destinationExists && g.here().stream().anyMatch(e -> there.containsKey(ByteBuffer.wrap(e.path())));
-        int euid = Posix.geteuid();
-        try (KeptEntryReader reader = reads ? new KeptEntryReader(copy, euid) : null) {
-            for (Entry e : g.here()) {
-                Entry d = there.get(ByteBuffer.wrap(e.path()));
-                out.add(new Judged(g.directory(), new Verdict(e, null, Set.of(), d, parentRefusal, false, false)
-                        .deciding(SyncPreview.decide(e, d, copy, euid, reader))));
-            }
+        for (Entry e : g.here()) {
+            Entry d = there.get(ByteBuffer.wrap(e.path()));
+            out.add(new Judged(g.directory(), new Verdict(e, null, Set.of(), d, parentRefusal, false, false)
+                    .deciding(SyncPreview.byStat(e, d, copy, euid))));
         }
         if (deletes) out.add(new Judged(g.directory(), null)); // the verdicts' own changes are marked once links are judged
     }
 
-    private static Iterable<Verdict> provenSkipped(List<Spread.Marked<Verdict>> verdicts) {
+    private static Iterable<Verdict> readUnlessProven(List<Spread.Marked<Verdict>> marked, CopyOptions copy) {
+        List<Verdict> verdicts = new ArrayList<>(marked.size());
+        boolean[] proven = new boolean[marked.size()];
+        for (int i = 0; i < proven.length; i++) {
+            verdicts.add(marked.get(i).item());
+            proven[i] = marked.get(i).marked();
+        }
+        return readKept(verdicts, proven, copy);
+    }
+
+    /**
+     * Each entry the stats would keep, once read as the run reads it (one reader for the share: both roots opened
+     * once); a file the ledger proved unchanged (proven) is skipped unread, as the run skips it.
+     */
+    private static Iterable<Verdict> readKept(List<Verdict> verdicts, boolean[] proven, CopyOptions copy) {
         List<Verdict> out = new ArrayList<>(verdicts.size());
-        for (Spread.Marked<Verdict> m : verdicts) {
-            Verdict v = m.item();
-            boolean proven = m.marked() && !v.deletion() && v.entry().type() != FileType.DIRECTORY;
-            out.add(proven ? new Verdict(v.entry(), Decision.SKIP, Set.of(), v.there(), v.parentRefusal(), false, v.laterName()) : v);
+        int euid = Posix.geteuid();
+        KeptEntryReader reader = null;
+        try {
+            for (int i = 0; i < verdicts.size(); i++) {
+                Verdict v = verdicts.get(i);
+                if (proven[i] && !v.deletion() && v.entry().type() != FileType.DIRECTORY)
+                    out.add(new Verdict(v.entry(), Decision.SKIP, Set.of(), v.there(), v.parentRefusal(), false, v.laterName()));
+                else if (v.deletion() || v.there() == null || !v.decision().keeps()) out.add(v);
+                else {
+                    if (reader == null) reader = new KeptEntryReader(copy, euid);
+                    out.add(v.deciding(SyncPreview.afterReading(v.entry(), v.there(), v.decision(), copy, reader)));
+                }
+            }
+        } finally {
+            if (reader != null) reader.close();
         }
         return out;
     }

@@ -137,17 +137,17 @@ public record SyncPreview(List<Entry> copy, List<Fix> fixMetadata, List<Entry> d
         return "the walk of the source reported " + sourceErrors + " error(s)";
     }
 
+    /** One source entry against the destination's entry at its path (null: none), as the run decides it from the two stats. */
+    static Decision byStat(Entry e, Entry d, CopyOptions options, int euid) {
+        return Decision.of(e.stat(), d == null ? null : d.stat(), options.modes(), euid, 0, options.flags());
+    }
+
     /**
-     * One source entry against the destination's entry at its path (null: none), as the run decides it:
-     * the stats, then what the run reads of an entry it would keep ({@link KeptEntryReader}: a symlink's
-     * target; in sync, with --contents, a file's bytes, and the xattrs, ACLs, project ID and flags of files
-     * and directories), then the locks at DST.
-     *
-     * @param reader both trees, to read what the run reads; null when the destination does not exist
+     * An entry both trees have that the stats would keep, once what the run reads of it is read ({@link KeptEntryReader}:
+     * a symlink's target; in sync, with --contents, a file's bytes, and the xattrs, ACLs, project ID and flags of
+     * files and directories), then the locks at DST; with the kinds of metadata the run would set.
      */
-    static KeptEntryReader.Judged decide(Entry e, Entry d, CopyOptions options, int euid, KeptEntryReader reader) {
-        Decision byStat = Decision.of(e.stat(), d == null ? null : d.stat(), options.modes(), euid, 0, options.flags());
-        if (d == null) return new KeptEntryReader.Judged(byStat, Set.of());
+    static KeptEntryReader.Judged afterReading(Entry e, Entry d, Decision byStat, CopyOptions options, KeptEntryReader reader) {
         KeptEntryReader.Judged read = reader.judge(e, d, byStat);
         Decision decision = read.decision().protecting(d.stat().locks(), e.stat().locks(), options.flags());
         return new KeptEntryReader.Judged(decision, decision.kind() == Decision.Kind.FIX_METADATA ? read.kinds() : Set.of());
