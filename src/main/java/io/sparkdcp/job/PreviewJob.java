@@ -34,7 +34,8 @@ import java.util.function.Consumer;
  * over {@link Spread}s that live wherever the runner's {@link Listed} keeps the listing: list SRC and DST →
  * what sync --delete removes ({@link CopyJob#extraneous}, the run's rule) → both listings and the deletions
  * grouped by the directory each entry is named in → each source entry judged against DST's entry at its path
- * once the deletions are done, by {@link SyncPreview}'s per-entry rules → further names of a linked file as the
+ * once the deletions are done, by {@link SyncPreview}'s per-entry rules → what the run reads of each entry the
+ * stats would keep, read as it reads it, but for what the ledger proves (--state) → further names of a linked file as the
  * run links them → directories whose names change → what lies beneath a refused directory → the counts and
  * the first {@link #SHOWN} entries of each list, in path order. Besides those, only the deletions the run
  * refuses and the directories it refuses come to the driver; with --log, each entry's line too, which the

@@ -31,7 +31,7 @@ import java.util.Set;
  * directories, and with --contents the bytes), with nothing written on either side. An entry to fix carries
  * the kinds the run sets, as its item log names them.
  *
- * <p>Judged by {@link PreviewJob} wherever the listing lives, by these per-entry rules: {@link #decide},
+ * <p>Judged by {@link PreviewJob} wherever the listing lives, by these per-entry rules: {@link #byStat}, {@link #afterReading},
  * {@link #changesName}, {@link #action}. The lists are in path order (deletions deepest first, then
  * in path order) and hold at most {@link PreviewJob#SHOWN} entries each; {@code notShown} counts the rest.
  *

@@ -66,6 +66,11 @@ class DryRunShowsMetadataTest {
         assertTrue(dry.out().contains("fix metadata: sub/b.txt: project_id\n"), dry.out());
         assertFalse(dry.out().contains("c.txt"), dry.out());
         assertTrue(dry.out().contains("fix metadata of 2,"), dry.out());
+        // Judged on the executors, from their walks (local Spark): the same plan.
+        CommandLineRun onExecutors = CommandLineRun.of("sync", "--delete", "--dry-run", "--master", "local[2]", "--walk", "distributed",
+                src + "/", dst.toString());
+        assertEquals(0, onExecutors.exitCode(), onExecutors.err());
+        assertEquals(dry.out(), onExecutors.out());
         assertEquals(srcBefore, stats(src), "SRC after the dry run");
         assertEquals(dstBefore, stats(dst), "DST after the dry run: not even a ctime moved");
 
