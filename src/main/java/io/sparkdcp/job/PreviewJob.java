@@ -44,6 +44,8 @@ import java.util.function.Consumer;
 public final class PreviewJob {
     /** Entries of each list the driver receives and prints; the totals count all. */
     public static final int SHOWN = CopyCounts.MAX_FAILURES_KEPT;
+    /** The phase that reads both sides of the entries the stats would keep. */
+    private static final String READING = "dry run: read what the run reads";
 
     private final JobOptions options;
     private final PhaseRunner runner;
@@ -160,9 +162,9 @@ public final class PreviewJob {
         private Spread<Verdict> read(Spread<Verdict> verdicts, Spread<DirectoryBlock> sourceBlocks) {
             CopyOptions reading = copy; // a local: the functions travel without this recipe
             LedgerRun ledger = destinationExists && copy.rootFile() == null ? LedgerRun.of(options, log) : null;
-            if (ledger == null) return verdicts.mapShares(share -> readKept(share, new boolean[share.size()], reading));
+            if (ledger == null) return verdicts.mapInTasks(READING, share -> readKept(share, new boolean[share.size()], reading));
             return verdicts.marked(v -> new PathKey(v.entry().path()), ledger.provenFiles(sourceBlocks, source, copy))
-                    .mapShares(share -> readUnlessProven(share, reading));
+                    .mapInTasks(READING, share -> readUnlessProven(share, reading));
         }
 
         private Spread<DirectoryBlock> destination() {
@@ -201,8 +203,8 @@ public final class PreviewJob {
                                        Spread<DirectoryBlock> sourceBlocks) {
             CopyOptions judging = copy; // a local: the functions travel without this recipe
             Spread<Judged> judged = byDirectory.mapShares(share -> judgeGroups(share, judging, kept, namesLost));
-            Spread<Verdict> all = read(judged.filter(j -> j.verdict() != null).mapShares(PreviewJob::verdicts), sourceBlocks);
-            // Kept: read three times below, and judging reads symlink targets.
+            // Kept, both: each is read more than once below, and reading opens entries on both sides.
+            Spread<Verdict> all = read(judged.filter(j -> j.verdict() != null).mapShares(PreviewJob::verdicts), sourceBlocks).kept();
             Spread<Verdict> verdicts = all.filter(v -> v.deletion() || SyncPreview.linkedInode(v.entry()) == null)
                     .union(all.filter(v -> !v.deletion() && SyncPreview.linkedInode(v.entry()) != null)
                             .grouped(v -> SyncPreview.linkedInode(v.entry()), groups).mapShares(PreviewJob::linked))
