@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One line of the itemized log ({@code --log DIR}): fields separated by tabs,
@@ -53,7 +54,7 @@ public record ItemLine(String action, String what, byte[] path, List<String> det
     /** Kinds as a {@code fixed} line names them, in compare's order, joined by commas. */
     public static String words(Set<Difference.Kind> kinds) {
         StringBuilder out = new StringBuilder();
-        for (Difference.Kind k : new java.util.TreeSet<>(kinds)) out.append(out.isEmpty() ? "" : ",").append(k.word());
+        for (Difference.Kind k : new TreeSet<>(kinds)) out.append(out.isEmpty() ? "" : ",").append(k.word());
         return out.toString();
     }
 
