@@ -1,5 +1,6 @@
 package io.sparkdcp.api;
 
+import io.sparkdcp.itemlog.ItemLine;
 import io.sparkdcp.job.SyncPreview;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.walk.Entry;
@@ -7,7 +8,7 @@ import io.sparkdcp.walk.Entry;
 import java.util.List;
 import java.util.Locale;
 
-/** The dry run's plan: one line per action, then totals over all sources. */
+/** The dry run's plan: one line per action (an entry to fix with the kinds, as the item log words them), then totals over all sources. */
 final class DryRunText {
     private DryRunText() {}
 
@@ -20,7 +21,9 @@ final class DryRunText {
             SyncPreview p = previews.get(i);
             String prefix = prefixes.get(i);
             lines(out, "copy", p.copy(), prefix);
-            lines(out, "fix metadata", p.fixMetadata(), prefix);
+            for (SyncPreview.Fix f : p.fixMetadata())
+                out.append("fix metadata: ").append(shown(f.entry(), prefix)).append(f.kinds().isEmpty() ? "" : ": " + ItemLine.words(f.kinds()))
+                        .append('\n');
             lines(out, "delete", p.delete(), prefix);
             for (Failure f : p.refused())
                 out.append("refuse: ").append(shown(f.path(), prefix)).append(": ").append(f.message()).append('\n');
@@ -41,7 +44,11 @@ final class DryRunText {
     }
 
     private static void lines(StringBuilder out, String action, List<Entry> entries, String prefix) {
-        for (Entry e : entries) out.append(action).append(": ").append(shown(e.isRoot() ? "." : e.display(), prefix)).append('\n');
+        for (Entry e : entries) out.append(action).append(": ").append(shown(e, prefix)).append('\n');
+    }
+
+    private static String shown(Entry e, String prefix) {
+        return shown(e.isRoot() ? "." : e.display(), prefix);
     }
 
     /** "." for the root of one source; "NAME" for the root of one of several; else the path under its prefix. */

@@ -204,8 +204,9 @@ class CopyCommand implements Callable<Integer> {
     ItemLogOptions itemLog;
 
     @Option(names = {"-n", "--dry-run"}, description = "Print what would be copied, fixed and deleted (copy: PATH, fix metadata: "
-            + "PATH, delete: PATH), and change nothing; DST is not even created. Judged from the two listings by the run's own "
-            + "rule: xattrs, project IDs of files and --contents are compared only by a real run.")
+            + "PATH: KINDS, delete: PATH), and change nothing on either side; DST is not even created. Judged by the run's own "
+            + "rule, reading on both sides what the run reads: symlink targets, xattrs, ACLs, project IDs and flags, and with "
+            + "--contents the bytes. KINDS are the words of the run's --log (mode,mtime,xattr...).")
     boolean dryRun;
 
     @Override

@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 /** The itemized log, shared by copy, sync and compare. */
 final class ItemLogOptions {
     @Option(names = "--log", paramLabel = "DIR",
-            description = "Log each entry acted on, one line each (copied, linked, fixed, kept_newer, deleted, failed; "
+            description = "Log each entry acted on, one line each (copied, linked, fixed with the kinds set, kept_newer, deleted, failed; "
                     + "compare: each difference), in part files the tasks write in DIR (any Hadoop path; new, empty, or an "
                     + "earlier log, which is replaced). The dry runs log what the run would do.")
     String dir;

@@ -1,6 +1,7 @@
 package io.sparkdcp.copy;
 
 import io.sparkdcp.copy.ItemLog.Action;
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.walk.Entry;
@@ -77,10 +78,10 @@ public final class CopyCounts implements Serializable {
         return false;
     }
 
-    /** The data was already there; only owner, mode, times, xattrs or project ID were set. */
-    public void addMetadataFixed(Entry e) {
+    /** The data was already there; only owner, mode, times, xattrs or project ID were set: the kinds set. */
+    public void addMetadataFixed(Entry e, Set<Difference.Kind> kinds) {
         metadataFixed.merge(e.type(), 1L, Long::sum);
-        items.record(Action.FIXED, e.type(), e.path(), null);
+        items.fixed(e.type(), e.path(), kinds);
     }
 
     /** --update: left as it is because the destination's file is newer. */

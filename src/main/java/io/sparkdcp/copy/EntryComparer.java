@@ -42,7 +42,6 @@ public final class EntryComparer implements AutoCloseable {
     private static final int VALUE_SHOWN = 48;
     private static final java.time.format.DateTimeFormatter ISO_NANOS =
             java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'", Locale.ROOT).withZone(java.time.ZoneOffset.UTC);
-    private static final byte[] ACL_PREFIX = "system.posix_acl_".getBytes(StandardCharsets.US_ASCII);
 
     private final CopyOptions options;
     private final long windowNanos;
@@ -234,7 +233,7 @@ public final class EntryComparer implements AutoCloseable {
      * The entry read-only, without following a symlink, without moving its atime where we may
      * (O_NOATIME needs ownership or CAP_FOWNER), and only if it is still the inode the walk listed.
      */
-    private static Fd open(DirectoryCache dirs, Entry e, byte[] path, String side) {
+    static Fd open(DirectoryCache dirs, Entry e, byte[] path, String side) {
         if (e.isRoot()) return dirs.root();
         int flags = e.type() == FileType.DIRECTORY ? OPEN_DIRECTORY : OPEN_FILE;
         Fd parent = dirs.get(e.parent());
@@ -249,7 +248,7 @@ public final class EntryComparer implements AutoCloseable {
         return fd;
     }
 
-    private static FsXattr project(Fd fd) {
+    static FsXattr project(Fd fd) {
         FsXattr p = FdMetadataIO.projectOrNull(fd, UNTIMED);
         return p != null ? p : new FsXattr(0, 0, 0, 0, 0); // no project IDs there: ID 0, no PROJINHERIT
     }
@@ -287,7 +286,7 @@ public final class EntryComparer implements AutoCloseable {
             byte[] b = y.get(name);
             if (a != null && Arrays.equals(a, b)) continue;
             String shown = PathBytes.display(name);
-            Difference.Kind kind = startsWith(name, ACL_PREFIX) ? Difference.Kind.ACL : Difference.Kind.XATTR;
+            Difference.Kind kind = Xattr.isAcl(name) ? Difference.Kind.ACL : Difference.Kind.XATTR;
             found.add(new Difference(path, kind, shown + (a == null ? " absent" : "=" + value(a)),
                     shown + (b == null ? " absent" : "=" + value(b))));
         }
@@ -299,10 +298,6 @@ public final class EntryComparer implements AutoCloseable {
         for (byte b : v) if (b < 0x20 || b == 0x7f) text = false; // negative bytes: not ASCII either
         String shown = text ? "\"" + new String(v, StandardCharsets.US_ASCII) + "\"" : "0x" + HexFormat.of().formatHex(v);
         return shown.length() <= VALUE_SHOWN ? shown : shown.substring(0, VALUE_SHOWN) + "… (" + v.length + " bytes)";
-    }
-
-    private static boolean startsWith(byte[] name, byte[] prefix) {
-        return name.length >= prefix.length && Arrays.equals(name, 0, prefix.length, prefix, 0, prefix.length);
     }
 
     static String typeWord(FileType t) {
@@ -344,7 +339,7 @@ public final class EntryComparer implements AutoCloseable {
     }
 
     /** The inode at a path is not the one the walk listed: compared, it would be judged on a mix of two. */
-    private static final class ChangedSinceWalk extends RuntimeException {
+    static final class ChangedSinceWalk extends RuntimeException {
         ChangedSinceWalk(String message) {
             super(message, null, false, false);
         }

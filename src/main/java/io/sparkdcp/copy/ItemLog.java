@@ -1,9 +1,11 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Where the engine tells, entry by entry, what it did: the itemized record behind its counts (each
@@ -14,6 +16,9 @@ public interface ItemLog {
     ItemLog NONE = new ItemLog() {
         @Override
         public void record(Action action, FileType type, byte[] path, Failure failure) {}
+
+        @Override
+        public void fixed(FileType type, byte[] path, Set<Difference.Kind> kinds) {}
 
         @Override
         public void jobFailure(Failure failure) {}
@@ -33,6 +38,9 @@ public interface ItemLog {
      * @param failure the call, errno and message of a {@code FAILED} entry; null for the other actions
      */
     void record(Action action, FileType type, byte[] path, Failure failure);
+
+    /** A {@code FIXED} entry, with the kinds of metadata set on it (as compare names them). */
+    void fixed(FileType type, byte[] path, Set<Difference.Kind> kinds);
 
     /** A failure of the job rather than of an entry the engine handled (a walk error, a refused deletion, a failed chunk). */
     void jobFailure(Failure failure);

@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.copy.decision.Decision;
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.posix.Errno;
@@ -13,9 +14,8 @@ import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.Entry;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What happens to an existing destination entry the {@link Decision} keeps: in sync, its owner, mode,
@@ -40,7 +40,7 @@ final class MetadataSync {
      */
     Decision keepFile(Entry e, Fd dir, Stat existing, Decision d, CopyCounts counts) {
         // A copy keeps only what is identical; --update keeps a newer file as it is.
-        if (!ctx.options.modes().sync() || d.kind() == Decision.Kind.KEEP_NEWER) return counted(e, d, counts);
+        if (!ctx.options.modes().sync() || d.kind() == Decision.Kind.KEEP_NEWER) return counted(e, new Fixed(d, Set.of()), counts);
         Fd dst = null;
         Fd src = null;
         try {
@@ -69,11 +69,11 @@ final class MetadataSync {
         WantedFsXattr fsx = ctx.wanted(DirectoryCopier.sourceFsXattr(ctx, e, src));
         Decision d = ctx.decide(e, existing);
         if (d.kind() == Decision.Kind.REFUSE) throw d.refusal(e.stat(), e.path());
-        d = fix(dst, e, existing, d, wanted, fsx);
+        Fixed fixed = fix(dst, e, existing, d, wanted, fsx);
         ctx.forgetParentState(e.path());
         if (src == null) return; // failed once, by the walk
         if (created) counts.addCopied(e);
-        else counted(e, d, counts);
+        else counted(e, fixed, counts);
     }
 
     /**
@@ -87,11 +87,13 @@ final class MetadataSync {
             if (e.type() != FileType.SYMLINK) Posix.chmodAt(dir, e.name(), e.stat().permissions());
             ctx.writer.applyTimesAt(dir, e.name(), e.stat());
         }
-        return counted(e, d, counts);
+        Set<Difference.Kind> kinds = MetadataChanges.byStat(e.stat(), existing, ctx.euid, ctx.timeWindowNanos(), ctx.options.flags()).kinds();
+        return counted(e, new Fixed(d, kinds), counts);
     }
 
-    private static Decision counted(Entry e, Decision d, CopyCounts counts) {
-        if (d.kind() == Decision.Kind.FIX_METADATA) counts.addMetadataFixed(e);
+    private static Decision counted(Entry e, Fixed fixed, CopyCounts counts) {
+        Decision d = fixed.decision();
+        if (d.kind() == Decision.Kind.FIX_METADATA) counts.addMetadataFixed(e, fixed.kinds());
         else if (d.kind() == Decision.Kind.KEEP_NEWER) counts.addKeptNewer(e);
         else counts.addSkipped(e);
         return d;
@@ -111,48 +113,33 @@ final class MetadataSync {
     }
 
     /**
-     * Compares the kept xattrs (wantedOrNull null: unknown, left as they are) and project ID too,
-     * and sets on dst all that differs; returns the decision with those differences counted in.
+     * Compares the kept xattrs (wantedOrNull null: unknown, left as they are) and project ID too
+     * ({@link MetadataChanges}), and sets on dst all that differs; returns the decision with those
+     * differences counted in, and the kinds set for the item log.
      */
-    private Decision fix(Fd dst, Entry e, Stat existing, Decision d, List<Xattr> wantedOrNull, WantedFsXattr fsx) {
+    private Fixed fix(Fd dst, Entry e, Stat existing, Decision d, List<Xattr> wantedOrNull, WantedFsXattr fsx) {
         Stat src = e.stat();
         List<Xattr> present = FdMetadataIO.readKept(listXattrs(dst), ctx.options.xattrs(), ctx.steps,
                 n -> Posix.fgetxattr(dst, n, buffer));
         List<Xattr> wanted = wantedOrNull == null ? present : wantedOrNull;
         FsXattr current = fsx != null ? FdMetadataIO.projectOrNull(dst, ctx.steps) : null;
-        boolean ownerDiffers = ctx.writer.ownerDiffers(src, existing.uid(), existing.gid());
-        boolean fsxDiffers = fsx != null && (current == null
-                ? fsx.carriesProject() || fsx.carriesFlags() // fails, or is noticed, in the writer
-                : !fsx.heldBy(current, true));
-        List<Xattr> toSet = ownerDiffers ? wanted : missingOrDifferent(wanted, present); // chown drops security.capability
-        List<Xattr> toRemove = missingOrDifferent(present, wanted).stream().filter(x -> find(wanted, x.name()) == null).toList();
-        d = d.afterComparingExtras(fsxDiffers || !toSet.isEmpty() || !toRemove.isEmpty());
-        if (d.kind() == Decision.Kind.SKIP) return d;
+        MetadataChanges changes = MetadataChanges.of(src, existing, ctx.euid, ctx.timeWindowNanos(), ctx.options.flags(),
+                wanted, present, fsx, current);
+        d = d.afterComparingExtras(changes.extrasDiffer());
+        if (d.kind() == Decision.Kind.SKIP) return new Fixed(d, changes.kinds());
         int locks = current != null ? current.locks() : existing.locks();
         if (d.unlocksFirst(locks)) current = ctx.unlock(dst, e);
-        for (Xattr x : toRemove) Posix.fremovexattr(dst, x.name());
-        ctx.writer.apply(dst, e.path(), src, existing.uid(), existing.gid(), toSet, fsx, current);
-        return d;
+        for (Xattr x : changes.toRemove()) Posix.fremovexattr(dst, x.name());
+        ctx.writer.apply(dst, e.path(), src, existing.uid(), existing.gid(), changes.toSet(), fsx, current);
+        return new Fixed(d, changes.kinds());
     }
+
+    /** A kept entry's decision once compared, and the kinds of metadata set on it. */
+    private record Fixed(Decision decision, Set<Difference.Kind> kinds) {}
 
     private List<byte[]> listXattrs(Fd dst) {
         if (ctx.options.xattrs().copiesNothing()) return List.of();
         return ctx.steps.time(Step.XATTR_LIST, () -> Posix.flistxattr(dst, buffer));
-    }
-
-    /** The xattrs of a that b lacks or holds with another value. */
-    private static List<Xattr> missingOrDifferent(List<Xattr> a, List<Xattr> b) {
-        List<Xattr> out = new ArrayList<>();
-        for (Xattr x : a) {
-            Xattr other = find(b, x.name());
-            if (other == null || !Arrays.equals(other.value(), x.value())) out.add(x);
-        }
-        return out;
-    }
-
-    private static Xattr find(List<Xattr> list, byte[] name) {
-        for (Xattr x : list) if (Arrays.equals(x.name(), name)) return x;
-        return null;
     }
 
     private Fd openExisting(Fd dir, byte[] name) {

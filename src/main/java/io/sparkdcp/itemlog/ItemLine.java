@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One line of the itemized log ({@code --log DIR}): fields separated by tabs,
@@ -26,7 +28,8 @@ import java.util.Locale;
  *                compare the kind of difference
  * @param path    relative to DST's root (empty for the root itself, shown as {@code .})
  * @param details for {@code failed}: the call, the errno name ({@code -} for none) and the message; for
- *                {@code differs}: what SRC has and what DST has
+ *                {@code fixed}: the kinds of metadata set ({@link #words}); for {@code differs}: what SRC has and
+ *                what DST has
  */
 public record ItemLine(String action, String what, byte[] path, List<String> details) {
     public static final String DIFFERS = "differs";
@@ -40,6 +43,19 @@ public record ItemLine(String action, String what, byte[] path, List<String> det
     public static ItemLine of(Action action, FileType type, byte[] prefix, byte[] path, Failure failure) {
         return new ItemLine(action.word(), type.name().toLowerCase(Locale.ROOT), under(prefix, path), failure == null ? List.of()
                 : failureDetails(failure));
+    }
+
+    /** A fixed entry, its path under {@code prefix}, with the kinds of metadata set on it: {@code mode,mtime,xattr}. */
+    public static ItemLine ofFixed(FileType type, byte[] prefix, byte[] path, Set<Difference.Kind> kinds) {
+        return new ItemLine(Action.FIXED.word(), type.name().toLowerCase(Locale.ROOT), under(prefix, path),
+                kinds.isEmpty() ? List.of() : List.of(words(kinds)));
+    }
+
+    /** Kinds as a {@code fixed} line names them, in compare's order, joined by commas. */
+    public static String words(Set<Difference.Kind> kinds) {
+        StringBuilder out = new StringBuilder();
+        for (Difference.Kind k : new TreeSet<>(kinds)) out.append(out.isEmpty() ? "" : ",").append(k.word());
+        return out.toString();
     }
 
     /** A failure of the job (its path as {@link Failure} shows it), under {@code prefix}. */

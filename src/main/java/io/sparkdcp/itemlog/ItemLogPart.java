@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.Path;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 
 /**
  * One part being written: opened at its first line, so an attempt that logs nothing leaves no file.
@@ -38,6 +39,11 @@ final class ItemLogPart implements ItemLog, AutoCloseable {
     public void record(Action action, FileType type, byte[] path, Failure failure) {
         if (action == Action.SKIPPED && !target.skipped()) return;
         write(ItemLine.of(action, type, target.prefix(), path, failure));
+    }
+
+    @Override
+    public void fixed(FileType type, byte[] path, Set<Difference.Kind> kinds) {
+        write(ItemLine.ofFixed(type, target.prefix(), path, kinds));
     }
 
     @Override

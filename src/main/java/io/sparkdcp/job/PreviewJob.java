@@ -5,6 +5,8 @@ import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.decision.Decision;
 import io.sparkdcp.copy.ItemLog;
+import io.sparkdcp.copy.KeptEntryReader;
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.copy.decision.Protection;
 import io.sparkdcp.copy.options.RootFile;
 import io.sparkdcp.plan.Planner;
@@ -32,7 +34,8 @@ import java.util.function.Consumer;
  * over {@link Spread}s that live wherever the runner's {@link Listed} keeps the listing: list SRC and DST →
  * what sync --delete removes ({@link CopyJob#extraneous}, the run's rule) → both listings and the deletions
  * grouped by the directory each entry is named in → each source entry judged against DST's entry at its path
- * once the deletions are done, by {@link SyncPreview}'s per-entry rules → further names of a linked file as the
+ * once the deletions are done, by {@link SyncPreview}'s per-entry rules → what the run reads of each entry the
+ * stats would keep, read as it reads it, but for what the ledger proves (--state) → further names of a linked file as the
  * run links them → directories whose names change → what lies beneath a refused directory → the counts and
  * the first {@link #SHOWN} entries of each list, in path order. Besides those, only the deletions the run
  * refuses and the directories it refuses come to the driver; with --log, each entry's line too, which the
@@ -41,6 +44,8 @@ import java.util.function.Consumer;
 public final class PreviewJob {
     /** Entries of each list the driver receives and prints; the totals count all. */
     public static final int SHOWN = CopyCounts.MAX_FAILURES_KEPT;
+    /** The phase that reads both sides of the entries the stats would keep. */
+    private static final String READING = "dry run: read what the run reads";
 
     private final JobOptions options;
     private final PhaseRunner runner;
@@ -80,18 +85,28 @@ public final class PreviewJob {
      * @param deletion      the decision is on a destination entry sync --delete would remove: refused, it stays
      * @param laterName     a further name of a linked file, which the run links to the first
      */
-    record Verdict(Entry entry, Decision decision, Entry there, String parentRefusal, boolean deletion, boolean laterName)
-            implements Serializable {
+    record Verdict(Entry entry, Decision decision, Set<Difference.Kind> kinds, Entry there, String parentRefusal, boolean deletion,
+                   boolean laterName) implements Serializable {
         /** The same entry with another decision: one that would make a name in a protected directory is refused. */
         Verdict deciding(Decision d) {
-            if (parentRefusal != null && SyncPreview.changesName(d) && !entry.isRoot()) d = new Decision(Decision.Kind.REFUSE, parentRefusal);
-            return new Verdict(entry, d, there, parentRefusal, deletion, laterName);
+            return deciding(new KeptEntryReader.Judged(d, Set.of()));
         }
 
-        Verdict later() { return new Verdict(entry, decision, there, parentRefusal, deletion, true); }
+        /** As above, with the kinds of metadata the decision fixes. */
+        Verdict deciding(KeptEntryReader.Judged judged) {
+            Decision d = judged.decision();
+            if (parentRefusal != null && SyncPreview.changesName(d) && !entry.isRoot()) d = new Decision(Decision.Kind.REFUSE, parentRefusal);
+            return new Verdict(entry, d, d == judged.decision() ? judged.kinds() : Set.of(), there, parentRefusal, deletion, laterName);
+        }
 
-        Verdict changedBeneath(CopyOptions copy) {
-            return new Verdict(entry, SyncPreview.afterChildrenChanged(decision, entry, there, copy), there, parentRefusal, deletion, laterName);
+        Verdict later() { return new Verdict(entry, decision, kinds, there, parentRefusal, deletion, true); }
+
+        /** Names change in this directory (removed: some are removed); the run unlocks it for that where it must. */
+        Verdict changedBeneath(CopyOptions copy, boolean removed) {
+            Decision d = SyncPreview.afterChildrenChanged(decision, entry, there, copy);
+            boolean unlocked = copy.flags() && there != null && Protection.unlockedForNames(there.stat().locks(), removed);
+            Set<Difference.Kind> k = d.kind() == Decision.Kind.FIX_METADATA ? KeptEntryReader.withChildrenChanged(kinds, unlocked) : Set.of();
+            return new Verdict(entry, d, k, there, parentRefusal, deletion, laterName);
         }
     }
 
@@ -99,7 +114,8 @@ public final class PreviewJob {
     record Judged(PathKey directory, Verdict verdict) implements Serializable {}
 
     /** A judged entry: the list it goes to, and the line the run logs of it. */
-    record Line(SyncPreview.Action action, Entry entry, String reason, ItemLog.Action logged) implements Serializable {}
+    record Line(SyncPreview.Action action, Entry entry, String reason, ItemLog.Action logged, Set<Difference.Kind> kinds)
+            implements Serializable {}
 
     /** One run's phases over one listing. Its functions are static or local: they travel to the executors. */
     private final class Recipe {
@@ -134,17 +150,21 @@ public final class PreviewJob {
                     .union(deleted.mapShares(PreviewJob::deletedSides)).grouped(Side::group, groups).kept();
             HashSet<PathKey> kept = keptDeletions(byDirectory);
             Spread<Entry> removed = kept.isEmpty() ? deleted : deleted.filter(d -> !kept.contains(new PathKey(d.path()))).kept();
-            Spread<Line> lines = lines(ledger(judged(byDirectory, kept, namesLost(removed)), sourceBlocks));
+            Spread<Line> lines = lines(judged(byDirectory, kept, namesLost(removed), sourceBlocks));
             if (copy.itemLog() != null) log(lines, removed, listing, deletionRefused);
             return preview(lines, removed, listing, deletionRefused);
         }
 
-        /** With --state: what the ledger proves unchanged on both sides is left as it is, as the run leaves it (no ledger is written). */
-        private Spread<Verdict> ledger(Spread<Verdict> verdicts, Spread<DirectoryBlock> sourceBlocks) {
+        /**
+         * What the run reads of each entry the stats would keep ({@link KeptEntryReader}), but with --state for what the
+         * ledger proves unchanged on both sides, which the run leaves as it is unread (no ledger is written).
+         */
+        private Spread<Verdict> read(Spread<Verdict> verdicts, Spread<DirectoryBlock> sourceBlocks) {
+            CopyOptions reading = copy; // a local: the functions travel without this recipe
             LedgerRun ledger = destinationExists && copy.rootFile() == null ? LedgerRun.of(options, log) : null;
-            if (ledger == null) return verdicts;
+            if (ledger == null) return verdicts.mapInTasks(READING, share -> readKept(share, new boolean[share.size()], reading));
             return verdicts.marked(v -> new PathKey(v.entry().path()), ledger.provenFiles(sourceBlocks, source, copy))
-                    .mapShares(PreviewJob::provenSkipped);
+                    .mapInTasks(READING, share -> readUnlessProven(share, reading));
         }
 
         private Spread<DirectoryBlock> destination() {
@@ -179,22 +199,28 @@ public final class PreviewJob {
          * Every entry's decision: further names of a linked file as the run links them, and a directory's once
          * it is known whether the run changes names in it ({@link Decision#afterChildrenChanged}).
          */
-        private Spread<Verdict> judged(Spread<List<Side>> byDirectory, HashSet<PathKey> kept, HashMap<List<Long>, Integer> namesLost) {
-            CopyOptions judging = copy; // locals: the functions travel without this recipe
-            boolean exists = destinationExists;
-            Spread<Judged> judged = byDirectory.mapShares(share -> judgeGroups(share, judging, exists, kept, namesLost));
-            Spread<Verdict> all = judged.filter(j -> j.verdict() != null).mapShares(PreviewJob::verdicts);
-            // Kept: read three times below, and judging reads symlink targets.
+        private Spread<Verdict> judged(Spread<List<Side>> byDirectory, HashSet<PathKey> kept, HashMap<List<Long>, Integer> namesLost,
+                                       Spread<DirectoryBlock> sourceBlocks) {
+            CopyOptions judging = copy; // a local: the functions travel without this recipe
+            Spread<Judged> judged = byDirectory.mapShares(share -> judgeGroups(share, judging, kept, namesLost));
+            // Kept, both: each is read more than once below, and reading opens entries on both sides.
+            Spread<Verdict> all = read(judged.filter(j -> j.verdict() != null).mapShares(PreviewJob::verdicts), sourceBlocks).kept();
             Spread<Verdict> verdicts = all.filter(v -> v.deletion() || SyncPreview.linkedInode(v.entry()) == null)
                     .union(all.filter(v -> !v.deletion() && SyncPreview.linkedInode(v.entry()) != null)
                             .grouped(v -> SyncPreview.linkedInode(v.entry()), groups).mapShares(PreviewJob::linked))
                     .kept();
-            Spread<PathKey> touched = judged.filter(j -> j.verdict() == null).mapShares(PreviewJob::directories)
+            // Where the run removes a name (a deletion, a replacement), and where it makes one.
+            Spread<PathKey> removing = judged.filter(j -> j.verdict() == null).mapShares(PreviewJob::directories)
+                    .union(verdicts.filter(v -> !v.deletion() && v.decision().kind() == Decision.Kind.REPLACE && !v.entry().isRoot())
+                            .mapShares(PreviewJob::parents))
+                    .distinct(k -> k);
+            Spread<PathKey> touched = removing
                     .union(verdicts.filter(v -> !v.deletion() && SyncPreview.changesName(v.decision()) && !v.entry().isRoot())
                             .mapShares(PreviewJob::parents))
                     .distinct(k -> k);
             Spread<Verdict> directories = verdicts.filter(v -> !v.deletion() && v.entry().type() == FileType.DIRECTORY)
-                    .marked(v -> new PathKey(v.entry().path()), touched).mapShares(share -> changedBeneath(share, judging));
+                    .marked(v -> new PathKey(v.entry().path()), touched).mapShares(share -> changedBeneath(share, judging, false))
+                    .marked(v -> new PathKey(v.entry().path()), removing).mapShares(share -> changedBeneath(share, judging, true));
             return verdicts.filter(v -> v.deletion() || v.entry().type() != FileType.DIRECTORY).union(directories);
         }
 
@@ -211,9 +237,11 @@ public final class PreviewJob {
 
         /** The lines the run would log: each judged entry's, each deletion's, and the job's failures. */
         private void log(Spread<Line> lines, Spread<Entry> removed, ListingSummary listing, String deletionRefused) {
-            for (Line l : lines.collect())
-                items.record(l.logged(), l.entry().type(), l.entry().path(),
+            for (Line l : lines.collect()) {
+                if (l.logged() == ItemLog.Action.FIXED) items.fixed(l.entry().type(), l.entry().path(), l.kinds());
+                else items.record(l.logged(), l.entry().type(), l.entry().path(),
                         l.logged() == ItemLog.Action.FAILED ? SyncPreview.refusal(l.entry(), l.reason()) : null);
+            }
             for (Entry d : removed.collect()) items.record(ItemLog.Action.DELETED, d.type(), d.path(), null);
             listing.errors().forEach(items::jobFailure);
             if (deletionRefused != null) items.jobFailure(new Failure(CopyJob.WHOLE_TREE, "delete", "", "deletion refused: " + deletionRefused));
@@ -222,7 +250,8 @@ public final class PreviewJob {
         private SyncPreview preview(Spread<Line> lines, Spread<Entry> removed, ListingSummary listing, String deletionRefused) {
             long[] byAction = lines.countBy(l -> l.action().ordinal(), "dry run: count each list");
             List<Entry> toCopy = entries(lines, SyncPreview.Action.COPY, byAction);
-            List<Entry> toFix = entries(lines, SyncPreview.Action.FIX_METADATA, byAction);
+            List<SyncPreview.Fix> toFix = shown(lines, SyncPreview.Action.FIX_METADATA, byAction).stream()
+                    .map(l -> new SyncPreview.Fix(l.entry(), l.kinds())).toList();
             List<Entry> keptNewer = entries(lines, SyncPreview.Action.KEPT_NEWER, byAction);
             List<Failure> refused = shown(lines, SyncPreview.Action.REFUSED, byAction).stream()
                     .map(l -> SyncPreview.refusal(l.entry(), l.reason())).toList();
@@ -311,16 +340,17 @@ public final class PreviewJob {
         return byInode.stream().map(names -> new NamesLost(SyncPreview.linkedInode(names.get(0)), names.size())).toList();
     }
 
-    private static Iterable<Judged> judgeGroups(List<List<Side>> groups, CopyOptions copy, boolean destinationExists, Set<PathKey> kept,
+    private static Iterable<Judged> judgeGroups(List<List<Side>> groups, CopyOptions copy, Set<PathKey> kept,
                                                 Map<List<Long>, Integer> namesLost) {
         List<Judged> out = new ArrayList<>();
-        for (List<Side> sides : groups) judgeGroup(Group.of(sides), copy, destinationExists, kept, namesLost, out);
+        int euid = Posix.geteuid();
+        for (List<Side> sides : groups) judgeGroup(Group.of(sides), copy, euid, kept, namesLost, out);
         return out;
     }
 
-    /** One directory's entries on both sides: each source entry judged, and a mark when deletions change names there. */
-    private static void judgeGroup(Group g, CopyOptions copy, boolean destinationExists, Set<PathKey> kept,
-                                   Map<List<Long>, Integer> namesLost, List<Judged> out) {
+    /** One directory's entries on both sides: each source entry judged by its stats, and a mark when deletions change names there. */
+    private static void judgeGroup(Group g, CopyOptions copy, int euid, Set<PathKey> kept, Map<List<Long>, Integer> namesLost,
+                                   List<Judged> out) {
         Map<ByteBuffer, Entry> there = g.there();
         // The copy runs after the deletions: it meets what they leave, and what the run may not delete.
         boolean deletes = false;
@@ -328,7 +358,7 @@ public final class PreviewJob {
             if (kept.contains(new PathKey(d.path()))) {
                 String reason = g.deletionRefusal(d, copy.flags());
                 out.add(new Judged(g.directory(), new Verdict(d, new Decision(Decision.Kind.REFUSE,
-                        reason != null ? reason : Protection.NOT_EMPTIED), null, null, true, false)));
+                        reason != null ? reason : Protection.NOT_EMPTIED), Set.of(), null, null, true, false)));
                 continue;
             }
             there.remove(ByteBuffer.wrap(d.path()));
@@ -336,25 +366,45 @@ public final class PreviewJob {
         }
         SyncPreview.withNamesLost(there, namesLost);
         String parentRefusal = SyncPreview.parentRefusal(g.destinationDirectory(), g.sourceDirectory(), copy.flags());
-        boolean readsTargets = destinationExists
-                && g.here().stream().anyMatch(e -> e.type() == FileType.SYMLINK && there.containsKey(ByteBuffer.wrap(e.path())));
-        int euid = Posix.geteuid();
-        try (SyncPreview.Targets targets = readsTargets ? new SyncPreview.Targets(copy) : null) {
-            for (Entry e : g.here()) {
-                Entry d = there.get(ByteBuffer.wrap(e.path()));
-                out.add(new Judged(g.directory(), new Verdict(e, null, d, parentRefusal, false, false)
-                        .deciding(SyncPreview.decide(e, d, copy, euid, targets))));
-            }
+        for (Entry e : g.here()) {
+            Entry d = there.get(ByteBuffer.wrap(e.path()));
+            out.add(new Judged(g.directory(), new Verdict(e, null, Set.of(), d, parentRefusal, false, false)
+                    .deciding(SyncPreview.byStat(e, d, copy, euid))));
         }
         if (deletes) out.add(new Judged(g.directory(), null)); // the verdicts' own changes are marked once links are judged
     }
 
-    private static Iterable<Verdict> provenSkipped(List<Spread.Marked<Verdict>> verdicts) {
+    private static Iterable<Verdict> readUnlessProven(List<Spread.Marked<Verdict>> marked, CopyOptions copy) {
+        List<Verdict> verdicts = new ArrayList<>(marked.size());
+        boolean[] proven = new boolean[marked.size()];
+        for (int i = 0; i < proven.length; i++) {
+            verdicts.add(marked.get(i).item());
+            proven[i] = marked.get(i).marked();
+        }
+        return readKept(verdicts, proven, copy);
+    }
+
+    /**
+     * Each entry the stats would keep, once read as the run reads it (one reader for the share: both roots opened
+     * once); a file the ledger proved unchanged (proven) is skipped unread, as the run skips it.
+     */
+    private static Iterable<Verdict> readKept(List<Verdict> verdicts, boolean[] proven, CopyOptions copy) {
         List<Verdict> out = new ArrayList<>(verdicts.size());
-        for (Spread.Marked<Verdict> m : verdicts) {
-            Verdict v = m.item();
-            boolean proven = m.marked() && !v.deletion() && v.entry().type() != FileType.DIRECTORY;
-            out.add(proven ? new Verdict(v.entry(), Decision.SKIP, v.there(), v.parentRefusal(), false, v.laterName()) : v);
+        int euid = Posix.geteuid();
+        KeptEntryReader reader = null;
+        try {
+            for (int i = 0; i < verdicts.size(); i++) {
+                Verdict v = verdicts.get(i);
+                if (proven[i] && !v.deletion() && v.entry().type() != FileType.DIRECTORY)
+                    out.add(new Verdict(v.entry(), Decision.SKIP, Set.of(), v.there(), v.parentRefusal(), false, v.laterName()));
+                else if (v.deletion() || v.there() == null || !v.decision().keeps()) out.add(v);
+                else {
+                    if (reader == null) reader = new KeptEntryReader(copy, euid);
+                    out.add(v.deciding(SyncPreview.afterReading(v.entry(), v.there(), v.decision(), copy, reader)));
+                }
+            }
+        } finally {
+            if (reader != null) reader.close();
         }
         return out;
     }
@@ -393,9 +443,9 @@ public final class PreviewJob {
         return all;
     }
 
-    /** A directory's verdict once names change in it ({@link SyncPreview#afterChildrenChanged}). */
-    private static Iterable<Verdict> changedBeneath(List<Spread.Marked<Verdict>> directories, CopyOptions copy) {
-        return directories.stream().map(m -> m.marked() ? m.item().changedBeneath(copy) : m.item()).toList();
+    /** A directory's verdict once names change in it ({@link SyncPreview#afterChildrenChanged}); removed: names are removed there. */
+    private static Iterable<Verdict> changedBeneath(List<Spread.Marked<Verdict>> directories, CopyOptions copy, boolean removed) {
+        return directories.stream().map(m -> m.marked() ? m.item().changedBeneath(copy, removed) : m.item()).toList();
     }
 
     private static Iterable<Line> linesOf(List<Verdict> verdicts, List<byte[]> refusedDirectories, boolean sync) {
@@ -404,12 +454,12 @@ public final class PreviewJob {
         List<Line> out = new ArrayList<>(verdicts.size());
         for (Verdict v : verdicts) {
             if (!v.deletion() && !refused.isEmpty() && SyncPreview.beneath(v.entry().path(), refused)) {
-                out.add(new Line(SyncPreview.Action.REFUSED, v.entry(), SyncPreview.BENEATH_REFUSED, ItemLog.Action.FAILED));
+                out.add(new Line(SyncPreview.Action.REFUSED, v.entry(), SyncPreview.BENEATH_REFUSED, ItemLog.Action.FAILED, Set.of()));
                 continue;
             }
             ItemLog.Action logged = SyncPreview.logAction(v.decision().kind(), sync);
             out.add(new Line(SyncPreview.action(v.decision(), sync), v.entry(), v.decision().reason(),
-                    v.laterName() && logged == ItemLog.Action.COPIED ? ItemLog.Action.LINKED : logged));
+                    v.laterName() && logged == ItemLog.Action.COPIED ? ItemLog.Action.LINKED : logged, v.kinds()));
         }
         return out;
     }

@@ -1,6 +1,8 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.ItemLog;
+import io.sparkdcp.copy.KeptEntryReader;
+import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.decision.Protection;
 import io.sparkdcp.copy.options.CopyModes;
@@ -10,12 +12,8 @@ import io.sparkdcp.itemlog.TaskItemLog;
 import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;
-import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
-import io.sparkdcp.posix.FsXattr;
-import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
-import io.sparkdcp.posix.Posix;
 import io.sparkdcp.roots.DeletionScope;
 import io.sparkdcp.walk.Entry;
 
@@ -28,11 +26,12 @@ import java.util.Set;
 
 /**
  * What {@code copy --dry-run} and {@code sync --dry-run} show: the actions a sync would take, judged from the two walks by
- * the engine's own {@link Decision}, with nothing written. Symlink targets are read and compared
- * as the run does; xattrs and project IDs of files, and with --contents the bytes, are compared
- * only by a real run.
+ * the engine's own {@link Decision}, then for an entry it would keep from what the run reads of it
+ * ({@link KeptEntryReader}: symlink targets; in sync the xattrs, ACLs, project ID and flags of files and
+ * directories, and with --contents the bytes), with nothing written on either side. An entry to fix carries
+ * the kinds the run sets, as its item log names them.
  *
- * <p>Judged by {@link PreviewJob} wherever the listing lives, by these per-entry rules: {@link #decide},
+ * <p>Judged by {@link PreviewJob} wherever the listing lives, by these per-entry rules: {@link #byStat}, {@link #afterReading},
  * {@link #changesName}, {@link #action}. The lists are in path order (deletions deepest first, then
  * in path order) and hold at most {@link PreviewJob#SHOWN} entries each; {@code notShown} counts the rest.
  *
@@ -41,9 +40,12 @@ import java.util.Set;
  * @param deletionRefused why nothing would be deleted, or null
  * @param notShown        entries of each list beyond what it holds
  */
-public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry> delete, List<Failure> refused,
+public record SyncPreview(List<Entry> copy, List<Fix> fixMetadata, List<Entry> delete, List<Failure> refused,
                           long unchanged, List<Entry> keptNewer, List<Failure> sourceErrors, String deletionRefused,
                           NotShown notShown) {
+
+    /** An entry whose metadata alone the run sets, and the kinds it sets (as compare and the item log name them). */
+    public record Fix(Entry entry, Set<Difference.Kind> kinds) implements java.io.Serializable {}
 
     /** Entries judged but not in the lists (the driver receives the first of each kind). */
     public record NotShown(long copy, long fixMetadata, long delete, long refused, long keptNewer, long sourceErrors) {
@@ -135,19 +137,20 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
         return "the walk of the source reported " + sourceErrors + " error(s)";
     }
 
+    /** One source entry against the destination's entry at its path (null: none), as the run decides it from the two stats. */
+    static Decision byStat(Entry e, Entry d, CopyOptions options, int euid) {
+        return Decision.of(e.stat(), d == null ? null : d.stat(), options.modes(), euid, 0, options.flags());
+    }
+
     /**
-     * One source entry against the destination's entry at its path (null: none), as the run decides it:
-     * the stats, then a kept symlink's target, then project ID and flags.
-     *
-     * @param targets the two roots, to read symlink targets; null when the destination does not exist
+     * An entry both trees have that the stats would keep, once what the run reads of it is read ({@link KeptEntryReader}:
+     * a symlink's target; in sync, with --contents, a file's bytes, and the xattrs, ACLs, project ID and flags of
+     * files and directories), then the locks at DST; with the kinds of metadata the run would set.
      */
-    static Decision decide(Entry e, Entry d, CopyOptions options, int euid, Targets targets) {
-        Decision decision = Decision.of(e.stat(), d == null ? null : d.stat(), options.modes(), euid, 0, options.flags());
-        if (decision.keeps() && e.type() == FileType.SYMLINK)
-            decision = decision.afterComparingData(targets.same(e.path()));
-        if (d != null) decision = decision.afterComparingExtras(!sameFsXattr(e.project(), d.project(), options))
-                .protecting(d.stat().locks(), e.stat().locks(), options.flags());
-        return decision;
+    static KeptEntryReader.Judged afterReading(Entry e, Entry d, Decision byStat, CopyOptions options, KeptEntryReader reader) {
+        KeptEntryReader.Judged read = reader.judge(e, d, byStat);
+        Decision decision = read.decision().protecting(d.stat().locks(), e.stat().locks(), options.flags());
+        return new KeptEntryReader.Judged(decision, decision.kind() == Decision.Kind.FIX_METADATA ? read.kinds() : Set.of());
     }
 
     /** The list a decision puts its entry in. A copy gives a directory whose metadata differs all of it, and counts it copied. */
@@ -187,48 +190,5 @@ public record SyncPreview(List<Entry> copy, List<Entry> fixMetadata, List<Entry>
     /** True when the run makes a name in the entry's parent directory (which moves that directory's times). */
     static boolean changesName(Decision d) {
         return d.kind() == Decision.Kind.CREATE || d.kind() == Decision.Kind.REPLACE;
-    }
-
-    /** Project ID and kept flags as the run compares them (locks are in the stat); hint sizes only a run reads. */
-    private static boolean sameFsXattr(FsXattr a, FsXattr b, CopyOptions copy) {
-        if (a == null || b == null) return true; // only directories carry it in a listing
-        if (copy.projectIds() && (a.projid() != b.projid() || a.projInherit() != b.projInherit())) return false;
-        return !copy.flags() || (a.keptFlags() & ~FsXattr.LOCKS) == (b.keptFlags() & ~FsXattr.LOCKS);
-    }
-
-    /** Reads the targets of symlinks at the same path in both trees, beneath their roots. */
-    static final class Targets implements AutoCloseable {
-        private final Fd source;
-        private final Fd destination;
-        private final CopyOptions options;
-
-        Targets(CopyOptions options) {
-            this.options = options;
-            source = Posix.open(options.sourceRoot(), Linux.O_RDONLY | Linux.O_DIRECTORY);
-            try {
-                destination = Posix.open(options.destinationRoot(), Linux.O_RDONLY | Linux.O_DIRECTORY);
-            } catch (RuntimeException e) {
-                source.close();
-                throw e;
-            }
-        }
-
-        boolean same(byte[] path) {
-            return Arrays.equals(target(source, options.sourcePath(path)), target(destination, path));
-        }
-
-        private static byte[] target(Fd root, byte[] path) {
-            byte[] parent = PathBytes.parent(path);
-            if (parent.length == 0) return Posix.readlinkat(root, PathBytes.name(path));
-            try (Fd dir = Posix.openBeneath(root, parent, Linux.O_RDONLY | Linux.O_DIRECTORY | Linux.O_NOFOLLOW)) {
-                return Posix.readlinkat(dir, PathBytes.name(path));
-            }
-        }
-
-        @Override
-        public void close() {
-            try (source; destination) { // closes both, even when one of them throws
-            }
-        }
     }
 }

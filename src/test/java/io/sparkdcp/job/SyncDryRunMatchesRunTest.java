@@ -49,9 +49,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * directories, symlinks, FIFOs and devices with random modes, owners and times; the destination is
  * an exact copy then changed at random (metadata, sizes, same-size contents, types, symlink targets
  * of the same length, entries added and removed on either side, inode flags: immutable and
- * append-only on files and directories, nodump, noatime, nodefrag on directories). Not generated: xattrs,
- * project IDs and flags other than the locks of files, and --contents, which the dry run documents it
- * cannot judge, and hard links.
+ * append-only on files and directories, nodump, noatime, nodefrag on directories). Not generated here: xattrs,
+ * ACLs, project IDs, flags other than the locks of files, --contents and hard links, which
+ * {@link DryRunPropertyTest} changes.
  *
  * <p>The same dry run ({@link PreviewJob}) with its listings on the executors (--walk distributed on local
  * Spark) must list the same, in the same order, and log the same lines (every other pair).
@@ -123,12 +123,12 @@ class SyncDryRunMatchesRunTest {
         // Without --delete, a directory against a non-directory is refused by both.
         assertEquals(failedPaths(preview.refused()), failedPaths(report.counts().failures()), context + ": failures " + report.counts().failures());
         assertEquals(paths(preview.copy()), done.paths(ItemLog.Action.COPIED), context + ": copied");
-        assertEquals(paths(preview.fixMetadata()), done.paths(ItemLog.Action.FIXED), context + ": metadata fixed");
+        assertEquals(paths(fixed(preview)), done.paths(ItemLog.Action.FIXED), context + ": metadata fixed");
         assertEquals(paths(preview.delete()), done.paths(ItemLog.Action.DELETED), context + ": deleted");
         assertEquals(preview.unchanged(), done.paths(ItemLog.Action.SKIPPED).size(), context + ": unchanged");
         assertEquals(paths(preview.keptNewer()), done.paths(ItemLog.Action.KEPT_NEWER), context + ": kept, newer at DST");
         assertEquals(preview.keptNewer().size(), report.counts().keptNewer(), context + ": kept, newer at DST");
-        // The dry run logs the lines the run then logs (but for the calls of failures: the dry run makes none).
+        // The dry run logs the lines the run then logs, kinds fixed included (but for the calls of failures: the dry run makes none).
         assertEquals(done.entries(), new Items(ItemLogDir.read(dryLog)).entries(), context + ": the dry run's log");
         if (onExecutors != null)
             assertEquals(done.entries(), new Items(ItemLogDir.read(executorsLog)).entries(), context + ": the dry run's log, on the executors");
@@ -329,7 +329,8 @@ class SyncDryRunMatchesRunTest {
     /** The same lists in the same order, the same counts: what the two dry runs print is then the same. */
     private static void assertSamePreview(SyncPreview driver, SyncPreview executors, String context) {
         assertEquals(displays(driver.copy()), displays(executors.copy()), context + ": copy");
-        assertEquals(displays(driver.fixMetadata()), displays(executors.fixMetadata()), context + ": fix metadata");
+        assertEquals(driver.fixMetadata().stream().map(f -> f.entry().display() + " " + f.kinds()).toList(),
+                executors.fixMetadata().stream().map(f -> f.entry().display() + " " + f.kinds()).toList(), context + ": fix metadata");
         assertEquals(displays(driver.delete()), displays(executors.delete()), context + ": delete");
         assertEquals(driver.refused(), executors.refused(), context + ": refused");
         assertEquals(driver.unchanged(), executors.unchanged(), context + ": unchanged");
@@ -337,6 +338,10 @@ class SyncDryRunMatchesRunTest {
         assertEquals(driver.sourceErrors(), executors.sourceErrors(), context + ": source errors");
         assertEquals(driver.deletionRefused(), executors.deletionRefused(), context + ": deletion refused");
         assertEquals(SyncPreview.NotShown.NONE, executors.notShown(), context + ": all listed");
+    }
+
+    private static List<Entry> fixed(SyncPreview preview) {
+        return preview.fixMetadata().stream().map(SyncPreview.Fix::entry).toList();
     }
 
     private static List<String> displays(List<Entry> entries) {
@@ -368,10 +373,11 @@ class SyncDryRunMatchesRunTest {
             return out;
         }
 
-        /** Action, type and path of each line. */
+        /** Action, type and path of each line, and the kinds a fixed one names. */
         Set<String> entries() {
             Set<String> out = new TreeSet<>();
-            for (ItemLine line : lines) out.add(line.action() + " " + line.what() + " " + PathBytes.display(line.path()));
+            for (ItemLine line : lines)
+                out.add(line.action() + " " + line.what() + " " + PathBytes.display(line.path()) + (line.action().equals("fixed") ? " " + line.details() : ""));
             return out;
         }
     }

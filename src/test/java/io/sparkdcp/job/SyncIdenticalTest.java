@@ -140,7 +140,7 @@ class SyncIdenticalTest {
         for (SyncPreview preview : List.of(driver, executors)) {
             String which = preview == driver ? "the driver's dry run" : "the executors' dry run";
             assertEquals(List.of("d/b", "d/c"), paths(preview.copy()), which);
-            assertEquals(List.of(".", "d"), paths(preview.fixMetadata()), which);
+            assertEquals(List.of(".", "d"), paths(preview.fixMetadata().stream().map(SyncPreview.Fix::entry).toList()), which);
             assertEquals(List.of("y"), paths(preview.delete()), which);
         }
         assertEquals(List.of(), run.counts().failures());

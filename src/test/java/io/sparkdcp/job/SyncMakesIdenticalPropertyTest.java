@@ -150,7 +150,7 @@ class SyncMakesIdenticalPropertyTest {
                     case 0, 1 -> Files.createDirectory(p);
                     case 2 -> Files.createSymbolicLink(p, Path.of(random.nextBoolean() ? "n0" : "../missing" + i));
                     case 3 -> {
-                        Path file = pick(f -> isFile(f) && changeable(f), false);
+                        Path file = pick(f -> isFile(f) && changeable(f) && linkable(f, dir), false);
                         if (file != null) Files.createLink(p, file);
                         else writeFile(p);
                     }
@@ -186,7 +186,7 @@ class SyncMakesIdenticalPropertyTest {
                     return "split " + rel;
                 }
                 case 1 -> { // join: the name becomes another file's
-                    Path other = pick(f -> isFile(f) && !f.equals(p) && changeable(f), false);
+                    Path other = pick(f -> isFile(f) && !f.equals(p) && changeable(f) && linkable(f, p.getParent()), false);
                     if (!file || other == null) return null;
                     Files.delete(p);
                     Files.createLink(p, other);
@@ -304,6 +304,18 @@ class SyncMakesIdenticalPropertyTest {
             for (Path q = p; q != null && q.startsWith(root) && !q.equals(root); q = q.getParent())
                 if (stat(q).locks() != 0) return false;
             return true;
+        }
+
+        /** XFS refuses (EXDEV) a link into a PROJINHERIT directory of another project ID than the file's. */
+        private static boolean linkable(Path file, Path dir) {
+            FsXattr d = fsx(dir);
+            return !d.projInherit() || d.projid() == fsx(file).projid();
+        }
+
+        private static FsXattr fsx(Path p) {
+            try (Fd fd = Posix.open(PathBytes.of(p.toString()), Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK)) {
+                return Posix.getFsXattr(fd);
+            }
         }
 
         /** Changeable, and nothing beneath it locked. */

@@ -44,6 +44,15 @@ public final class Protection {
         return reason != null && (reason.startsWith(PROTECTED) || reason.startsWith(IN_PROTECTED));
     }
 
+    /**
+     * Whether the kernel refuses (EPERM) a change of names in a directory with these locks, so that the run
+     * clears them first and sets them again at its finish: any change in an immutable one; in an append-only
+     * one, only removing a name (a deletion, or a replacement), since it takes new names.
+     */
+    public static boolean unlockedForNames(int locks, boolean removesNames) {
+        return (locks & Linux.FS_XFLAG_IMMUTABLE) != 0 || (removesNames && (locks & Linux.FS_XFLAG_APPEND) != 0);
+    }
+
     public static PosixException refusal(String call, byte[] path, String reason) {
         return new PosixException(call, Errno.EPERM, path, reason);
     }
