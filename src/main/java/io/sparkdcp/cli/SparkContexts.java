@@ -111,6 +111,7 @@ final class SparkContexts {
      */
     static JavaSparkContext start(String masterOption, boolean verbose) {
         SparkConf conf = configure(new SparkConf(), masterOption);
+        OpenMasterCheck.refuseOpenMaster(conf);
         if (verbose) return new JavaSparkContext(conf);
         JavaSparkContext sc = Logging.quietDuring(Logging.SPARK_START, () -> new JavaSparkContext(conf));
         Logging.quiet(Logging.SPARK_TASK_FAILURES);
