@@ -21,9 +21,16 @@ final class OpenMasterCheck {
     private static final String MASTER_ENDPOINT = "Master";
     static final List<String> PROBE_LOGGERS = List.of("org.apache.spark.rpc", "org.apache.spark.network", "org.apache.spark.SecurityManager");
 
+    /** A usage error (exit 2, nothing written): the commands report an IllegalArgumentException's message in one line. */
+    static final class OpenMaster extends IllegalArgumentException {
+        OpenMaster(String message) {
+            super(message);
+        }
+    }
+
     private OpenMasterCheck() {}
 
-    /** Throws when {@code conf} authenticates and one of its spark:// masters takes unauthenticated calls. */
+    /** {@link OpenMaster} when {@code conf} authenticates and one of its spark:// masters takes unauthenticated calls. */
     static void refuseOpenMaster(SparkConf conf) {
         String master = conf.get("spark.master", "");
         if (!master.startsWith("spark://") || !conf.getBoolean("spark.authenticate", false)) return;
@@ -38,21 +45,21 @@ final class OpenMasterCheck {
                 continue;
             }
             if (Logging.quietDuring(PROBE_LOGGERS, () -> answersWithoutAuthentication(conf, host, port)))
-                throw new IllegalStateException("spark://" + hostPort + " takes applications without authentication, from anyone who "
+                throw new OpenMaster("spark://" + hostPort + " takes applications without authentication, from anyone who "
                         + "reaches it: start its master and workers with spark.authenticate and the secret (docs/cluster.md#security)");
         }
     }
 
     private static boolean answersWithoutAuthentication(SparkConf conf, String host, int port) {
         SparkConf open = conf.clone().set("spark.authenticate", "false").set("spark.network.crypto.enabled", "false")
-                .set("spark.rpc.lookupTimeout", "20s").set("spark.rpc.askTimeout", "20s");
+                .set("spark.rpc.lookupTimeout", "20s").set("spark.rpc.askTimeout", "20s").set("spark.rpc.io.connectionTimeout", "20s");
         SecurityManager security = new SecurityManager(open, SecurityManager$.MODULE$.$lessinit$greater$default$2(),
                 SecurityManager$.MODULE$.$lessinit$greater$default$3());
         RpcEnv env = RpcEnv$.MODULE$.create("spark-dcp-master-check", "localhost", 0, open, security, true);
         try {
             env.setupEndpointRef(RpcAddress$.MODULE$.apply(host, port), MASTER_ENDPOINT);
             return true;
-        } catch (RuntimeException refusedOrUnreachable) { // unreachable: the submission itself says so
+        } catch (Exception refusedOrUnreachable) { // Spark throws its checked exceptions undeclared; unreachable: the submission says so
             return false;
         } finally {
             env.shutdown();

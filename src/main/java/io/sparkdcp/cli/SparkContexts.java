@@ -75,6 +75,8 @@ final class SparkContexts {
         JavaSparkContext sc;
         try {
             sc = start(masterOption, verbose);
+        } catch (OpenMasterCheck.OpenMaster e) { // a usage error, not Spark failing to start
+            throw e;
         } catch (Exception e) { // Spark's own exceptions are checked ones Scala does not declare
             throw new CannotStart(e);
         }

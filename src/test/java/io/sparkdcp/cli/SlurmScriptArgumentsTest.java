@@ -49,7 +49,12 @@ class SlurmScriptArgumentsTest {
                 printf '%s\\n' "$@" > "$CALLS/spark-class-master"
                 echo "Registering worker node1:1"; echo "Registering worker node2:1"
                 exec sleep 60""");
-        Commands.executable(sparkBin.resolve("spark-submit"), "printf '%s\\n' \"$@\" > \"$CALLS/spark-submit\"");
+        // It keeps the properties file the job passes, and its mode and its directory's: the job removes them as it ends.
+        Commands.executable(sparkBin.resolve("spark-submit"), """
+                printf '%s\\n' "$@" > "$CALLS/spark-submit"
+                while [ "$1" != --properties-file ]; do shift; done
+                cp "$2" "$CALLS/properties"
+                stat -c %a "$2" "$(dirname "$2")" > "$CALLS/properties-modes\"""");
 
         Path scratch = Files.createDirectories(tmp.resolve("scratch"));
         ProcessBuilder job = new ProcessBuilder("bash", spooled.toString(), "copy", "/lustre/old/", "/lustre/new")
@@ -70,7 +75,8 @@ class SlurmScriptArgumentsTest {
         String jobScratch = scratch.resolve("spark-dcp-" + JOB).toString();
         assertInOrder(submit, "--master", "spark://node1:7077", "--deploy-mode", "client");
         assertInOrder(submit, "--name", "migration-" + JOB);
-        assertInOrder(submit, "--properties-file", AppJars.PROJECT.resolve("spark-conf/spark-defaults.conf").toString());
+        Path properties = tmp.resolve("submit/spark-dcp-" + JOB + "/private/spark-dcp.properties");
+        assertInOrder(submit, "--properties-file", properties.toString());
         assertInOrder(submit, "--driver-memory", "2g");
         assertInOrder(submit, "--executor-cores", "2", "--executor-memory", "3g");
         assertInOrder(submit, "--conf", "spark.local.dir=" + jobScratch, "--conf", "spark.task.maxFailures=8");
@@ -81,8 +87,24 @@ class SlurmScriptArgumentsTest {
         List<String> srun = Files.readAllLines(calls.resolve("srun"));
         assertInOrder(srun, "--nodes=2", "--ntasks=2", "--ntasks-per-node=1", "--cpus-per-task=4");
         assertInOrder(srun, tmp.resolve("spark/bin/spark-class").toString(), "org.apache.spark.deploy.worker.Worker",
-                "--cores", "4", "--memory", "13312m", "--work-dir", jobScratch + "/work", "spark://node1:7077");
-        assertInOrder(Files.readAllLines(calls.resolve("spark-class-master")), "org.apache.spark.deploy.master.Master", "--host", "node1");
+                "--cores", "4", "--memory", "13312m", "--work-dir", jobScratch + "/work");
+        List<String> master = Files.readAllLines(calls.resolve("spark-class-master"));
+        assertInOrder(master, "org.apache.spark.deploy.master.Master", "--host", "node1");
+
+        // The job's own authenticated settings, on top of spark-defaults.conf, where only its user may read them, and gone after it.
+        assertInOrder(master, "--properties-file", properties.toString());
+        assertInOrder(srun, "--work-dir", jobScratch + "/work", "--properties-file", properties.toString(), "spark://node1:7077");
+        String written = Files.readString(calls.resolve("properties"));
+        assertTrue(written.startsWith(Files.readString(AppJars.PROJECT.resolve("spark-conf/spark-defaults.conf"))), written);
+        for (String line : List.of("spark.authenticate true", "spark.network.crypto.enabled true", "spark.master.rest.enabled false",
+                "spark.ui.enabled false", "spark.ui.killEnabled false")) {
+            assertTrue(written.lines().anyMatch(line::equals), line + " in\n" + written);
+        }
+        String secret = written.lines().filter(l -> l.startsWith("spark.authenticate.secret ")).findFirst().orElseThrow().substring(26);
+        assertTrue(secret.matches("[0-9a-f]{64}"), secret);
+        assertEquals(List.of("600", "700"), Files.readAllLines(calls.resolve("properties-modes")));
+        for (List<String> arguments : List.of(submit, srun, master)) assertTrue(arguments.stream().noneMatch(a -> a.contains(secret)), "" + arguments);
+        assertTrue(Files.notExists(properties.getParent()), "the job's private directory left behind");
     }
 
     private static void assertInOrder(List<String> arguments, String... sequence) {
