@@ -263,6 +263,8 @@ class SlurmBatchScriptTest {
                 assertTrue(System.nanoTime() < deadline, "no refusal within 3 minutes:\n--- driver\n" + Files.readString(driverLog)
                         + "\n--- worker\n" + Files.readString(workerLog) + "\n--- master\n" + Files.readString(masterLog));
                 assertTrue(otherDriver.isAlive() || otherDriver.exitValue() != 0, "the other user's copy ran:\n" + Files.readString(driverLog));
+                String master = Files.readString(masterLog);
+                assertFalse(master.contains("Registering app intruder") || master.contains("Registering worker " + node + ":" + workerPort), master);
                 Thread.sleep(500);
             }
         } finally {
