@@ -24,6 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,6 +81,7 @@ class SlurmBatchScriptTest {
     private long missingSourceJob;
     private long failedEntryJob;
     private final Map<Long, Integer> masterPorts = new HashMap<>();
+    private final Map<Long, Integer> masterUiPorts = new HashMap<>();
     private AppJars jars;
     /** Files older than this are not the jobs': the other user's search for the secret reads only newer ones. */
     private Path startMarker;
@@ -280,6 +285,16 @@ class SlurmBatchScriptTest {
         assertTrue(master.contains("SecurityManager: authentication enabled"), master);
         assertFalse(master.contains("Started REST server"), master);
         assertTrue(master.contains("Bound MasterWebUI to " + node + ","), master);
+        // Anyone on the node can read the master's UI (Spark always starts it): its environment page redacts the secret,
+        // and it stops no application.
+        HttpClient http = HttpClient.newHttpClient();
+        URI ui = URI.create("http://" + node + ":" + masterUiPorts.get(job.id()));
+        HttpResponse<String> environment = http.send(HttpRequest.newBuilder(ui.resolve("/environment/")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, environment.statusCode(), environment.body());
+        assertTrue(environment.body().contains("spark.authenticate.secret") && !environment.body().contains(secret), environment.body());
+        HttpResponse<String> kill = http.send(HttpRequest.newBuilder(ui.resolve("/app/kill/?id=x&terminate=true"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(kill.statusCode() >= 400, kill.statusCode() + " " + kill.body());
 
         Commands.Result ps = AnotherUser.sh("ps -eo args");
         assertEquals(0, ps.exitCode(), ps.stderr());
@@ -327,15 +342,17 @@ class SlurmBatchScriptTest {
     /** With these variables set on top of the others (an empty one is unset for the script). */
     private long submit(List<String> sbatchOptions, Map<String, String> variables, String... spark_dcpArguments) throws IOException {
         int masterPort = freePort();
+        int masterUiPort = freePort();
         Map<String, String> env = new HashMap<>(Map.of("SPARK_HOME", sparkHome.toString(), "SPARK_DCP_HOME", AppJars.PROJECT.toString(),
                 "SPARK_DCP_DRIVER_MEMORY", "1g", "TMPDIR", nodeLocal.toString(),
-                "SPARK_DCP_MASTER_PORT", "" + masterPort, "SPARK_DCP_MASTER_WEBUI_PORT", "" + freePort()));
+                "SPARK_DCP_MASTER_PORT", "" + masterPort, "SPARK_DCP_MASTER_WEBUI_PORT", "" + masterUiPort));
         env.putAll(variables);
         List<String> arguments = new ArrayList<>(sbatchOptions);
         arguments.add(SCRIPT.toString());
         arguments.addAll(List.of(spark_dcpArguments));
         long job = slurm.submit(submitDir, env, arguments);
         masterPorts.put(job, masterPort);
+        masterUiPorts.put(job, masterUiPort);
         return job;
     }
 
