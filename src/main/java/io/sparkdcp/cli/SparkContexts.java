@@ -75,6 +75,8 @@ final class SparkContexts {
         JavaSparkContext sc;
         try {
             sc = start(masterOption, verbose);
+        } catch (OpenMasterCheck.OpenMaster e) { // a usage error, not Spark failing to start
+            throw e;
         } catch (Exception e) { // Spark's own exceptions are checked ones Scala does not declare
             throw new CannotStart(e);
         }
@@ -111,6 +113,7 @@ final class SparkContexts {
      */
     static JavaSparkContext start(String masterOption, boolean verbose) {
         SparkConf conf = configure(new SparkConf(), masterOption);
+        OpenMasterCheck.refuseOpenMaster(conf);
         if (verbose) return new JavaSparkContext(conf);
         JavaSparkContext sc = Logging.quietDuring(Logging.SPARK_START, () -> new JavaSparkContext(conf));
         Logging.quiet(Logging.SPARK_TASK_FAILURES);

@@ -18,11 +18,13 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * docs/cluster.md's standalone cluster started from the build, without a Spark installation, run as
- * the doc shows it on one host: its commands in order, with 127.0.0.1 for MASTER, a free port, one
- * worker of one core, an XFS mount for the shared paths, and the master and worker in the background.
+ * docs/cluster.md's authenticated standalone cluster started from the build, without a Spark
+ * installation, run as the doc shows it on one host: its commands in order (the secret, the
+ * master and worker in the background, the copy, their stop), with 127.0.0.1 for MASTER and
+ * WORKER, a free port, one worker of one core, an XFS mount for the shared paths.
  */
 class StandaloneFromBuildDocTest {
     private static final Path CLUSTER_DOC = AppJars.PROJECT.resolve("docs/cluster.md");
@@ -40,37 +42,42 @@ class StandaloneFromBuildDocTest {
         try (LoopMount mount = LoopMount.create("standalone-doc", 1024)) {
             RichTree tree = RichTree.build(Files.createDirectories(mount.dir().resolve("old")));
             String port = "" + freePort();
-            Map<String, String> site = Map.of("/shared/spark-dcp", AppJars.PROJECT.toString(), "MASTER", "127.0.0.1", "7077", port,
-                    "--cores 16 --memory 64g", "--cores 1 --memory 1g", "/local/scratch/spark-work", tmp.resolve("work").toString(),
+            Path local = Files.createDirectory(tmp.resolve("local"));
+            Map<String, String> site = Map.of("/shared/spark-dcp", AppJars.PROJECT.toString(), "MASTER", "127.0.0.1", "WORKER", "127.0.0.1",
+                    "7077", port, "--cores 16 --memory 64g", "--cores 1 --memory 1g", "/local/scratch", local.toString(),
+                    "$HOME/.spark-dcp", tmp.resolve("dot-spark-dcp").toString(),
                     "SPARK_DCP_EXECUTOR_CORES=8 SPARK_DCP_EXECUTOR_MEMORY=16g", "SPARK_DCP_EXECUTOR_CORES=1 SPARK_DCP_EXECUTOR_MEMORY=512m",
                     "/lustre/old/ /lustre/new", mount.dir().resolve("old") + "/ " + mount.dir().resolve("new"));
             List<String> script = new ArrayList<>(List.of("set -eu", "export SPARK_LOCAL_IP=127.0.0.1 SPARK_DCP_DRIVER_MEMORY=1g",
-                    "trap 'kill $(jobs -p) 2>/dev/null; wait' EXIT"));
+                    "trap 'kill $(jobs -p) 2>/dev/null || true; wait' EXIT"));
             for (DocBlocks.Command command : DocBlocks.commands(block)) {
                 String line = command.text();
                 for (Map.Entry<String, String> s : site.entrySet()) line = line.replace(s.getKey(), s.getValue());
-                if (line.contains("deploy.master.Master")) {
-                    script.add(line + " > " + tmp.resolve("master.log") + " 2>&1 &");
-                } else if (line.contains("deploy.worker.Worker")) {
-                    script.add(line + " > " + tmp.resolve("worker.log") + " 2>&1 &");
-                    script.add("for i in $(seq 300); do grep -q 'Successfully registered with master' " + tmp.resolve("worker.log")
+                script.add(line);
+                if (line.contains("deploy.worker.Worker")) {
+                    script.add("for i in $(seq 300); do grep -q 'Successfully registered with master' " + workerLog()
                             + " && break; sleep 1; done");
-                } else {
-                    script.add(line);
                 }
             }
+            script.add("wait"); // the doc's kills stop the master and the worker, or this times out
             Path run = Files.writeString(tmp.resolve("standalone.sh"), String.join("\n", script) + "\n");
             TimedProcess.Finished finished = TimedProcess.run(new ProcessBuilder("bash", run.toString()), tmp.resolve("out.txt"), TIMEOUT_SECONDS);
             assertEquals(0, finished.exitCode(), String.join("\n", script) + "\n" + finished.output() + logs());
             TreeComparator.assertSameTree(tree.root(), mount.dir().resolve("new"));
+            String master = Files.readString(masterLog());
+            assertTrue(master.contains("SecurityManager: authentication enabled") && master.contains("RECEIVED SIGNAL TERM"), master);
+            assertTrue(Files.readString(workerLog()).contains("RECEIVED SIGNAL TERM"), Files.readString(workerLog()));
         }
     }
 
+    private Path masterLog() { return tmp.resolve("dot-spark-dcp/master.log"); }
+
+    private Path workerLog() { return tmp.resolve("local/spark-worker.log"); }
+
     private String logs() throws IOException {
         StringBuilder all = new StringBuilder();
-        for (String log : List.of("master.log", "worker.log")) {
-            Path file = tmp.resolve(log);
-            if (Files.exists(file)) all.append("\n--- ").append(log).append(":\n").append(Files.readString(file));
+        for (Path file : List.of(masterLog(), workerLog())) {
+            if (Files.exists(file)) all.append("\n--- ").append(file).append(":\n").append(Files.readString(file));
         }
         return all.toString();
     }

@@ -100,6 +100,9 @@ public final class SlurmCluster implements AutoCloseable {
 
     public List<String> nodes() { return nodes; }
 
+    /** The daemons' configuration, state, spool (job scripts and environments) and logs. */
+    public Path home() { return home; }
+
     /** What Slurm's commands need to find this cluster (the job's environment passes it on to srun). */
     public Map<String, String> clientEnvironment() {
         return Map.of("SLURM_CONF", conf.toString());

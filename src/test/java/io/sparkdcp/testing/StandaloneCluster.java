@@ -4,14 +4,18 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A Spark standalone cluster made of separate JVMs started from a classpath (the build's
- * target/classpath.txt): one master and some one-core workers on 127.0.0.1. Logs go to files in
- * {@code home}; closing kills every process it started, executors included.
+ * target/classpath.txt): one master and some one-core workers on 127.0.0.1, authenticated when
+ * started with a secret (a properties file of mode 0600 that the master and workers read, as
+ * docs/cluster.md shows). Logs go to files in {@code home}; closing kills every process it
+ * started, executors included.
  */
 public final class StandaloneCluster implements AutoCloseable {
     private static final long START_SECONDS = 180; // JVMs start slowly on a loaded 2-core machine
@@ -20,16 +24,24 @@ public final class StandaloneCluster implements AutoCloseable {
     private final String classpath;
     private final List<Process> processes = new ArrayList<>();
     private final List<Path> workerLogs = new ArrayList<>();
+    private final String secret;
     private String masterUrl;
 
-    private StandaloneCluster(Path home, String classpath) {
+    private StandaloneCluster(Path home, String classpath, String secret) {
         this.home = home;
         this.classpath = classpath;
+        this.secret = secret;
     }
 
     /** Starts the master and the workers; {@link #awaitWorkers()} waits until they have registered. */
     public static StandaloneCluster start(Path home, String classpath, int workers, String workerMemory) throws IOException, InterruptedException {
-        StandaloneCluster cluster = new StandaloneCluster(home, classpath);
+        return start(home, classpath, workers, workerMemory, null);
+    }
+
+    /** The same, authenticated with {@code secret} unless it is null (the master's REST server off). */
+    public static StandaloneCluster start(Path home, String classpath, int workers, String workerMemory, String secret)
+            throws IOException, InterruptedException {
+        StandaloneCluster cluster = new StandaloneCluster(home, classpath, secret);
         try {
             cluster.startAll(workers, workerMemory);
             return cluster;
@@ -45,17 +57,37 @@ public final class StandaloneCluster implements AutoCloseable {
         Files.createDirectories(sparkHome.resolve("jars"));
         int port = freePort();
         masterUrl = "spark://127.0.0.1:" + port;
-        Path masterLog = home.resolve("master.log");
-        launch(sparkHome, masterLog, "org.apache.spark.deploy.master.Master",
-                "--host", "127.0.0.1", "--port", "" + port, "--webui-port", "" + freePort());
+        List<String> properties = secret == null ? List.of() : List.of("--properties-file", daemonProperties().toString());
+        launch(sparkHome, masterLog(), "org.apache.spark.deploy.master.Master",
+                concat(List.of("--host", "127.0.0.1", "--port", "" + port, "--webui-port", "" + freePort()), properties));
         for (int i = 0; i < workers; i++) {
             Path log = home.resolve("worker-" + i + ".log");
             workerLogs.add(log);
-            launch(sparkHome, log, "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1", "--cores", "1",
+            launch(sparkHome, log, "org.apache.spark.deploy.worker.Worker", concat(List.of("--host", "127.0.0.1", "--cores", "1",
                     "--memory", workerMemory, "--webui-port", "" + freePort(), "--work-dir",
-                    Files.createDirectories(home.resolve("work-" + i)).toString(), masterUrl);
+                    Files.createDirectories(home.resolve("work-" + i)).toString()), properties, List.of(masterUrl)));
         }
     }
+
+    /** The daemons' properties: authentication with the secret, readable by this user only. */
+    private Path daemonProperties() throws IOException {
+        Path file = home.resolve("daemon.properties");
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(file, "spark.authenticate true\nspark.authenticate.secret " + secret + "\nspark.master.rest.enabled false\n");
+        return file;
+    }
+
+    @SafeVarargs
+    private static String[] concat(List<String>... parts) {
+        return Stream.of(parts).flatMap(List::stream).toArray(String[]::new);
+    }
+
+    /** Returns once the master takes registrations. */
+    public void awaitMaster() throws IOException, InterruptedException {
+        awaitLine(masterLog(), "I have been elected leader!");
+    }
+
+    public Path masterLog() { return home.resolve("master.log"); }
 
     /** Returns once every worker has registered with the master. */
     public void awaitWorkers() throws IOException, InterruptedException {

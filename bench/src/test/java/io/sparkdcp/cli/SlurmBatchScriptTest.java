@@ -5,13 +5,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sparkdcp.bench.latencyfs.LatencyMount;
 import io.sparkdcp.bench.latencyfs.LatencyProfile;
 import io.sparkdcp.bench.latencyfs.MetadataOp;
+import io.sparkdcp.testing.AnotherUser;
 import io.sparkdcp.testing.AppJars;
 import io.sparkdcp.testing.ChildJvm;
+import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.RichTree;
 import io.sparkdcp.testing.SlurmCluster;
 import io.sparkdcp.testing.SlurmCluster.Job;
 import io.sparkdcp.testing.SparkStandIn;
+import io.sparkdcp.testing.StandaloneCluster;
 import io.sparkdcp.testing.TreeComparator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,6 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +40,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -41,7 +49,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * classpath. Every job is submitted at the start, so the time-limit job's minute runs while the
  * others do. After each job: its exit code and state, no process of it alive, and no node-local
  * scratch (TMPDIR/spark-dcp-JOBID) left. One job runs Spark from the build's jars instead, without
- * SPARK_HOME, with the cluster scripts' SPARK_DCP_* variables.
+ * SPARK_HOME, with the cluster scripts' SPARK_DCP_* variables. While one job copies, another user
+ * of this host tries its Spark cluster (the job's directories readable by all, as a shared file
+ * system's often are).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SlurmBatchScriptTest {
@@ -70,6 +80,11 @@ class SlurmBatchScriptTest {
     private long cancelJob;
     private long missingSourceJob;
     private long failedEntryJob;
+    private final Map<Long, Integer> masterPorts = new HashMap<>();
+    private final Map<Long, Integer> masterUiPorts = new HashMap<>();
+    private AppJars jars;
+    /** Files older than this are not the jobs': the other user's search for the secret reads only newer ones. */
+    private Path startMarker;
 
     @BeforeAll
     void startSlurmAndSubmitTheJobs() throws Exception {
@@ -78,7 +93,9 @@ class SlurmBatchScriptTest {
         // First: slurmctld checks time limits every 30 s from its start, so the time-limit job ends
         // 90 s after it whatever else this set-up does before that job starts.
         slurm = SlurmCluster.start(NODES);
-        AppJars jars = AppJars.fromLauncherBuild();
+        startMarker = Files.createFile(tmp.resolve("start-marker"));
+        Commands.run("chmod", "755", tmp.toString());
+        jars = AppJars.fromLauncherBuild();
         sparkHome = SparkStandIn.install(tmp.resolve("spark"), jars);
         submitDir = Files.createDirectories(tmp.resolve("submit"));
         nodeLocal = Files.createDirectories(tmp.resolve("node-local"));
@@ -173,7 +190,7 @@ class SlurmBatchScriptTest {
     }
 
     @Test
-    void scancelDuringTheCopyLeavesNoProcessAndNoScratch() throws Exception {
+    void anotherUserIsRefusedThenScancelDuringTheCopyLeavesNoProcessAndNoScratch() throws Exception {
         Path dst = xfs.dir().resolve("dst-cancel");
         slurm.awaitRunning(cancelJob, JOB_TIMEOUT);
         long deadline = System.nanoTime() + JOB_TIMEOUT.toNanos();
@@ -181,7 +198,11 @@ class SlurmBatchScriptTest {
             assertTrue(System.nanoTime() < deadline && !slurm.job(cancelJob).ended(), "the copy did not start: " + output(slurm.job(cancelJob)));
             Thread.sleep(500);
         }
-        slurm.cancel(cancelJob);
+        try {
+            assertAnotherUserIsRefused(slurm.job(cancelJob));
+        } finally {
+            slurm.cancel(cancelJob);
+        }
         Job job = slurm.awaitEnd(cancelJob, Duration.ofMinutes(1));
         assertEquals("CANCELLED", job.state(), output(job));
         assertTrue(copiedFiles(dst) < SLOW_FILES, "the copy ended before scancel");
@@ -194,6 +215,112 @@ class SlurmBatchScriptTest {
         assertEquals("TIMEOUT", job.state(), output(job));
         assertTrue(copiedFiles(xfs.dir().resolve("dst-time-limit")) < SLOW_FILES, "the copy ended within the time limit");
         assertNothingLeft(job);
+    }
+
+    /**
+     * Another user of the job's first node, without the secret, starts a driver and a worker against the job's master
+     * while the copy runs: the master refuses both (a failed handshake in its log, neither registered, both told
+     * "Failed to connect to master"); then no command line and no file that user can read (none of this run's in
+     * /tmp, where the submit directory and the node-local scratch are too, and no process's cmdline or environ)
+     * holds the job's secret, and the master's REST server and the driver's UI are off.
+     */
+    private void assertAnotherUserIsRefused(Job job) throws Exception {
+        AnotherUser.ensureExists();
+        Path runDir = submitDir.resolve("spark-dcp-" + job.id());
+        String secret = Files.readAllLines(runDir.resolve("private/spark-dcp.properties")).stream()
+                .filter(line -> line.startsWith("spark.authenticate.secret ")).map(line -> line.substring("spark.authenticate.secret ".length()))
+                .findFirst().orElseThrow();
+        assertEquals(64, secret.length(), "the job's secret");
+        Path masterLog = runDir.resolve("master.log");
+        String node = slurm.nodesOf(job).get(0);
+        String masterUrl = "spark://" + node + ":" + masterPorts.get(job.id());
+        long refusedBefore = refusals(masterLog);
+
+        Path other = Files.createDirectories(tmp.resolve("other-user"));
+        String classpath = AnotherUser.readableClasspath(other.resolve("jars"), jars.classpath());
+        Path appJar = Path.of(AnotherUser.readableClasspath(other.resolve("app"), jars.appJar().toString()));
+        Files.createDirectories(other.resolve("spark-home/jars"));
+        Path work = Files.createDirectories(other.resolve("work")); // the other user's: its copy's SRC and DST too
+        Path src = Files.createDirectories(work.resolve("src"));
+        Files.writeString(src.resolve("f"), "f\n");
+        Commands.run("chown", "-R", AnotherUser.NAME, work.toString()); // not the jars: they are links to Maven's
+        Map<String, String> env = Map.of("SPARK_HOME", other.resolve("spark-home").toString(), "SPARK_SCALA_VERSION", "2.13",
+                "SPARK_LOCAL_IP", node, "SPARK_LOCAL_DIRS", work.toString());
+        int workerPort = freePort();
+        List<String> java = new ArrayList<>(List.of(StandaloneCluster.javaBin(), "-Xmx512m"));
+        java.addAll(ChildJvm.FLAGS);
+        java.addAll(AppJars.moduleFlags());
+        java.addAll(List.of("-Djava.io.tmpdir=" + work, "-cp", classpath));
+        List<String> driver = new ArrayList<>(java);
+        driver.addAll(List.of("org.apache.spark.deploy.SparkSubmit", "--master", masterUrl, "--deploy-mode", "client", "--name", "intruder",
+                "--class", "io.sparkdcp.cli.Main", "--conf", "spark.ui.enabled=false", appJar.toString(), "copy", src + "/", work.resolve("dst").toString()));
+        List<String> worker = new ArrayList<>(java);
+        worker.addAll(List.of("org.apache.spark.deploy.worker.Worker", "--host", node, "--port", "" + workerPort, "--webui-port", "" + freePort(),
+                "--cores", "1", "--memory", "512m", "--work-dir", work.toString(), masterUrl));
+        Path driverLog = other.resolve("driver.log");
+        Path workerLog = other.resolve("worker.log");
+        Process otherDriver = AnotherUser.start(driverLog, env, driver);
+        Process otherWorker = AnotherUser.start(workerLog, env, worker);
+        try {
+            long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+            while (!(Files.readString(driverLog).contains("Failed to connect to master") && Files.readString(workerLog).contains("Failed to connect to master")
+                    && refusals(masterLog) >= refusedBefore + 2)) {
+                assertTrue(System.nanoTime() < deadline, "no refusal within 3 minutes:\n--- driver\n" + Files.readString(driverLog)
+                        + "\n--- worker\n" + Files.readString(workerLog) + "\n--- master\n" + Files.readString(masterLog));
+                assertTrue(otherDriver.isAlive() || otherDriver.exitValue() != 0, "the other user's copy ran:\n" + Files.readString(driverLog));
+                String master = Files.readString(masterLog);
+                assertFalse(master.contains("Registering app intruder") || master.contains("Registering worker " + node + ":" + workerPort), master);
+                Thread.sleep(500);
+            }
+        } finally {
+            for (Process p : List.of(otherDriver, otherWorker)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly().waitFor();
+            }
+        }
+        String master = Files.readString(masterLog);
+        assertFalse(master.contains("Registering app intruder"), master);
+        assertFalse(master.contains("Registering worker " + node + ":" + workerPort), master);
+        assertTrue(Files.notExists(work.resolve("dst/f")), "the other user's copy ran");
+        assertTrue(master.contains("SecurityManager: authentication enabled"), master);
+        assertFalse(master.contains("Started REST server"), master);
+        assertTrue(master.contains("Bound MasterWebUI to " + node + ","), master);
+        // Anyone on the node can read the master's UI (Spark always starts it): its environment page redacts the secret,
+        // and it stops no application.
+        HttpClient http = HttpClient.newHttpClient();
+        URI ui = URI.create("http://" + node + ":" + masterUiPorts.get(job.id()));
+        HttpResponse<String> environment = http.send(HttpRequest.newBuilder(ui.resolve("/environment/")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, environment.statusCode(), environment.body());
+        assertTrue(environment.body().contains("spark.authenticate.secret") && !environment.body().contains(secret), environment.body());
+        HttpResponse<String> kill = http.send(HttpRequest.newBuilder(ui.resolve("/app/kill/?id=x&terminate=true"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(kill.statusCode() >= 400, kill.statusCode() + " " + kill.body());
+
+        Commands.Result ps = AnotherUser.sh("ps -eo args");
+        assertEquals(0, ps.exitCode(), ps.stderr());
+        assertTrue(ps.stdout().contains("org.apache.spark.deploy.master.Master"), ps.stdout());
+        assertFalse(ps.stdout().contains(secret), "the secret in ps -eo args:\n" + ps.stdout());
+        // Every file it can read that this run wrote (small ones: no loop image), and every process's cmdline and environ.
+        Commands.Result readable = AnotherUser.sh("""
+                find /tmp /var/tmp /dev/shm -xdev -type f -readable -size -8M -newer %s \\
+                    -exec sh -c 'for f; do printf "\\n==> %%s\\n" "$f"; cat "$f"; done' sh {} + 2>/dev/null
+                for f in /proc/[0-9]*/cmdline /proc/[0-9]*/environ; do
+                    printf '\\n==> %%s\\n' "$f"; cat "$f" 2>/dev/null
+                done
+                true
+                """.formatted(startMarker));
+        assertTrue(readable.stdout().contains("==> " + runDir.resolve("master.log")), "the search did not read the master's log");
+        int at = readable.stdout().indexOf(secret);
+        if (at >= 0) {
+            String before = readable.stdout().substring(0, at);
+            throw new AssertionError("the other user can read the secret, in "
+                    + before.substring(before.lastIndexOf("\n==> ") + 1).lines().findFirst().orElse("?"));
+        }
+    }
+
+    /** The master's log lines for a connection that did not authenticate. */
+    private static long refusals(Path masterLog) throws IOException {
+        return Files.readString(masterLog).lines().filter(line -> line.contains("Failed to parse new auth challenge")).count();
     }
 
     /**
@@ -214,14 +341,19 @@ class SlurmBatchScriptTest {
 
     /** With these variables set on top of the others (an empty one is unset for the script). */
     private long submit(List<String> sbatchOptions, Map<String, String> variables, String... spark_dcpArguments) throws IOException {
+        int masterPort = freePort();
+        int masterUiPort = freePort();
         Map<String, String> env = new HashMap<>(Map.of("SPARK_HOME", sparkHome.toString(), "SPARK_DCP_HOME", AppJars.PROJECT.toString(),
                 "SPARK_DCP_DRIVER_MEMORY", "1g", "TMPDIR", nodeLocal.toString(),
-                "SPARK_DCP_MASTER_PORT", "" + freePort(), "SPARK_DCP_MASTER_WEBUI_PORT", "" + freePort()));
+                "SPARK_DCP_MASTER_PORT", "" + masterPort, "SPARK_DCP_MASTER_WEBUI_PORT", "" + masterUiPort));
         env.putAll(variables);
         List<String> arguments = new ArrayList<>(sbatchOptions);
         arguments.add(SCRIPT.toString());
         arguments.addAll(List.of(spark_dcpArguments));
-        return slurm.submit(submitDir, env, arguments);
+        long job = slurm.submit(submitDir, env, arguments);
+        masterPorts.put(job, masterPort);
+        masterUiPorts.put(job, masterUiPort);
+        return job;
     }
 
     /** Two batches, one file at a time each: SLOW_FILES / 2 seconds at least. */
