@@ -151,12 +151,19 @@ def _options_of(entry, name):
 
 def _arguments(entry, name, options):
     known = _options_of(entry, name)
+    for keyword in options:
+        if "--" + keyword.replace("_", "-") not in known:
+            valid = ", ".join(sorted(o[2:].replace("-", "_") for o in known))
+            raise TypeError(f"{name}() got an unexpected keyword argument '{keyword}'; the valid ones are: {valid}")
+    return cli_arguments(options)
+
+
+def cli_arguments(options):
+    """Keyword options as the CLI's arguments: ``exclude=["a", "b"]`` is ``--exclude=a --exclude=b``,
+    ``delete=True`` is ``--delete``, False and None leave an option out. spark-dcp checks what they say."""
     args = []
     for keyword, value in options.items():
         option = "--" + keyword.replace("_", "-")
-        if option not in known:
-            valid = ", ".join(sorted(o[2:].replace("-", "_") for o in known))
-            raise TypeError(f"{name}() got an unexpected keyword argument '{keyword}'; the valid ones are: {valid}")
         values = value if isinstance(value, (list, tuple)) else [value]
         for v in values:
             if v is None or v is False:
