@@ -85,7 +85,10 @@ def test_the_dag_migrates_a_tree_exactly_with_the_report_in_xcom(airflow_home, x
     assert xcom[("check_report", "return_value")]["copied"] == 9
     code, out = spark_dcp_compare(src + "/", dst)
     assert code == 0, out
-    assert "--master local[2]" in done.stdout + done.stderr  # the param over spark_default's yarn
+    out = done.stdout + done.stderr
+    assert "--master local[2]" in out  # the param over spark_default's yarn
+    assert "--name spark-dcp-migration" in out and "--deploy-mode client" in out
+    assert "INFO SparkContext" not in out  # spark-conf/log4j2.properties: spark-dcp's lines without Spark's INFO ones
 
 
 def test_a_missing_source_fails_the_task_once_without_a_retry(airflow_home, xfs):
