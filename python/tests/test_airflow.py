@@ -113,13 +113,13 @@ def test_a_run_interrupted_by_execution_timeout_is_retried_and_resumes(airflow_h
     base = os.path.join(xfs, "timeout")
     src = os.path.join(base, "old")
     os.makedirs(src)
-    for i in range(24):  # 24 MiB at --bwlimit 1M: more than one attempt's worth
+    for i in range(40):  # 40 MiB at --bwlimit 1M: more than an attempt of 30 s copies, however fast Spark starts
         with open(os.path.join(src, f"f{i:02}.dat"), "wb") as f:
             f.write(os.urandom(1 << 20))
     dst = os.path.join(base, "new")
     report = os.path.join(base, "report.json")
     with open(os.path.join(home, "dags", "timeout_dag.py"), "w") as f:
-        f.write(TIMEOUT_DAG.format(src=src + "/", dst=dst, report=report, timeout=35))
+        f.write(TIMEOUT_DAG.format(src=src + "/", dst=dst, report=report, timeout=30))
 
     done, run_id, tasks, history, xcom = dags_test(airflow_home, "spark_dcp_timeout")
 
@@ -134,3 +134,37 @@ def test_a_run_interrupted_by_execution_timeout_is_retried_and_resumes(airflow_h
     assert final["exit_code"] == 0 and final["skipped"] > 0  # the last attempt resumed: earlier ones' files kept
     code, out = spark_dcp_compare(src + "/", dst, "--contents")
     assert code == 0, out
+
+
+def test_the_check_reads_an_interrupted_runs_report(xfs):
+    """A run stopped by SIGTERM writes a report without counts: the DAG's check says so, not KeyError."""
+    import importlib.util
+    import signal
+    import time
+
+    from conftest import LAUNCHER
+    from spark_dcp.airflow import summary
+
+    base = os.path.join(xfs, "interrupted")
+    src = os.path.join(base, "old")
+    os.makedirs(src)
+    for i in range(8):
+        with open(os.path.join(src, f"f{i}.dat"), "wb") as f:
+            f.write(os.urandom(1 << 20))
+    report = os.path.join(base, "report.json")
+    run = subprocess.Popen([LAUNCHER, "copy", "--bwlimit=1M", "--report", report, src + "/", os.path.join(base, "new")],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in run.stdout:
+        if "listed" in line:
+            break
+    time.sleep(1)
+    run.send_signal(signal.SIGTERM)
+    run.communicate(timeout=60)
+    assert run.returncode == 20
+
+    spec = importlib.util.spec_from_file_location("spark_dcp_migration", DAG_FILE)
+    dag = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dag)
+    with pytest.raises(RuntimeError, match="the last copy attempt was interrupted"):
+        dag.check_report(report)
+    assert summary(json.load(open(report, encoding="utf-8")))["interrupted"] is True

@@ -72,9 +72,12 @@ public final class SessionCommand {
         String[] full = new String[args.length + 1];
         full[0] = name;
         System.arraycopy(args, 0, full, 1, args.length);
-        for (String option : NOT_ON_A_SESSION)
-            for (String arg : args) if (arg.equals(option) || arg.startsWith(option + "=")) throw new IllegalArgumentException(
-                    "spark-dcp: " + option + " is not taken on a session (it runs on the session's own Spark)");
+        for (String arg : args) {
+            if (arg.equals("--")) break; // SRC... DST follow: any name
+            for (String option : NOT_ON_A_SESSION)
+                if (arg.equals(option) || arg.startsWith(option + "=")) throw new IllegalArgumentException(
+                        "spark-dcp: " + option + " is not taken on a session (it runs on the session's own Spark)");
+        }
         CommandLine sub = cl.getSubcommands().get(name);
         try {
             cl.parseArgs(full);
