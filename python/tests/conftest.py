@@ -4,12 +4,16 @@ The tests mount real XFS images and set owners and project IDs: they need root. 
 machine without root or mkfs.xfs fails them; elsewhere they are skipped with the reason.
 """
 
+import logging
 import os
 import shutil
 import subprocess
 import tempfile
 
 import pytest
+
+# py4j's INFO line as the interpreter exits, after pytest closed the stream it logs to, would print a traceback.
+logging.getLogger("py4j").setLevel(logging.WARNING)
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 LAUNCHER = os.path.join(REPO, "submit-scripts", "spark-dcp")
