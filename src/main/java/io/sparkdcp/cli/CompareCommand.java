@@ -88,12 +88,8 @@ final class CompareCommand implements Callable<Integer> {
         if (missing != null) return usageError(missing);
         PreparedCompare compare;
         try {
-            compare = SparkDcp.prepareCompare(RawArguments.bytes(source), RawArguments.bytes(destination), request());
-            if (reportFile != null) {
-                CopyCommand.checkReportTarget(reportFile);
-                compare.checkReport(RawArguments.bytes(reportFile));
-                Interruption.reportTo(reportFile); // checked: a signal from now on writes its report there
-            }
+            compare = prepare();
+            if (reportFile != null) Interruption.reportTo(reportFile); // checked: a signal from now on writes its report there
         } catch (IllegalArgumentException e) { // a UsageException (DST missing, say), or options that exclude each other
             return usageError(e.getMessage());
         }
@@ -113,6 +109,16 @@ final class CompareCommand implements Callable<Integer> {
         return finish(result);
     }
 
+    /** The roots, the options and the report's place checked, nothing read yet: IllegalArgumentException says what is wrong. */
+    PreparedCompare prepare() {
+        PreparedCompare compare = SparkDcp.prepareCompare(RawArguments.bytes(source), RawArguments.bytes(destination), request());
+        if (reportFile != null) {
+            CopyCommand.checkReportTarget(reportFile);
+            compare.checkReport(RawArguments.bytes(reportFile));
+        }
+        return compare;
+    }
+
     private boolean wantsSpark() {
         return master != null || System.getProperty("spark.master") != null;
     }
@@ -120,12 +126,15 @@ final class CompareCommand implements Callable<Integer> {
     private CopyRequest request() {
         PrintWriter err = spec.commandLine().getErr();
         return itemLog.applyTo(engine.request).projectIds(!noProjectIds).flags(!noFlags).contents(contents)
-                .messages(output.quiet ? line -> {} : line -> {
+                .messages(output.quiet ? line -> {} : shownTo != null ? shownTo.messages() : line -> {
                     err.println("spark-dcp: " + line);
                     err.flush();
                 })
                 .build();
     }
+
+    /** Where a caller's session shows the run's lines ({@link SessionCommand}); null: stderr, as the CLI does. */
+    SessionCommand.Shown shownTo;
 
     private int finish(CompareResult result) {
         return CopyCommand.finish(spec, result, reportFile, Main.EXIT_USAGE, output, false); // not 1, which says "different"

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Stack;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 
 /**
  * {@code spark-dcp copy SRC... DST}, sources by rsync's rule ({@code SRC/}: its contents into DST;
@@ -213,19 +214,14 @@ class CopyCommand implements Callable<Integer> {
     public Integer call() {
         output.check();
         if (reportFile == null) Interruption.reportTo(null); // nothing to check: a signal from now on writes no report
-        if (paths.size() < 2) return usageError("missing DST: give SRC... DST; see '" + spec.qualifiedName() + " --help'");
+        if (paths.size() < 2) return usageError(missingDestination());
         String missing = FullClassPath.missingFor(spec);
         if (missing != null) return usageError(missing);
         PreparedCopy copy;
         try {
-            List<byte[]> named = paths.stream().map(RawArguments::bytes).toList();
-            copy = SparkDcp.prepare(named.subList(0, named.size() - 1), named.get(named.size() - 1), request());
-            if (reportFile != null) {
-                checkReportTarget(reportFile);
-                copy.checkReport(RawArguments.bytes(reportFile));
-                // Checked: a signal from now on writes its report there; a dry run writes none.
-                Interruption.reportTo(dryRun ? null : reportFile);
-            }
+            copy = prepare();
+            // Checked: a signal from now on writes its report there; a dry run writes none.
+            if (reportFile != null) Interruption.reportTo(dryRun ? null : reportFile);
         } catch (IllegalArgumentException e) { // a UsageException, or options that exclude each other
             return usageError(e.getMessage());
         }
@@ -252,6 +248,21 @@ class CopyCommand implements Callable<Integer> {
             status.end();
             releaseRoots.run();
         }
+    }
+
+    String missingDestination() {
+        return "missing DST: give SRC... DST; see '" + spec.qualifiedName() + " --help'";
+    }
+
+    /** The roots, the options and the report's place checked, nothing written: IllegalArgumentException says what is wrong. */
+    PreparedCopy prepare() {
+        List<byte[]> named = paths.stream().map(RawArguments::bytes).toList();
+        PreparedCopy copy = SparkDcp.prepare(named.subList(0, named.size() - 1), named.get(named.size() - 1), request());
+        if (reportFile != null) {
+            checkReportTarget(reportFile);
+            copy.checkReport(RawArguments.bytes(reportFile));
+        }
+        return copy;
     }
 
     /**
@@ -314,12 +325,18 @@ class CopyCommand implements Callable<Integer> {
 
     private CopyRequest request() {
         status = StatusLines.of(spec.commandLine().getErr());
+        Consumer<String> messages = shownTo != null ? shownTo.messages() : status::message;
+        Consumer<String> progress = shownTo != null ? shownTo.progress() : status::progress;
+        long byDefault = shownTo != null ? shownTo.progressSeconds()
+                : status.terminal() ? PROGRESS_SECONDS_ON_A_TERMINAL : PROGRESS_SECONDS_IN_A_LOG;
         CopyRequest.Builder request = itemLog.applyTo(write.applyTo(engine.request)).projectIds(!noProjectIds).update(update)
-                .messages(output.quiet ? line -> {} : status::message).progress(status::progress)
-                .progressSeconds(output.quiet ? 0 : progressSeconds != null ? progressSeconds
-                        : status.terminal() ? PROGRESS_SECONDS_ON_A_TERMINAL : PROGRESS_SECONDS_IN_A_LOG);
+                .messages(output.quiet ? line -> {} : messages).progress(progress)
+                .progressSeconds(output.quiet ? 0 : progressSeconds != null ? progressSeconds : byDefault);
         return withModes(request).build();
     }
+
+    /** Where a caller's session shows the run's lines ({@link SessionCommand}); null: stderr, as the CLI does. */
+    SessionCommand.Shown shownTo;
 
     /** Where messages and progress go; made with the request. */
     private StatusLines status;

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * The application's name, as YARN, Slurm's Spark master and the event log show it, is the one given to
  * spark-submit ({@code --conf spark.app.name}, or the properties file's), and spark-dcp without one:
  * copies submitted with submit-scripts/cluster/spark-submit-from-build on a local master, their names
- * read from Spark's event logs. ({@code --name} is AirflowDagCommandTest's.)
+ * read from Spark's event logs. ({@code --name}, as Airflow's provider passes it, is python/tests/test_airflow.py's.)
  */
 class AppNameSubmitTest {
     private static final Path SUBMIT = AppJars.PROJECT.resolve("submit-scripts/cluster/spark-submit-from-build");

@@ -12,8 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The scripts users start spark-dcp with on clusters, Slurm and Airflow, checked as far as this
- * machine allows: bash syntax and shellcheck for the shell scripts, a compile for the DAG (Airflow
- * itself is not installed, so the DAG is never run here).
+ * machine allows: bash syntax and shellcheck for the shell scripts, a compile for the DAG (a real
+ * Airflow runs it in python/tests/test_airflow.py).
  */
 class SubmitScriptsTest {
     private static final Path SCRIPTS = Path.of("submit-scripts").toAbsolutePath();
