@@ -9,6 +9,7 @@ import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.StateLedger;
+import io.sparkdcp.job.StateLock;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.SourceListing;
@@ -42,11 +43,14 @@ public final class PreparedCopy {
     /** One per pair of roots, in the order of the sources. */
     private final List<JobOptions> pairs;
     private final CopyRequest request;
+    /** {@code --state DIR} as checked (absolute), or null: locked by each run for its whole life. */
+    private final String state;
 
-    private PreparedCopy(Sources sources, List<JobOptions> pairs, CopyRequest request) {
+    private PreparedCopy(Sources sources, List<JobOptions> pairs, CopyRequest request, String state) {
         this.sources = sources;
         this.pairs = pairs;
         this.request = request;
+        this.state = state;
     }
 
     /** The request's values, under the same names, as the engine's options: nothing is checked or defaulted here again. */
@@ -70,7 +74,7 @@ public final class PreparedCopy {
             SourceListing.check(options);
             pairs.add(options);
         }
-        return new PreparedCopy(sources, List.copyOf(pairs), request);
+        return new PreparedCopy(sources, List.copyOf(pairs), request, listing.state());
     }
 
     /** The request's groups the engine acts on, between these roots: the copy's for one pair, or the comparison's. */
@@ -129,7 +133,7 @@ public final class PreparedCopy {
      */
     public DryRun dryRun(boolean delete) {
         checkSyncDelete(delete);
-        return InProcessMemoryGuard.run(() -> logged(() -> dryRun(inProcessRunner(), delete, line -> {})));
+        return InProcessMemoryGuard.run(() -> holdingState(() -> logged(() -> dryRun(inProcessRunner(), delete, line -> {}))));
     }
 
     /**
@@ -139,11 +143,11 @@ public final class PreparedCopy {
      */
     public DryRun dryRun(JavaSparkContext sc, boolean delete) {
         checkSyncDelete(delete);
-        return logged(() -> {
+        return holdingState(() -> logged(() -> {
             try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
                 return dryRun(runner, delete, request.run().messages());
             }
-        });
+        }));
     }
 
     /** Each pair's dry run, one after the other, on {@code runner}. */
@@ -206,13 +210,22 @@ public final class PreparedCopy {
     }
 
     private CopyResult run(PhaseRunner runner, BiFunction<PhaseRunner, Consumer<Work>, CopyReport> job) {
-        sources.createDestinations();
-        return logged(() -> {
-            if (request.run().progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
-            try (ProgressPrinter progress = new ProgressPrinter(request.run().progressInterval(), runner::done, request.run().progress())) {
-                return new CopyResult(job.apply(runner, progress::planned));
-            }
+        return holdingState(() -> {
+            sources.createDestinations();
+            return logged(() -> {
+                if (request.run().progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
+                try (ProgressPrinter progress = new ProgressPrinter(request.run().progressInterval(), runner::done, request.run().progress())) {
+                    return new CopyResult(job.apply(runner, progress::planned));
+                }
+            });
         });
+    }
+
+    /** The run with --state's DIR locked from before anything is written until it ends: a second run on DIR is refused. */
+    private <R> R holdingState(Supplier<R> run) {
+        try (StateLock lock = StateLock.take(state)) {
+            return run.get();
+        }
     }
 
     /** The run with its --log directory started before and marked whole after (not when the run stops). */
