@@ -41,9 +41,14 @@ public final class Ledgers {
         Files.writeString(header, body + "sha256 " + StateLedger.sha256(body) + "\n");
     }
 
-    /** The first part file of the generation in force. */
+    /** The first part file of the newest generation in force, by name. */
     public static Path firstPart(Path dir) throws IOException {
-        StateLedger.Generation g = inForce(dir);
-        return Path.of(g.path(), g.parts().get(0).name());
+        Path newest;
+        try (var names = Files.list(dir)) {
+            newest = names.filter(p -> p.getFileName().toString().startsWith("state-")).sorted().reduce((a, b) -> b).orElseThrow();
+        }
+        try (var names = Files.list(newest)) {
+            return names.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().findFirst().orElseThrow();
+        }
     }
 }
