@@ -89,6 +89,8 @@ public final class StateLedger {
     private static final Pattern PART = Pattern.compile("part-[0-9a-f]{24}");
     /** Tests: a file made once the parts are written, after which the swap waits as long as this file exists. */
     static final String PAUSE_BEFORE_SWAP = "sparkdcp.test.state.pauseBeforeSwap";
+    /** One for the JVM: each new one reads Hadoop's defaults again, a part read costs less than that. */
+    private static final Configuration CONFIGURATION = new Configuration();
 
     /** One part file as its writer left it: what the HEADER says of it. */
     public record Part(String name, long bytes, String sha256) implements Serializable {}
@@ -385,7 +387,7 @@ public final class StateLedger {
 
     /** The file system of path; on this machine's own, the raw one: the ledger checks its bytes itself, with no .crc files beside them. */
     static FileSystem fileSystem(Path path) throws IOException {
-        FileSystem fs = path.getFileSystem(new Configuration());
+        FileSystem fs = path.getFileSystem(CONFIGURATION);
         return fs instanceof LocalFileSystem local ? local.getRaw() : fs;
     }
 
