@@ -133,7 +133,7 @@ public final class PreparedCopy {
      */
     public DryRun dryRun(boolean delete) {
         checkSyncDelete(delete);
-        return InProcessMemoryGuard.run(() -> holdingState(() -> logged(() -> dryRun(inProcessRunner(), delete, line -> {}))));
+        return InProcessMemoryGuard.run(() -> holdingState(false, () -> logged(() -> dryRun(inProcessRunner(), delete, line -> {}))));
     }
 
     /**
@@ -143,7 +143,7 @@ public final class PreparedCopy {
      */
     public DryRun dryRun(JavaSparkContext sc, boolean delete) {
         checkSyncDelete(delete);
-        return holdingState(() -> logged(() -> {
+        return holdingState(false, () -> logged(() -> {
             try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
                 return dryRun(runner, delete, request.run().messages());
             }
@@ -210,7 +210,7 @@ public final class PreparedCopy {
     }
 
     private CopyResult run(PhaseRunner runner, BiFunction<PhaseRunner, Consumer<Work>, CopyReport> job) {
-        return holdingState(() -> {
+        return holdingState(true, () -> {
             sources.createDestinations();
             return logged(() -> {
                 if (request.run().progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
@@ -221,9 +221,12 @@ public final class PreparedCopy {
         });
     }
 
-    /** The run with --state's DIR locked from before anything is written until it ends: a second run on DIR is refused. */
-    private <R> R holdingState(Supplier<R> run) {
-        try (StateLock lock = StateLock.take(state)) {
+    /**
+     * The run with --state's DIR locked from before anything is written until it ends: a second run on DIR is refused.
+     * A dry run ({@code !writes}) locks DIR only when it is there: it makes nothing.
+     */
+    private <R> R holdingState(boolean writes, Supplier<R> run) {
+        try (StateLock lock = writes ? StateLock.take(state) : StateLock.takeIfThere(state)) {
             return run.get();
         }
     }

@@ -65,7 +65,7 @@ final class LedgerRun {
         List<String> damage;
         try {
             damage = parts(source, generation).mapInTasks("check the state ledger", share -> damaged(generation, share)).collect();
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // a task that failed comes back as Spark's own (checked) exception
             damage = List.of(String.valueOf(e.getMessage()));
         }
         if (damage.isEmpty()) return;
@@ -136,7 +136,7 @@ final class LedgerRun {
             }
             StateLedger.commit(generation, fingerprint, StateLock.holder(), parts);
             log.accept("wrote the state ledger (" + Counted.of(records, "entry") + ") to " + dir);
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // a task that failed comes back as Spark's own (checked) exception
             log.accept("notice: the state ledger in " + dir + " could not be written (" + e.getMessage()
                     + "): the run's copy stands; the next run looks at what this one could not record");
             if (generation != null) abandonQuietly(generation);

@@ -42,11 +42,21 @@ public final class StateLock implements AutoCloseable {
 
     /** DIR (made if missing) locked by this run until {@link #close}; null dir: nothing to lock. */
     public static StateLock take(String dir) {
+        return take(dir, true);
+    }
+
+    /** For a dry run, which writes nothing: DIR locked when it exists (a missing one holds no ledger to read). */
+    public static StateLock takeIfThere(String dir) {
+        return take(dir, false);
+    }
+
+    private static StateLock take(String dir, boolean make) {
         if (dir == null) return new StateLock(null, null, null);
         Path path = new Path(dir);
         try {
             FileSystem fs = StateLedger.fileSystem(path);
-            if ("file".equals(fs.getUri().getScheme())) return new StateLock(flock(dir, path.toUri().getPath()), null, null);
+            if (!make && !fs.exists(path)) return new StateLock(null, null, null);
+            if ("file".equals(fs.getUri().getScheme())) return new StateLock(flock(path.toUri().getPath()), null, null);
             fs.mkdirs(path);
             Path lock = new Path(path, NAME);
             try (FSDataOutputStream out = fs.create(lock, false)) {
@@ -60,7 +70,8 @@ public final class StateLock implements AutoCloseable {
         }
     }
 
-    private static Fd flock(String dir, String local) throws IOException {
+    private static Fd flock(String local) throws IOException {
+        String dir = local;
         Files.createDirectories(java.nio.file.Path.of(local));
         Fd lock;
         try (Fd d = Posix.open(PathBytes.of(local), Linux.O_RDONLY | Linux.O_DIRECTORY)) {
