@@ -226,9 +226,8 @@ public final class PreparedCopy {
      * A dry run ({@code !writes}) locks DIR only when it is there: it makes nothing.
      */
     private <R> R holdingState(boolean writes, Supplier<R> run) {
-        try (StateLock lock = writes ? StateLock.take(state) : StateLock.takeIfThere(state)) {
-            return run.get();
-        }
+        // Not a line of StateLock without --state: it needs Hadoop, which a run without it does not have on its class path.
+        return state == null ? run.get() : StateLock.holding(state, writes, run);
     }
 
     /** The run with its --log directory started before and marked whole after (not when the run stops). */

@@ -40,6 +40,13 @@ public final class StateLock implements AutoCloseable {
         this.made = made;
     }
 
+    /** {@code run} with DIR locked ({@code writes}: made if missing; else locked only when it is there). */
+    public static <R> R holding(String dir, boolean writes, java.util.function.Supplier<R> run) {
+        try (StateLock lock = writes ? take(dir) : takeIfThere(dir)) {
+            return run.get();
+        }
+    }
+
     /** DIR (made if missing) locked by this run until {@link #close}; null dir: nothing to lock. */
     public static StateLock take(String dir) {
         return take(dir, true);

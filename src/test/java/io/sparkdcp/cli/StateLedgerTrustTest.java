@@ -209,6 +209,25 @@ class StateLedgerTrustTest {
     }
 
     @Test
+    void onADestinationOfWholeSecondsTheLedgerProvesWhatItRecordedAndSeesAChangeMadeJustAfter() throws IOException {
+        LoopMount ext4 = LoopMount.createExt4("ledgersecond", 300, "-I", "128");
+        try {
+            Path coarse = ext4.dir().resolve("dst");
+            String[] sync = {"sync", "--state", state.toString(), src + "/", coarse.toString()};
+            CommandLineRun.succeeded(mount.dir().resolve("s1.json"), sync);
+            assertEquals(0, Files.getLastModifiedTime(coarse.resolve("d0/f0")).toInstant().getNano(), "this ext4 keeps whole seconds");
+            // Each task waited for its DST ctimes' second to be over, so every entry was recorded.
+            assertEquals(entries(), CommandLineRun.succeeded(mount.dir().resolve("s2.json"), sync).at("/ledger_unchanged").asLong());
+            Commands.run("chmod", "600", coarse.resolve("d1/f1").toString());
+            JsonNode third = CommandLineRun.succeeded(mount.dir().resolve("s3.json"), sync);
+            assertEquals(entries() - 2, third.at("/ledger_unchanged").asLong(), "the file and its directory looked at again: " + third);
+            TreeComparator.assertSameTree(src, coarse);
+        } finally {
+            ext4.close();
+        }
+    }
+
+    @Test
     void aDanglingSymlinkAsStateLogOrReportIsRefusedBeforeTheWalk() throws IOException {
         Path dangling = Files.createSymbolicLink(mount.dir().resolve("dangling"), mount.dir().resolve("missing/target"));
         for (List<String> option : List.of(List.of("--state", dangling.toString()), List.of("--log", dangling.toString()),
