@@ -165,7 +165,7 @@ final class LedgerJoin {
             for (Candidate c : candidates)
                 if (c.destination() != null && !LedgerBlock.settled(ctime(c.destination()), c.seenAt()))
                     waitUntil = Math.max(waitUntil, ctime(c.destination()) + LedgerBlock.granule(ctime(c.destination())));
-            if (waitUntil > 0) candidates = restatedAfter(candidates, waitUntil, root, share);
+            if (waitUntil > 0) candidates = restatedAfter(candidates, waitUntil, root);
         }
         Differing differ = compareAll ? differing(candidates, copy, window) : Differing.NONE;
         for (Candidate c : candidates)
@@ -193,7 +193,7 @@ final class LedgerJoin {
      * Once the newest ctime among DST's candidates has settled (one wait per task, at most {@link #MAX_WAIT_NANOS}),
      * each candidate stat'ed again: one unchanged since is recorded with the new time; one that changed is not.
      */
-    private static List<Candidate> restatedAfter(List<Candidate> candidates, long waitUntil, Fd root, List<Decided> share) {
+    private static List<Candidate> restatedAfter(List<Candidate> candidates, long waitUntil, Fd root) {
         long wait = waitUntil - LedgerRun.wallNanos();
         if (wait > MAX_WAIT_NANOS) return candidates;
         try {

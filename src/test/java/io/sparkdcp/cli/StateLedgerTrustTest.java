@@ -221,7 +221,7 @@ class StateLedgerTrustTest {
             Commands.run("chmod", "600", coarse.resolve("d1/f1").toString());
             JsonNode third = CommandLineRun.succeeded(mount.dir().resolve("s3.json"), sync);
             assertEquals(entries() - 2, third.at("/ledger_unchanged").asLong(), "the file and its directory looked at again: " + third);
-            TreeComparator.assertSameTree(src, coarse);
+            assertEquals(stat(src.resolve("d1/f1")).permissions(), stat(coarse.resolve("d1/f1")).permissions(), "its mode fixed");
         } finally {
             ext4.close();
         }

@@ -234,10 +234,13 @@ class FaultInjectionSoakTest {
                 mount.dir().resolve("sibling").toString()), output);
         assertTrue(other.waitFor(5, TimeUnit.MINUTES), "the run sharing the state DIR ended");
         String said = Files.readString(output);
-        if (holder.equals(lockHolder(dst)))
+        // Held by the same process before the other run started and after it ended: held throughout.
+        if (holder.equals(lockHolder(dst))) {
             assertEquals(2, other.exitValue(), "a run on the state DIR of a running run, seed " + SEED + ":\n" + said);
-        else assertEquals(0, other.exitValue(), "the run sharing the state DIR after the first ended, seed " + SEED + ":\n" + said);
-        if (other.exitValue() == 2) assertTrue(said.contains("another spark-dcp run holds --state") && said.contains("(pid "), said);
+            assertTrue(said.contains("another spark-dcp run holds --state"), said);
+        } else {
+            assertTrue(other.exitValue() == 0 || other.exitValue() == 2, "the run sharing the state DIR, seed " + SEED + ":\n" + said);
+        }
         return other.exitValue() == 2;
     }
 
@@ -321,7 +324,8 @@ class FaultInjectionSoakTest {
         long entries = TreeFiles.everything(src).size(); // the root included, as the listing counts it
         assertEquals(entries, report.get("entries_listed").asLong(), why);
         assertEquals(entries, report.get("copied").asLong() - report.get("links").asLong() + report.get("skipped").asLong()
-                - report.get("links_skipped").asLong() + report.get("metadata_fixed").asLong() + report.get("kept_newer").asLong(),
+                - report.get("links_skipped").asLong() + report.get("metadata_fixed").asLong() + report.get("kept_newer").asLong()
+                + report.get("ledger_unchanged").asLong(), // what the state ledger proves unchanged is not looked at
                 "each entry once: " + report);
         List<String> differences = new ArrayList<>(TreeComparator.differences(src, dst));
         if (!mode.contains("--delete")) // a copy keeps what SRC no longer has, and a killed --atomic run's temporaries
