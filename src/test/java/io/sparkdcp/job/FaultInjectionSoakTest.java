@@ -251,7 +251,7 @@ class FaultInjectionSoakTest {
         for (Path p : TreeFiles.everything(state)) {
             String name = p.getFileName().toString();
             if (!p.getParent().getFileName().toString().startsWith("state-")) continue;
-            if (name.startsWith("part-")) parts.add(p);
+            if (name.startsWith("part-") && Files.size(p) > 0) parts.add(p); // one emptied already: damaged
             if (name.equals("HEADER")) headers.add(p);
         }
         if (parts.isEmpty()) return false;
@@ -267,7 +267,10 @@ class FaultInjectionSoakTest {
                 bytes[random.nextInt(bytes.length)] ^= (byte) (1 + random.nextInt(255));
                 Files.write(part, bytes);
             }
-            default -> Files.delete(headers.get(random.nextInt(headers.size())));
+            default -> {
+                if (headers.isEmpty()) Files.write(part, new byte[0]);
+                else Files.delete(headers.get(random.nextInt(headers.size())));
+            }
         }
         return true;
     }
@@ -300,14 +303,26 @@ class FaultInjectionSoakTest {
         return null;
     }
 
-    /** From /proc/locks: the pid of an exclusive FLOCK on dir's inode, or null. */
+    /**
+     * From /proc/locks: the pid of an exclusive FLOCK on dir's inode of dir's device, or null. By the device too: other
+     * tests on this machine hold flocks on their own file systems' directories, whose inode numbers a fresh XFS repeats.
+     */
     private static String lockHolder(Path dir) throws IOException {
-        String inode = ":" + Files.getAttribute(dir, "unix:ino") + " ";
+        long dev = (Long) Files.getAttribute(dir, "unix:dev");
+        long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & ~0xfffL), minor = (dev & 0xff) | ((dev >>> 12) & ~0xffL);
+        String id = Long.toHexString(major) + ":" + Long.toHexString(minor) + ":" + Files.getAttribute(dir, "unix:ino");
         for (String line : Files.readAllLines(Path.of("/proc/locks"))) {
             String[] f = line.trim().split("\\s+");
-            if (f.length >= 6 && f[1].equals("FLOCK") && f[3].equals("WRITE") && (f[5] + " ").endsWith(inode)) return f[4];
+            if (f.length >= 6 && f[1].equals("FLOCK") && f[3].equals("WRITE") && sameDevice(f[5], id)) return f[4];
         }
         return null;
+    }
+
+    /** "MAJ:MIN:INO" of /proc/locks (hex device numbers, zero-padded) against ours. */
+    private static boolean sameDevice(String locked, String id) {
+        String[] a = locked.split(":"), b = id.split(":");
+        return a.length == 3 && Long.parseLong(a[0], 16) == Long.parseLong(b[0], 16) && Long.parseLong(a[1], 16) == Long.parseLong(b[1], 16)
+                && a[2].equals(b[2]);
     }
 
     private static Process start(List<String> command, Path output) throws IOException {
