@@ -52,16 +52,18 @@ public record LedgerBlock(byte[] path, List<Entry> entries) implements Serializa
      * Whether a stat taken at {@code seenAtNanos} (wall clock) shows a ctime that any later change moves: the
      * ctime's granule is over. A file system that keeps whole seconds (ext4 with 128-byte inodes, many NFS
      * servers; FAT keeps 2 s) gives every change within a second the same ctime, so a record taken in that second
-     * could not tell a change made later in it; one with finer times moves ctime by the kernel's coarse clock (a
-     * tick). A ctime of whole seconds is taken for the coarse kind (on a fine one, one ctime in a billion is).
+     * could not tell a change made later in it. A ctime of whole seconds is taken for that kind (on a finer one,
+     * one ctime in a billion is, and waits for nothing worse than a look in full next time). Finer ctimes are
+     * taken as exact: since Linux 6.13 XFS, ext4, btrfs and tmpfs give an inode whose ctime was read a newer one
+     * at its next change; they need only be earlier than the stat.
      */
     public static boolean settled(long ctimeNanos, long seenAtNanos) {
         return seenAtNanos - ctimeNanos >= granule(ctimeNanos);
     }
 
-    /** The granule a ctime may be one of: 2 s for whole seconds, else two ticks of the slowest kernel clock (100 Hz). */
+    /** The granule a ctime may be one of: 2 s for whole seconds (FAT's steps included), else a nanosecond. */
     static long granule(long ctimeNanos) {
-        return ctimeNanos % 1_000_000_000L == 0 ? 2_000_000_000L : 20_000_000L;
+        return ctimeNanos % 1_000_000_000L == 0 ? 2_000_000_000L : 1;
     }
 
     /** The entries by name. */
