@@ -9,6 +9,7 @@ import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.ListingOptions;
 import io.sparkdcp.job.StateLedger;
+import io.sparkdcp.job.StateLock;
 import io.sparkdcp.job.LocalPhaseRunner;
 import io.sparkdcp.job.PhaseRunner;
 import io.sparkdcp.job.SourceListing;
@@ -45,11 +46,14 @@ public final class PreparedCopy {
     private final CopyRequest request;
     /** Where the runs keep DST's locks when the caller asked to release them itself; null: at each pair's end. */
     private RootHolds holds;
+    /** {@code --state DIR} as checked (absolute), or null: locked by each run for its whole life. */
+    private final String state;
 
-    private PreparedCopy(Sources sources, List<JobOptions> pairs, CopyRequest request) {
+    private PreparedCopy(Sources sources, List<JobOptions> pairs, CopyRequest request, String state) {
         this.sources = sources;
         this.pairs = pairs;
         this.request = request;
+        this.state = state;
     }
 
     /** The request's values, under the same names, as the engine's options: nothing is checked or defaulted here again. */
@@ -73,7 +77,7 @@ public final class PreparedCopy {
             SourceListing.check(options);
             pairs.add(options);
         }
-        return new PreparedCopy(sources, List.copyOf(pairs), request);
+        return new PreparedCopy(sources, List.copyOf(pairs), request, listing.state());
     }
 
     /** The request's groups the engine acts on, between these roots: the copy's for one pair, or the comparison's. */
@@ -142,7 +146,7 @@ public final class PreparedCopy {
      */
     public DryRun dryRun(boolean delete) {
         checkSyncDelete(delete);
-        return InProcessMemoryGuard.run(() -> logged(() -> dryRun(inProcessRunner(), delete, line -> {})));
+        return InProcessMemoryGuard.run(() -> holdingState(false, () -> logged(() -> dryRun(inProcessRunner(), delete, line -> {}))));
     }
 
     /**
@@ -152,11 +156,11 @@ public final class PreparedCopy {
      */
     public DryRun dryRun(JavaSparkContext sc, boolean delete) {
         checkSyncDelete(delete);
-        return logged(() -> {
+        return holdingState(false, () -> logged(() -> {
             try (SparkPhaseRunner runner = new SparkPhaseRunner(sc)) {
                 return dryRun(runner, delete, request.run().messages());
             }
-        });
+        }));
     }
 
     /** Each pair's dry run, one after the other, on {@code runner}. */
@@ -219,13 +223,25 @@ public final class PreparedCopy {
     }
 
     private CopyResult run(PhaseRunner runner, BiFunction<PhaseRunner, Consumer<Work>, CopyReport> job) {
-        sources.createDestinations();
-        return logged(() -> {
-            if (request.run().progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
-            try (ProgressPrinter progress = new ProgressPrinter(request.run().progressInterval(), runner::done, request.run().progress())) {
-                return new CopyResult(job.apply(runner, progress::planned));
-            }
+        return holdingState(true, () -> {
+            sources.createDestinations();
+            return logged(() -> {
+                if (request.run().progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
+                try (ProgressPrinter progress = new ProgressPrinter(request.run().progressInterval(), runner::done, request.run().progress())) {
+                    return new CopyResult(job.apply(runner, progress::planned));
+                }
+            });
         });
+    }
+
+    /**
+     * The run with --state's DIR locked from before anything is written until it ends (or, like DST, until its report
+     * is out): a second run on DIR is refused.
+     * A dry run ({@code !writes}) locks DIR only when it is there: it makes nothing.
+     */
+    private <R> R holdingState(boolean writes, Supplier<R> run) {
+        // Not a line of StateLock without --state: it needs Hadoop, which a run without it does not have on its class path.
+        return state == null ? run.get() : StateLock.holding(state, writes, holds, run);
     }
 
     /** The run with its --log directory started before and marked whole after (not when the run stops). */

@@ -122,8 +122,9 @@ class CopyCommand implements Callable<Integer> {
     void saveListing(String dir) { OptionValue.set(spec, "--save-listing", () -> engine.request.saveListing(OptionValue.hadoopPath("--save-listing", dir))); }
 
     @Option(names = "--state", paramLabel = "DIR",
-            description = "Keep a state ledger in DIR (any Hadoop path): an entry whose SRC and DST are both as the last "
-                    + "successful run left them (inode, size, mtime, ctime) is not opened; the rest is compared in full.")
+            description = "Keep a state ledger in DIR (any Hadoop path; one run at a time): an entry whose SRC and DST are both "
+                    + "as the last successful run found them identical (inode, size, mtime, ctime) is not opened; the rest is "
+                    + "compared in full. A damaged ledger is ignored with a notice and rebuilt.")
     void state(String dir) { OptionValue.set(spec, "--state", () -> engine.request.state(OptionValue.hadoopPath("--state", dir))); }
 
 

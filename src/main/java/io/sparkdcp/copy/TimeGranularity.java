@@ -17,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * ext4 with 128-byte inodes, many NFS servers and FAT keep less than the source's nanoseconds,
  * so without this a copy there never looks identical and every re-run copies everything again.
  */
-final class TimeGranularity {
+public final class TimeGranularity {
     private static final byte[] DOT = PathBytes.of(".");
     private static final long PROBE_SEC = 1_000_000_001L; // odd: FAT's 2 s steps show
     private static final int PROBE_NSEC = 999_999_999;
@@ -28,7 +28,7 @@ final class TimeGranularity {
     private TimeGranularity() {}
 
     /** As {@link #windowNanos(Fd)}, probed once for the destination root pinned as root (null: not pinned, probed each time). */
-    static long windowNanos(DirectoryIdentity root, Fd dir) {
+    public static long windowNanos(DirectoryIdentity root, Fd dir) {
         return root == null ? windowNanos(dir) : PROBED.computeIfAbsent(root, r -> windowNanos(dir));
     }
 

@@ -112,13 +112,14 @@ public final class CopyJob {
     /** The whole copy, holding DST's lock (from before the walk) and with both roots pinned for every task. */
     public CopyReport run() {
         long start = System.nanoTime();
+        long startedWall = LedgerRun.wallNanos(); // before the walk's first stat: what the ledger may record is settled by then
         HeldRoots roots = HeldRoots.take(options.copy());
         try (TaskItemLog failures = TaskItemLog.forDriver(options.copy())) {
             CopyOptions pinned = roots.pinned();
             JobOptions job = options.withCopy(pinned.withRoots(pinned.roots().withDestinationNew(destinationCreated)));
             CopyReport report;
             try (Listed source = runner.list(job, log, onListed, walkEntriesPerTask)) {
-                report = new Recipe(job, source, new CopyCounts(failures.log())).run(start);
+                report = new Recipe(job, source, new CopyCounts(failures.log()), startedWall).run(start);
             }
             failures.commit();
             return report;
@@ -135,8 +136,10 @@ public final class CopyJob {
         private final CopyCounts counts;
         private final Planner planner;
         private final boolean sync;
+        private final long startedWall;
 
-        Recipe(JobOptions job, Listed source, CopyCounts counts) {
+        Recipe(JobOptions job, Listed source, CopyCounts counts, long startedWall) {
+            this.startedWall = startedWall;
             this.job = job;
             this.copy = job.copy();
             this.source = source;
@@ -148,7 +151,8 @@ public final class CopyJob {
         CopyReport run(long start) {
             // A file as SRC maps onto one name: there is nothing beside it that SRC could lack (rsync's rule).
             boolean deletes = delete && copy.rootFile() == null;
-            LedgerRun ledger = copy.rootFile() == null ? LedgerRun.of(job, log) : null;
+            LedgerRun ledger = copy.rootFile() == null ? LedgerRun.of(job, log, startedWall) : null;
+            if (ledger != null) ledger.check(source); // a damaged ledger is found before anything is deleted or copied
             Iterable<Spread<DirectoryBlock>> arrivals = deletes ? List.of(deleteExtraneous())
                     : ledger != null ? List.of(source.wholeListing()) : source.arrivals();
             Spread<LedgerJoin.Decided> decided = null;

@@ -1,5 +1,10 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.copy.EntryComparer;
+import io.sparkdcp.copy.TimeGranularity;
+import io.sparkdcp.copy.compare.CompareOutcome;
+import io.sparkdcp.copy.compare.EntryPair;
+import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
@@ -119,37 +124,132 @@ final class LedgerJoin {
         return out;
     }
 
+    /** What one task wrote of the next generation: its part (null: nothing recorded) and how many records it holds. */
+    record Written(StateLedger.Part part, long records) implements Serializable {}
+
+    /** An entry the copy did, as it may be recorded: SRC's walk stat, DST's stat now, and when that stat was taken. */
+    private record Candidate(List<LedgerBlock.Entry> into, Entry source, byte[] name, Stat destination, long seenAt) {}
+
+    /** The longest a task waits for DST's newest ctimes to settle (a whole-second file system's two seconds). */
+    private static final long MAX_WAIT_NANOS = 2_000_000_000L;
+
     /**
      * After a successful run, one task's share as the next generation's records, written as one part: the
      * proven ones as they are; each entry the copy did, with the walk's SRC stat (taken before its data and
-     * metadata were read, so a change during the copy leaves the record behind) and DST's stat now.
-     * Entries DST does not hold as SRC's type are not recorded: the next run looks at them in full.
+     * metadata were read, so a change during the copy leaves the record behind) and DST's stat now, but only when
+     * the two are found identical: by their stats (type, mode, owner, group, mtime, size, device number), by every
+     * kind the run keeps when {@code compareAll} (a notice may stand for entries it does not name), and with both
+     * ctimes settled ({@link LedgerBlock#settled}). What a run could not fix is never recorded as done.
      */
-    static Iterable<Long> write(List<Decided> share, CopyOptions copy, String generation) {
-        List<LedgerBlock> blocks = new ArrayList<>(share.size());
-        long records = 0;
+    static Iterable<Written> write(List<Decided> share, CopyOptions copy, String generation, long startedNanos, boolean compareAll) {
+        List<LedgerBlock.Entry>[] byDirectory = newLists(share.size());
+        List<Candidate> candidates = new ArrayList<>();
+        long window;
         try (Fd root = openRoot(copy)) {
-            for (Decided d : share) {
-                List<LedgerBlock.Entry> entries = new ArrayList<>(d.proven().entries());
+            window = TimeGranularity.windowNanos(copy.destinationId(), root);
+            long waitUntil = 0;
+            for (int i = 0; i < share.size(); i++) {
+                Decided d = share.get(i);
+                byDirectory[i].addAll(d.proven().entries());
                 List<DirectoryBlock> done = new ArrayList<>(d.left());
                 done.addAll(d.suspect());
                 try (Fd dir = done.isEmpty() ? null : openDirectory(root, d.path())) {
-                    if (dir != null) for (DirectoryBlock b : done) {
-                        for (Entry f : b.files()) record(f.name(), f.stat(), statOrNull(dir, f.name()), entries);
-                        if (b.directory() != null) record(SELF, b.directory().stat(), Posix.fstat(dir), entries);
+                    if (dir == null) continue;
+                    for (DirectoryBlock b : done) {
+                        long now = LedgerRun.wallNanos();
+                        for (Entry f : b.files()) candidates.add(new Candidate(byDirectory[i], f, f.name(), statOrNull(dir, f.name()), now));
+                        if (b.directory() != null) candidates.add(new Candidate(byDirectory[i], b.directory(), SELF, Posix.fstat(dir), LedgerRun.wallNanos()));
                     }
                 }
-                records += entries.size();
-                if (!entries.isEmpty()) blocks.add(new LedgerBlock(d.path(), entries));
             }
+            for (Candidate c : candidates)
+                if (c.destination() != null && !LedgerBlock.settled(ctime(c.destination()), c.seenAt()))
+                    waitUntil = Math.max(waitUntil, ctime(c.destination()) + LedgerBlock.granule(ctime(c.destination())));
+            if (waitUntil > 0) candidates = restatedAfter(candidates, waitUntil, root);
         }
-        StateLedger.writePart(generation, blocks);
-        return List.of(records);
+        Differing differ = compareAll ? differing(candidates, copy, window) : Differing.NONE;
+        for (Candidate c : candidates)
+            if (recordable(c, window, startedNanos) && !differ.has(c.source().path()))
+                c.into().add(new LedgerBlock.Entry(c.name(), c.source().stat().type(), LedgerBlock.Seen.of(c.source().stat()), LedgerBlock.Seen.of(c.destination())));
+        List<LedgerBlock> blocks = new ArrayList<>(share.size());
+        long records = 0;
+        for (int i = 0; i < share.size(); i++) {
+            records += byDirectory[i].size();
+            if (!byDirectory[i].isEmpty()) blocks.add(new LedgerBlock(share.get(i).path(), byDirectory[i]));
+        }
+        return List.of(new Written(StateLedger.writePart(generation, blocks), records));
     }
 
-    private static void record(byte[] name, Stat source, Stat destination, List<LedgerBlock.Entry> out) {
-        if (destination == null || destination.type() != source.type()) return;
-        out.add(new LedgerBlock.Entry(name, source.type(), LedgerBlock.Seen.of(source), LedgerBlock.Seen.of(destination)));
+    /** Whether a candidate may be recorded: DST holds SRC's type, the two stats agree, and both ctimes are settled. */
+    private static boolean recordable(Candidate c, long window, long startedNanos) {
+        Stat d = c.destination();
+        if (d == null || d.type() != c.source().stat().type()) return false;
+        List<io.sparkdcp.copy.compare.Difference> found = new ArrayList<>();
+        EntryComparer.byStat(c.source(), new Entry(c.source().path(), d, null), window, found);
+        return found.isEmpty() && LedgerBlock.settled(ctime(c.source().stat()), startedNanos) && LedgerBlock.settled(ctime(d), c.seenAt());
+    }
+
+    /**
+     * Once the newest ctime among DST's candidates has settled (one wait per task, at most {@link #MAX_WAIT_NANOS}),
+     * each candidate stat'ed again: one unchanged since is recorded with the new time; one that changed is not.
+     */
+    private static List<Candidate> restatedAfter(List<Candidate> candidates, long waitUntil, Fd root) {
+        long wait = waitUntil - LedgerRun.wallNanos();
+        if (wait > MAX_WAIT_NANOS) return candidates;
+        try {
+            if (wait > 0) Thread.sleep(wait / 1_000_000 + 1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return candidates;
+        }
+        List<Candidate> out = new ArrayList<>(candidates.size());
+        for (Candidate c : candidates) {
+            if (c.destination() == null || LedgerBlock.settled(ctime(c.destination()), c.seenAt())) {
+                out.add(c);
+                continue;
+            }
+            byte[] parent = c.name().length == 0 ? c.source().path() : PathBytes.parent(c.source().path());
+            long now = LedgerRun.wallNanos();
+            try (Fd dir = openDirectory(root, parent)) {
+                Stat again = dir == null ? null : c.name().length == 0 ? Posix.fstat(dir) : statOrNull(dir, c.name());
+                if (again != null && LedgerBlock.Seen.of(again).equals(LedgerBlock.Seen.of(c.destination())))
+                    out.add(new Candidate(c.into(), c.source(), c.name(), again, now));
+            }
+        }
+        return out;
+    }
+
+    /** The candidates whose two sides differ in any kind the run keeps (by path), or could not be compared (by the path shown). */
+    private record Differing(java.util.Set<ByteBuffer> paths, java.util.Set<String> failed) {
+        static final Differing NONE = new Differing(java.util.Set.of(), java.util.Set.of());
+
+        boolean has(byte[] path) {
+            return paths.contains(ByteBuffer.wrap(path)) || failed.contains(PathBytes.display(path));
+        }
+    }
+
+    private static Differing differing(List<Candidate> candidates, CopyOptions copy, long window) {
+        List<EntryPair> pairs = new ArrayList<>();
+        for (Candidate c : candidates)
+            if (c.destination() != null && c.destination().type() == c.source().stat().type())
+                pairs.add(new EntryPair(c.source(), new Entry(c.source().path(), c.destination(), null)));
+        CompareOutcome outcome = EntryComparer.compare(copy.withModes(copy.modes().with(CopyModes.Mode.CONTENTS, false)), window, 1, pairs);
+        java.util.Set<ByteBuffer> paths = new java.util.HashSet<>();
+        java.util.Set<String> failed = new java.util.HashSet<>();
+        for (io.sparkdcp.copy.compare.Difference d : outcome.differences()) paths.add(ByteBuffer.wrap(d.path()));
+        for (io.sparkdcp.posix.Failure f : outcome.failures()) failed.add(f.path());
+        return new Differing(paths, failed);
+    }
+
+    private static long ctime(Stat s) {
+        return s.ctimeSec() * 1_000_000_000L + s.ctimeNsec();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<LedgerBlock.Entry>[] newLists(int n) {
+        List<LedgerBlock.Entry>[] out = new List[n];
+        for (int i = 0; i < n; i++) out[i] = new ArrayList<>();
+        return out;
     }
 
     /** DST's entry by name in its directory; null when it cannot be stat'ed (then it is neither proven nor recorded). */

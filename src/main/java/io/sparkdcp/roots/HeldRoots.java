@@ -11,7 +11,7 @@ import io.sparkdcp.posix.Posix;
  * pinned before), and DST locked by hierarchy ({@link DestinationLock}), so one run at a time writes
  * into a DST, anything inside it or anything above it.
  */
-public final class HeldRoots implements AutoCloseable {
+public final class HeldRoots implements AutoCloseable, RootHolds.Hold {
     private final Fd destination;
     private final DestinationLock lock;
     private final CopyOptions pinned;

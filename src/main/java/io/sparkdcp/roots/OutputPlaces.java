@@ -15,7 +15,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Where a run writes besides DST (--log DIR, --report FILE), checked before anything is written:
+ * Where a run writes besides DST (--state DIR, --log DIR, --report FILE), checked before anything is written,
+ * symlinks included (one whose target is missing is refused, exit 2: nothing made through it):
  * outside every SRC and DST, decided by identity as the roots are ({@link Containment}), so the walk,
  * the copy and --delete never meet the log and the log's lines always tell the final tree; and, for
  * the log, writable, proved by a probe file made and removed where it goes (the report's own check,
@@ -43,20 +44,46 @@ public final class OutputPlaces {
     public static void checkFile(String option, byte[] file, List<Roots> pairs) {
         String shown = PathBytes.display(file);
         byte[] absolute = absolute(file);
+        nearestDirectory(option, shown, parentOf(absolute));
         requireOutside(option, shown, parentOf(absolute), absolute, pairs);
-        Stat there = Posix.statIfExists(absolute, false);
+        Stat there = stat(option, shown, absolute, false);
+        if (there != null && there.type() == FileType.SYMLINK) there = followed(option, shown, absolute, true);
+        if (there != null && there.type() == FileType.DIRECTORY) throw new UsageException(option + " " + shown + " is a directory");
         if (there != null && there.locks() != 0)
             throw new UsageException(option + " " + shown + " cannot be written: it is immutable or append-only");
     }
 
-    /** The path itself when it is a directory, else the deepest existing directory above it (where it would be made). */
+    /**
+     * The path itself when it is a directory, else the deepest existing directory above it (where it would be made),
+     * found without following a symlink first: a symlink there whose target is missing (or loops) is refused, since
+     * making the path through it would fail after the copy.
+     */
     private static byte[] nearestDirectory(String option, String shown, byte[] absolute) {
         byte[] p = absolute;
         Stat s;
-        while ((s = Posix.statIfExists(p, true)) == null && p.length > 1) p = parentOf(p);
+        while ((s = stat(option, shown, p, false)) == null && p.length > 1) p = parentOf(p);
+        if (s != null && s.type() == FileType.SYMLINK) s = followed(option, shown, p, p == absolute);
         if (s == null || s.type() != FileType.DIRECTORY)
             throw new UsageException(option + " " + shown + (p == absolute ? " is not a directory" : ": " + PathBytes.display(p) + " is not a directory"));
         return p;
+    }
+
+    /** What the symlink at p leads to; refused when that is missing. */
+    private static Stat followed(String option, String shown, byte[] p, boolean itself) {
+        Stat target = stat(option, shown, p, true);
+        if (target == null)
+            throw new UsageException(option + " " + shown + (itself ? " is" : ": " + PathBytes.display(p) + " is")
+                    + " a symlink whose target does not exist: refused before anything is written; make its target, or name another path");
+        return target;
+    }
+
+    /** stat or lstat of p, null when missing; a path that cannot be looked at (a loop, no permission) is refused. */
+    private static Stat stat(String option, String shown, byte[] p, boolean follow) {
+        try {
+            return Posix.statIfExists(p, follow);
+        } catch (PosixException e) {
+            throw new UsageException(option + " " + shown + ": cannot use " + PathBytes.display(p) + ": " + e.reason());
+        }
     }
 
     /**

@@ -6,24 +6,29 @@ import java.util.List;
 /**
  * Where a run keeps the roots its copies held ({@link HeldRoots}) until its report is out: the command
  * releases DST's lock only after it has written the report, so no run into, inside or above that DST
- * starts while the report still tells of it. Closing releases every hold.
+ * starts while the report still tells of it; the state DIR's lock is kept the same way. Closing releases every hold.
  */
 public final class RootHolds implements AutoCloseable {
-    private final List<HeldRoots> held = new ArrayList<>();
-
-    synchronized void keep(HeldRoots roots) {
-        held.add(roots);
+    /** A lock of the run's: DST's roots, or the state DIR's. */
+    public interface Hold {
+        void close();
     }
 
-    /** Releases {@code roots} at once when nobody keeps them ({@code holds} null), else when {@code holds} closes. */
-    public static void release(HeldRoots roots, RootHolds holds) {
-        if (holds == null) roots.close();
-        else holds.keep(roots);
+    private final List<Hold> held = new ArrayList<>();
+
+    synchronized void keep(Hold hold) {
+        held.add(hold);
+    }
+
+    /** Releases {@code hold} at once when nobody keeps it ({@code holds} null), else when {@code holds} closes. */
+    public static void release(Hold hold, RootHolds holds) {
+        if (holds == null) hold.close();
+        else holds.keep(hold);
     }
 
     @Override
     public synchronized void close() {
-        held.forEach(HeldRoots::close);
+        held.forEach(Hold::close);
         held.clear();
     }
 }

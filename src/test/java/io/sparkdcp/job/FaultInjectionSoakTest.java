@@ -47,7 +47,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * fifth run, one more is left to end. Every run that ends by itself must exit 0 and its report must agree with the
  * tree: every entry counted once, what it calls copied or identical is, and what --update kept as newer is a
  * complete version of the file (one SRC had, or a user's edit), never a half-written one. A final sync --delete
- * must leave 0 differences (and {@code compare --contents} must exit 0) and no temporaries.
+ * must leave 0 differences (and {@code compare --contents} must exit 0) and no temporaries. Every run keeps a state
+ * ledger ({@code --state}, one DIR per mode): now and then a second run into a sibling DST with the same DIR is
+ * started while the first runs (it must be refused), a ledger is damaged between runs, and a run is killed while it
+ * puts its generation in force; no run may fail because of its ledger.
  * 50 runs in CI; {@code -Dspark-dcp.soak.runs=N} for a longer one, {@code -Dspark-dcp.soak.seed=S} to replay.
  */
 class FaultInjectionSoakTest {
@@ -62,6 +65,7 @@ class FaultInjectionSoakTest {
     private static LoopMount mount;
     private static Path src;
     private static Path dst;
+    private static Path state;
     private final Random random = new Random(SEED);
     private final ObjectMapper json = new ObjectMapper();
     /** Every complete content each path of DST may hold: the versions SRC had, and the edits made at DST. */
@@ -73,6 +77,7 @@ class FaultInjectionSoakTest {
         mount = LoopMount.createWithoutReflink("soak", 1024);
         src = Files.createDirectory(mount.dir().resolve("src"));
         dst = Files.createDirectory(mount.dir().resolve("dst"));
+        state = Files.createDirectory(mount.dir().resolve("state"));
     }
 
     @AfterAll
@@ -103,13 +108,16 @@ class FaultInjectionSoakTest {
         Run first = run(full, Long.MAX_VALUE, false);
         long typicalMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         checkAgreement(first, full);
-        int kills = 0, completed = 0, nestedRefused = 0;
+        int kills = 0, completed = 0, nestedRefused = 0, damaged = 0, killedAtSwap = 0;
         for (int i = 0; i < RUNS; i++) {
             changeSource(random.nextInt(9));
             changeDestination(random.nextInt(3));
+            if (random.nextInt(6) == 0 && damageLedger()) damaged++;
             List<String> mode = MODES.get(random.nextInt(MODES.size()));
+            int second = random.nextInt(10); // 0, 1: a nested run; 2, 3: a run sharing the state DIR; 4: killed at the ledger's swap
             // Killed within the time the last run that ended took: re-runs are quicker than the first copy.
-            Run r = run(mode, (long) (random.nextDouble() * typicalMillis * 0.9), random.nextInt(5) == 0);
+            Run r = second == 4 ? runKilledAtSwap(mode) : run(mode, (long) (random.nextDouble() * typicalMillis * 0.9), second <= 1, second == 2 || second == 3);
+            if (r.killedAtSwap()) killedAtSwap++;
             if (r.nestedRefused()) nestedRefused++;
             if (r.killed()) {
                 kills++;
@@ -137,7 +145,8 @@ class FaultInjectionSoakTest {
         List<Path> temporaries = TreeFiles.everything(dst).stream().filter(p -> p.getFileName().toString().startsWith(".spark-dcp.")).toList();
         Commands.Result compare = Commands.tryRun(LAUNCHER.toString(), "compare", "--contents", src + "/", dst.toString());
         String figures = "seed " + SEED + ": " + RUNS + " runs, " + kills + " killed, " + completed + " completed (each checked), "
-                + nestedRefused + " nested or enclosing runs refused, then a final run: " + differences.size() + " differences, "
+                + nestedRefused + " nested, enclosing or state-sharing runs refused, " + damaged + " ledgers damaged, " + killedAtSwap
+                + " killed at the ledger's swap, then a final run: " + differences.size() + " differences, "
                 + temporaries.size() + " temporaries; " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) + " s";
         reporter.publishEntry("soak", figures);
         Files.writeString(Path.of("target", "soak-figures.txt"), figures + "\n"); // for the figures in docs/benchmarks.md
@@ -147,7 +156,11 @@ class FaultInjectionSoakTest {
         assertTrue(kills >= RUNS / 4, "runs killed mid-way: " + kills + " of " + RUNS + " (seed " + SEED + ")");
     }
 
-    private record Run(boolean killed, int exitCode, Path report, String output, boolean nestedRefused, long millis) {
+    private record Run(boolean killed, int exitCode, Path report, String output, boolean nestedRefused, long millis, boolean killedAtSwap) {
+        Run(boolean killed, int exitCode, Path report, String output, boolean nestedRefused, long millis) {
+            this(killed, exitCode, report, output, nestedRefused, millis, false);
+        }
+
         /** The nested run started first and holds its DST: this run, above it, was refused (exit 2, nothing written). */
         boolean refusedForNested() {
             return exitCode == 2 && output.contains("holds a DST inside DST");
@@ -160,16 +173,19 @@ class FaultInjectionSoakTest {
      * (exit 2, naming the holder) whenever the first still runs when it ends.
      */
     private Run run(List<String> mode, long killAfterMillis, boolean nested) throws Exception {
+        return run(mode, killAfterMillis, nested, false);
+    }
+
+    private Run run(List<String> mode, long killAfterMillis, boolean nested, boolean sharing) throws Exception {
         Path report = mount.dir().resolve("report.json");
         Path output = mount.dir().resolve("output.txt");
         Files.deleteIfExists(report);
-        List<String> command = new ArrayList<>(List.of("setsid", LAUNCHER.toString()));
-        command.addAll(mode);
-        if (nested) command.addAll(List.of("--max-ops", "500")); // slowed, so that it still holds DST when the nested run tries
-        command.addAll(List.of("--report", report.toString(), src + "/", dst.toString()));
+        List<String> command = command(mode, report);
+        // slowed, so that it still holds DST when the nested run tries
+        if (nested || sharing) command.addAll(command.size() - 2, List.of("--max-ops", "500"));
         long started = System.nanoTime();
         Process p = start(command, output);
-        boolean nestedRefused = nested && runNested(p);
+        boolean nestedRefused = nested && runNested(p) || sharing && runSharingState(p, stateOf(mode));
         long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         long waitMillis = killAfterMillis == Long.MAX_VALUE ? TimeUnit.MINUTES.toMillis(5) : Math.max(1, killAfterMillis - waited);
         boolean ended = p.waitFor(waitMillis, TimeUnit.MILLISECONDS);
@@ -180,6 +196,99 @@ class FaultInjectionSoakTest {
         }
         return new Run(!ended, ended ? p.exitValue() : -1, report, Files.readString(output), nestedRefused,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
+
+    /** The launcher's command for one run of mode, with its report and its mode's state ledger. */
+    private static List<String> command(List<String> mode, Path report) {
+        List<String> command = new ArrayList<>(List.of("setsid", LAUNCHER.toString()));
+        command.addAll(mode);
+        command.addAll(List.of("--report", report.toString(), "--state", stateOf(mode).toString(), src + "/", dst.toString()));
+        return command;
+    }
+
+    /** A state DIR per mode: a ledger is another run's when the modes differ. */
+    private static Path stateOf(List<String> mode) {
+        return state.resolve(String.join("", mode).replace("--", "-"));
+    }
+
+    /**
+     * A run that reaches the swap of its ledger's generation (all parts and the HEADER written) is SIGKILLed there,
+     * with its whole process group; one that ends before it is a run that ended.
+     */
+    private Run runKilledAtSwap(List<String> mode) throws Exception {
+        Path report = mount.dir().resolve("report.json");
+        Path output = mount.dir().resolve("output.txt");
+        Path paused = mount.dir().resolve("paused-at-swap");
+        Files.deleteIfExists(report);
+        Files.deleteIfExists(paused);
+        ProcessBuilder b = new ProcessBuilder(command(mode, report)).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        b.environment().put("JAVA_TOOL_OPTIONS", "-D" + "sparkdcp.test.state.pauseBeforeSwap" + "=" + paused);
+        long started = System.nanoTime();
+        Process p = b.start();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (!Files.exists(paused) && p.isAlive() && System.nanoTime() < deadline) Thread.sleep(20);
+        boolean atSwap = Files.exists(paused) && p.isAlive();
+        if (atSwap) {
+            Commands.tryRun("kill", "-KILL", "--", "-" + p.pid());
+            Files.deleteIfExists(paused);
+        }
+        assertTrue(p.waitFor(1, TimeUnit.MINUTES), "a run paused at its ledger's swap ended");
+        return new Run(atSwap, atSwap ? -1 : p.exitValue(), report, Files.readString(output), false,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), atSwap);
+    }
+
+    /**
+     * While outer holds DST (and so its state DIR, taken before), a run into a sibling DST with the same --state DIR:
+     * it must be refused (exit 2, naming the holder) whenever outer still runs when it ends.
+     */
+    private boolean runSharingState(Process outer, Path dir) throws Exception {
+        String holder = awaitLock(dst, outer);
+        if (holder == null) return false;
+        Path output = mount.dir().resolve("sharing-output.txt");
+        Process other = start(List.of("setsid", LAUNCHER.toString(), "sync", "--state", dir.toString(), src + "/",
+                mount.dir().resolve("sibling").toString()), output);
+        assertTrue(other.waitFor(5, TimeUnit.MINUTES), "the run sharing the state DIR ended");
+        String said = Files.readString(output);
+        // Held by the same process before the other run started and after it ended: held throughout.
+        if (holder.equals(Flocks.exclusiveHolder(dst))) {
+            assertEquals(2, other.exitValue(), "a run on the state DIR of a running run, seed " + SEED + ":\n" + said);
+            assertTrue(said.contains("another spark-dcp run holds --state"), said);
+        } else {
+            assertTrue(other.exitValue() == 0 || other.exitValue() == 2, "the run sharing the state DIR, seed " + SEED + ":\n" + said);
+        }
+        return other.exitValue() == 2;
+    }
+
+    /** Damages one ledger in force, as a crash, a full disk or a hand would: false when there is none yet. */
+    private boolean damageLedger() throws IOException {
+        List<Path> parts = new ArrayList<>();
+        List<Path> headers = new ArrayList<>();
+        for (Path p : TreeFiles.everything(state)) {
+            String name = p.getFileName().toString();
+            if (!p.getParent().getFileName().toString().startsWith("state-")) continue;
+            if (name.startsWith("part-") && Files.size(p) > 0) parts.add(p); // one emptied already: damaged
+            if (name.equals("HEADER")) headers.add(p);
+        }
+        if (parts.isEmpty()) return false;
+        Path part = parts.get(random.nextInt(parts.size()));
+        switch (random.nextInt(4)) {
+            case 0 -> Files.write(part, new byte[0]);
+            case 1 -> {
+                byte[] bytes = Files.readAllBytes(part);
+                Files.write(part, java.util.Arrays.copyOf(bytes, random.nextInt(bytes.length)));
+            }
+            case 2 -> {
+                byte[] bytes = Files.readAllBytes(part);
+                bytes[random.nextInt(bytes.length)] ^= (byte) (1 + random.nextInt(255));
+                Files.write(part, bytes);
+            }
+            default -> {
+                if (headers.isEmpty()) Files.write(part, new byte[0]);
+                else Files.delete(headers.get(random.nextInt(headers.size())));
+            }
+        }
+        return true;
     }
 
     private boolean runNested(Process outer) throws Exception {
@@ -226,7 +335,8 @@ class FaultInjectionSoakTest {
         long entries = TreeFiles.everything(src).size(); // the root included, as the listing counts it
         assertEquals(entries, report.get("entries_listed").asLong(), why);
         assertEquals(entries, report.get("copied").asLong() - report.get("links").asLong() + report.get("skipped").asLong()
-                - report.get("links_skipped").asLong() + report.get("metadata_fixed").asLong() + report.get("kept_newer").asLong(),
+                - report.get("links_skipped").asLong() + report.get("metadata_fixed").asLong() + report.get("kept_newer").asLong()
+                + report.get("ledger_unchanged").asLong(), // what the state ledger proves unchanged is not looked at
                 "each entry once: " + report);
         List<String> differences = new ArrayList<>(TreeComparator.differences(src, dst));
         if (!mode.contains("--delete")) // a copy keeps what SRC no longer has, and a killed --atomic run's temporaries

@@ -33,7 +33,7 @@ class LedgerBlockTest {
         LedgerBlock b = new LedgerBlock(PathBytes.of("a/b"), List.of(
                 new LedgerBlock.Entry(PathBytes.EMPTY, FileType.DIRECTORY, LedgerBlock.Seen.of(stat(FileType.DIRECTORY, 1, 6, 9, 1)),
                         LedgerBlock.Seen.of(stat(FileType.DIRECTORY, 2, 6, 9, 2))),
-                new LedgerBlock.Entry(name, FileType.SYMLINK, new LedgerBlock.Seen(3, 4, 5, 6), new LedgerBlock.Seen(7, 8, 9, 10))));
+                new LedgerBlock.Entry(name, FileType.SYMLINK, new LedgerBlock.Seen(3, 4, 5, 6, 0644, 1, 2, 1, 0), new LedgerBlock.Seen(7, 8, 9, 10, 0600, 3, 4, 2, 0))));
         LedgerBlock back = LedgerBlock.fromBytes(b.toBytes());
         assertArrayEquals(b.path(), back.path());
         assertEquals(2, back.entries().size());
