@@ -22,18 +22,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A source that is not a directory: the roots are the directories holding it and its copy, resolved and
- * checked before anything is written. On the machine's temporary directory, no mount of its own.
+ * The roots of a copy, resolved and checked before anything is written: two directories, or for a source
+ * that is not a directory the directories holding it and its copy. On the machine's temporary directory,
+ * no mount of its own.
  */
 @Tag("fast")
-class RootsCheckFileTest {
+class RootsTest {
     private Path top;
     private Path src;
     private Path dst;
 
     @BeforeEach
     void tree() throws IOException {
-        top = Files.createTempDirectory("roots-checkfile").toRealPath();
+        top = Files.createTempDirectory("roots-test").toRealPath();
         src = Files.createDirectory(top.resolve("src"));
         dst = Files.createDirectory(top.resolve("dst"));
         Files.writeString(src.resolve("f"), "data");
@@ -57,7 +58,9 @@ class RootsCheckFileTest {
                 () -> assertNotNull(roots.destinationId()),
                 () -> assertFalse(roots.sourceId().sameInode(roots.destinationId())),
                 () -> assertEquals("f", PathBytes.display(roots.file().sourceName())),
-                () -> assertEquals("g", PathBytes.display(roots.file().destinationName())));
+                () -> assertEquals("g", PathBytes.display(roots.file().destinationName())),
+                () -> assertArrayEquals(bytes(src.resolve("f")), roots.named()),
+                () -> assertArrayEquals(bytes(dst.resolve("g")), roots.target()));
     }
 
     @Test
@@ -104,6 +107,49 @@ class RootsCheckFileTest {
         Files.createLink(dst.resolve("same"), src.resolve("f"));
         UsageException e = assertThrows(UsageException.class, () -> Roots.checkFile(bytes(src.resolve("f")), bytes(dst.resolve("same"))));
         assertTrue(e.getMessage().endsWith("itself"), e.getMessage());
+    }
+
+    /** The directory form, Roots.check: the trees themselves are the roots. */
+    @Test
+    void twoDirectoriesAreTheRootsAndNeitherMayHoldTheOther() throws IOException {
+        Roots roots = Roots.check(src.toString(), dst.toString());
+        assertAll(
+                () -> assertArrayEquals(bytes(src), roots.source()),
+                () -> assertArrayEquals(bytes(dst), roots.destination()),
+                () -> assertTrue(roots.destinationExists()),
+                () -> assertNotNull(roots.destinationId()),
+                () -> assertNull(roots.file()));
+        Roots missing = Roots.check(src.toString(), dst.resolve("new/deeper").toString());
+        assertFalse(missing.destinationExists());
+        assertNull(missing.destinationId());
+        assertArrayEquals(bytes(dst.resolve("new/deeper")), missing.destination());
+        assertEquals("deeper", PathBytes.display(missing.destinationName()));
+        assertArrayEquals(bytes(src), missing.named());
+        assertArrayEquals(bytes(dst.resolve("new/deeper")), missing.target());
+        missing.createDestination();
+        assertTrue(Files.isDirectory(dst.resolve("new/deeper")), "made with its missing parents");
+        Files.createDirectory(src.resolve("sub"));
+        assertAll(
+                () -> assertCheckRefused("source must not be empty (an empty SRC is not the current directory)", "", dst.toString()),
+                () -> assertCheckRefused("destination must not be empty (an empty DST is not the current directory)", src.toString(), ""),
+                () -> assertCheckRefused("source " + top.resolve("gone") + " does not exist", top.resolve("gone").toString(), dst.toString()),
+                () -> assertCheckRefused("source " + src.resolve("f") + " is not a directory", src.resolve("f").toString(), dst.toString()),
+                () -> assertCheckRefused("destination " + src.resolve("f") + " exists and is not a directory", src.resolve("sub").toString(),
+                        src.resolve("f").toString()),
+                () -> assertCheckRefused("destination " + src + " is the source itself", src.toString(), src.toString()),
+                () -> assertCheckRefused("destination " + src.resolve("sub") + " is inside the source " + src, src.toString(),
+                        src.resolve("sub").toString()),
+                () -> assertCheckRefused("destination " + src.resolve("sub/new") + " is inside the source " + src, src.toString(),
+                        src.resolve("sub/new").toString()),
+                () -> assertTrue(assertThrows(UsageException.class, () -> Roots.check(src.resolve("sub").toString(), src.toString()))
+                        .getMessage().startsWith("source " + src.resolve("sub") + " is inside the destination " + src + ": refused")),
+                () -> assertTrue(assertThrows(UsageException.class, () -> Roots.check(src.toString(), src.resolve("f/x").toString()))
+                        .getMessage().contains("is not a directory")));
+    }
+
+    private static void assertCheckRefused(String message, String source, String destination) {
+        UsageException e = assertThrows(UsageException.class, () -> Roots.check(source, destination));
+        assertEquals(message, e.getMessage());
     }
 
     private static void assertRefused(String message, String source, String target) {
