@@ -166,6 +166,23 @@ final class CopyContext implements AutoCloseable {
         return ex.errno() == Errno.EPERM && options.flags() && unlockedNow(dir, ex);
     }
 
+    /**
+     * Whether an unnamed file's create or link in dir that failed with ENOSPC runs once more, the file
+     * system written back first. XFS holds space for data not yet written back (delayed allocations
+     * with their speculative preallocation) and answers ENOSPC while those reservations fill it; for a
+     * named create it writes them back and tries once more itself, for an unnamed file (O_TMPFILE) it
+     * does not, so cp -a copies where an unnamed file is refused. An ENOSPC after this is real.
+     */
+    boolean roomMadeAfter(PosixException ex, Fd dir) {
+        if (ex.errno() != Errno.ENOSPC) return false;
+        try {
+            steps.time(Step.FSYNC, () -> Posix.syncfs(dir));
+        } catch (PosixException e) {
+            return false; // the ENOSPC is the failure to report
+        }
+        return true;
+    }
+
     void unlockingParent(Fd dir, Runnable call) {
         unlockingParent(dir, () -> {
             call.run();

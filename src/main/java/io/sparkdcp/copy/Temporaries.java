@@ -62,12 +62,15 @@ final class Temporaries {
         return made;
     }
 
-    /** {@link CopyContext#unlockingParent} without a lambda to capture the arguments: it runs for every file. */
+    /**
+     * {@link CopyContext#unlockingParent} without a lambda to capture the arguments: it runs for every file.
+     * Once more too after an ENOSPC with room made ({@link CopyContext#roomMadeAfter}).
+     */
     private Fd openUnnamed(Fd dir, byte[] path, int flags, int mode) {
         try {
             return Posix.openUnnamedUnlessRefused(dir, path, flags, mode);
         } catch (PosixException ex) {
-            if (!ctx.unlockedAfter(ex, dir)) throw ex;
+            if (!ctx.unlockedAfter(ex, dir) && !ctx.roomMadeAfter(ex, dir)) throw ex;
             return Posix.openUnnamedUnlessRefused(dir, path, flags, mode);
         }
     }
@@ -187,12 +190,12 @@ final class Temporaries {
         }
     }
 
-    /** {@link CopyContext#unlockingParent} without a lambda to capture the arguments. */
+    /** {@link #openUnnamed}'s retries, for the link that names the file. */
     private void linkUnlocking(Fd file, Fd dir, byte[] name) {
         try {
             link(file, dir, name);
         } catch (PosixException ex) {
-            if (!ctx.unlockedAfter(ex, dir)) throw ex;
+            if (!ctx.unlockedAfter(ex, dir) && !ctx.roomMadeAfter(ex, dir)) throw ex;
             link(file, dir, name);
         }
     }

@@ -103,6 +103,8 @@ public interface LibC {
         int ftruncate(int fd, @off_t long length);
 
         int fsync(int fd);
+
+        int syncfs(int fd);
     }
 
     /** Removing and renaming: sync, replacing files, temporary names, clean-up after a failure. */

@@ -524,6 +524,11 @@ public final class Posix {
         call("fsync", fd.path(), () -> Data.LIBC.fsync(fd.fd()));
     }
 
+    /** Writes back everything dirty on fd's file system: its delayed allocations become real, smaller ones. */
+    public static void syncfs(Fd fd) {
+        call("syncfs", fd.path(), () -> Data.LIBC.syncfs(fd.fd()));
+    }
+
     // ---- directories and names ----------------------------------------------------------------
 
     /** struct linux_dirent64: d_ino and d_off (8 bytes each), then these. */

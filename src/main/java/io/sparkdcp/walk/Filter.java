@@ -86,7 +86,8 @@ public final class Filter implements Serializable {
             }
             Rule rule = new Rule(include, p, directoriesOnly);
             String why = rule.matchesNothing();
-            if (why != null) throw new IllegalArgumentException("pattern '" + PathBytes.display(pattern) + "' " + why);
+            // An empty pattern shows as '', not as display's "." for an empty path.
+            if (why != null) throw new IllegalArgumentException("pattern '" + (pattern.length == 0 ? "" : PathBytes.display(pattern)) + "' " + why);
             return rule;
         }
 

@@ -36,11 +36,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  * entries of its own, and through {@code rsync -a [--delete [--delete-excluded]]} with the same rules
  * into a DST of its own. Each rule set must give rsync's tree exactly or be refused while parsed (and
  * only a form the generator marks as one spark-dcp refuses may be). Seeded: {@code -Dfilters.seed=N}
- * {@code -Dfilters.cases=N} repeat a failure, whose message names its seed.
+ * {@code -Dfilters.cases=N} repeat a failure, whose message names its seed; a seed that failed once is run first, for good.
  */
 class FilterRsyncDifferentialTest {
     private static final long SEED = Long.getLong("filters.seed", System.nanoTime());
     private static final int CASES = Integer.getInteger("filters.cases", 100);
+    /** Seeds that failed once, run first for good: 19600635159863 deleted a directory only excluded entries filled (ENOTEMPTY). */
+    private static final List<Long> FAILED_ONCE = List.of(19600635159863L);
 
     /** Names with the bytes patterns care about: wildcards, brackets, backslash, spaces, dots, '!' and '+'. */
     private static final String[] NAMES = {"a", "b", "ab", "a.c", "b.o", ".h", "x y", "*", "?", "[a]", "a*", "k[1]",
@@ -75,8 +77,10 @@ class FilterRsyncDifferentialTest {
     @Test
     void randomRuleSetsGiveRsyncsTreeOrAreRefused() throws IOException {
         int refused = 0;
-        for (int i = 0; i < CASES; i++) {
-            long seed = SEED + i;
+        List<Long> seeds = new ArrayList<>(System.getProperty("filters.seed") == null ? FAILED_ONCE : List.of());
+        for (int i = 0; i < CASES; i++) seeds.add(SEED + i);
+        for (int i = 0; i < seeds.size(); i++) {
+            long seed = seeds.get(i);
             Random random = new Random(seed);
             Tree src = Tree.random(random);
             Tree dstPart = src.part(random);

@@ -14,6 +14,7 @@ import io.sparkdcp.spark.SparkPhaseRunner;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.Seeds;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterAll;
@@ -42,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * and nothing locked, or beneath a locked directory, is changed afterwards on either side: what a sync
  * does to protected DST entries is a rule of its own.
  *
- * <p>Seeded: a failure names its seed; {@code -Dsyncid.seed=N} replays that pair alone and
+ * <p>Seeded: a failure, an exception too, names its seed; {@code -Dsyncid.seed=N} replays that pair alone and
  * {@code -Dsyncid.pairs=N} runs N pairs from there (longer runs). The last pair runs on local Spark
  * (the executors' walk, plan and compare).
  */
@@ -70,7 +71,11 @@ class SyncMakesIdenticalPropertyTest {
         String only = System.getProperty("syncid.seed");
         long first = only != null ? Long.parseLong(only) : 20261202L;
         int pairs = Integer.getInteger("syncid.pairs", only != null ? 1 : PAIRS);
-        for (long seed = first; seed < first + pairs; seed++) checkOnePair(seed, only == null && seed == first + pairs - 1);
+        for (long seed = first; seed < first + pairs; seed++) {
+            long pair = seed;
+            boolean onSpark = only == null && seed == first + pairs - 1;
+            Seeds.naming(Seeds.context(seed, "syncid.seed"), () -> checkOnePair(pair, onSpark));
+        }
     }
 
     private static void checkOnePair(long seed, boolean onSpark) throws IOException {
@@ -80,7 +85,7 @@ class SyncMakesIdenticalPropertyTest {
         Path dst = Files.createDirectory(mount.dir().resolve("dst" + seed));
         LocalCopy sync = LocalCopy.syncDefaults().withModes(CopyModes.of(CopyModes.Mode.SYNC).with(CopyModes.Mode.CONTENTS, contents).with(CopyModes.Mode.ATOMIC, random.nextBoolean()))
                 .withBatchFiles(1 + random.nextInt(8));
-        String context = "seed " + seed + " (-Dsyncid.seed=" + seed + " replays it; contents " + contents + ")";
+        String context = Seeds.context(seed, "syncid.seed") + ", contents " + contents;
         new Mutator(random, src, true, contents).build(25 + random.nextInt(25));
         assertEquals(List.of(), sync.sync(src, dst, false).counts().failures(), context + ": first sync");
         for (int round = 0; round < ROUNDS; round++) {
@@ -150,7 +155,7 @@ class SyncMakesIdenticalPropertyTest {
                     case 0, 1 -> Files.createDirectory(p);
                     case 2 -> Files.createSymbolicLink(p, Path.of(random.nextBoolean() ? "n0" : "../missing" + i));
                     case 3 -> {
-                        Path file = pick(f -> isFile(f) && changeable(f) && linkable(f, dir), false);
+                        Path file = pick(f -> isFile(f) && changeable(f) && linkableInto(f, dir), false);
                         if (file != null) Files.createLink(p, file);
                         else writeFile(p);
                     }
@@ -186,7 +191,7 @@ class SyncMakesIdenticalPropertyTest {
                     return "split " + rel;
                 }
                 case 1 -> { // join: the name becomes another file's
-                    Path other = pick(f -> isFile(f) && !f.equals(p) && changeable(f) && linkable(f, p.getParent()), false);
+                    Path other = pick(f -> isFile(f) && !f.equals(p) && changeable(f) && linkableInto(f, p.getParent()), false);
                     if (!file || other == null) return null;
                     Files.delete(p);
                     Files.createLink(p, other);
@@ -299,20 +304,20 @@ class SyncMakesIdenticalPropertyTest {
             }
         }
 
-        /** Not locked, nor beneath a locked directory (the root is never locked). */
-        private boolean changeable(Path p) {
+        /** Not locked, nor beneath a locked directory (the root is never locked): a name there can be made, moved or removed. */
+        boolean changeable(Path p) {
             for (Path q = p; q != null && q.startsWith(root) && !q.equals(root); q = q.getParent())
                 if (stat(q).locks() != 0) return false;
             return true;
         }
 
-        /** XFS refuses (EXDEV) a link into a PROJINHERIT directory of another project ID than the file's. */
-        private static boolean linkable(Path file, Path dir) {
-            FsXattr d = fsx(dir);
-            return !d.projInherit() || d.projid() == fsx(file).projid();
+        /** XFS refuses a link or rename of file into a PROJINHERIT directory of another project (EXDEV). */
+        static boolean linkableInto(Path file, Path dir) {
+            FsXattr into = fsxOf(dir);
+            return !into.projInherit() || into.projid() == fsxOf(file).projid();
         }
 
-        private static FsXattr fsx(Path p) {
+        private static FsXattr fsxOf(Path p) {
             try (Fd fd = Posix.open(PathBytes.of(p.toString()), Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK)) {
                 return Posix.getFsXattr(fd);
             }

@@ -1,6 +1,9 @@
 package io.sparkdcp.walk;
 
+import io.sparkdcp.posix.Failure;
+import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Stat;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -134,6 +137,40 @@ class FilterTest {
         assertTrue(named.getMessage().contains("[:name:]"), named.getMessage());
     }
 
+    /** Each refusal says why no name can match: the user sees which rule and what is wrong with it. */
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            ""         | pattern '' is empty
+            /          | pattern '/' matches no name (a lone /)
+            //         | pattern '//' matches no name (a lone /)
+            *x\\      | pattern '*x\\\\' ends with a lone '\\'
+            a[b        | pattern 'a[b' has a '[' class without its ']' or with an unknown [:name:]
+            """)
+    void aRefusalSaysWhyNoNameMatches(String pattern, String message) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Filter.Rule.of(false, PathBytes.of(pattern)));
+        assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void aPatternWithANulByteIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Filter.Rule.of(false, new byte[] {'a', 0, 'b'}));
+        assertTrue(e.getMessage().endsWith("holds a NUL byte"), e.getMessage());
+    }
+
+    /** A wildcard as the first byte makes a pattern wild as well as one later; ** without a slash matches after any slash. */
+    @Test
+    void wildcardsAtThePatternsStartAndStarsAfterAnySlash() {
+        assertAll(
+                () -> assertTrue(Filter.Rule.of(false, PathBytes.of("?x")).matches(PathBytes.of("d/ax"), false)),
+                () -> assertTrue(Filter.Rule.of(false, PathBytes.of("[ab]x")).matches(PathBytes.of("bx"), false)),
+                () -> assertFalse(Filter.Rule.of(false, PathBytes.of("[ab]x")).matches(PathBytes.of("cx"), false)),
+                () -> assertTrue(Filter.Rule.of(false, PathBytes.of("*x")).matches(PathBytes.of("d/abx"), false)),
+                () -> assertTrue(Filter.Rule.of(false, PathBytes.of("a**")).matches(PathBytes.of("x/ab/c"), false), "a** from the name ab on"),
+                () -> assertFalse(Filter.Rule.of(false, PathBytes.of("a**")).matches(PathBytes.of("x/b/c"), false)),
+                () -> assertTrue(Filter.Rule.of(false, PathBytes.of("/a**")).matches(PathBytes.of("ab/c"), false)),
+                () -> assertFalse(Filter.Rule.of(false, PathBytes.of("/a**")).matches(PathBytes.of("x/ab/c"), false), "anchored"));
+    }
+
     /** One --exclude (false) or --include (true) argument after another: is the entry listed? */
     private static boolean listedAfter(String path, boolean directory, Object... includeThenText) {
         Filter f = Filter.NONE;
@@ -191,6 +228,31 @@ class FilterTest {
                 () -> assertFalse(f.lists(PathBytes.of("keeper"), false)));
         Filter withRule = f.with(Filter.Rule.of(false, PathBytes.of("*.o")));
         assertFalse(withRule.lists(PathBytes.of("keep/x.o"), false), "rules apply to listed paths too");
+    }
+
+    /** rsync says which --files-from paths it did not find; a sync must not delete as if SRC lacked them. */
+    @Test
+    void missingNamesTheListedPathsTheWalkDidNotFindAndTheRulesKeep() {
+        Filter f = Filter.NONE.with(Filter.Rule.of(false, PathBytes.of("*.o"))).with(Filter.Rule.of(false, PathBytes.of("skip/")))
+                .listing(List.of(PathBytes.of("a/b/file"), PathBytes.of("a/b/gone"), PathBytes.of("keep"), PathBytes.of("lost"),
+                        PathBytes.of("a/x.o"), PathBytes.of("skip/inside"), PathBytes.of("keep/deep/gone")));
+        Listing found = Listing.of(List.of(entry("", FileType.DIRECTORY), entry("a", FileType.DIRECTORY), entry("a/b", FileType.DIRECTORY),
+                entry("a/b/file", FileType.FILE), entry("keep", FileType.DIRECTORY), entry("keep/deep", FileType.DIRECTORY),
+                entry("lost2", FileType.FILE)), List.of());
+        List<Failure> missing = f.missing(found);
+        assertEquals(List.of("a/b/gone", "keep/deep/gone", "lost"), missing.stream().map(Failure::path).toList(),
+                "what the rules leave out, or a directory above, is not missing; the rest comes sorted");
+        assertAll(missing.stream().map(m -> () -> {
+            assertEquals("files-from", m.op());
+            assertEquals("ENOENT", m.errno());
+            assertEquals("listed in --files-from, not found in SRC", m.message());
+        }));
+        assertEquals(List.of(), Filter.NONE.with(Filter.Rule.of(false, PathBytes.of("*.o"))).missing(found), "no --files-from, nothing missing");
+        assertEquals(List.of(), Filter.NONE.listing(List.of(PathBytes.of("a/b"), PathBytes.of("a/b/file"))).missing(found));
+    }
+
+    private static Entry entry(String path, FileType type) {
+        return new Entry(PathBytes.of(path), new Stat(type, 0644, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0), null);
     }
 
     @Test

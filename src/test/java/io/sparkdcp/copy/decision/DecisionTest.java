@@ -123,6 +123,54 @@ class DecisionTest {
     }
 
     @Test
+    void aCharacterDeviceAsNonRootIsSkippedToo() {
+        Stat device = stat(FileType.CHAR_DEVICE, 0600, USER, 0, 9, 7);
+        assertEquals(Kind.SKIP, Decision.of(device, null, COPY, USER).kind());
+        assertEquals(Kind.CREATE, Decision.of(device, null, COPY, ROOT).kind(), "root makes it");
+        assertEquals(Kind.CREATE, Decision.of(stat(FileType.FIFO, 0600, USER, 0, 9, 0), null, COPY, USER).kind(), "a user makes a FIFO");
+    }
+
+    /** As a user only the group of one's own files can change, as rsync and cp -a as a user do; root changes both. */
+    @Test
+    void ownershipDiffersOnlyWhereTheCopyMayChangeIt() {
+        Stat own = stat(FileType.FILE, 0644, USER, 5, 9, 0);
+        Stat others = stat(FileType.FILE, 0644, 2002, 5, 9, 0);
+        assertAll(
+                () -> assertTrue(Ownership.differs(own, USER, 7, USER), "the group of one's own file"),
+                () -> assertFalse(Ownership.differs(own, USER, USER, USER), "the same group"),
+                () -> assertFalse(Ownership.differs(own, 2002, USER, USER), "another owner cannot be given"),
+                () -> assertFalse(Ownership.differs(others, 2002, 7, USER), "another's file"),
+                () -> assertTrue(Ownership.differs(others, USER, 2002, ROOT), "root: the owner"),
+                () -> assertTrue(Ownership.differs(others, 2002, 7, ROOT), "root: the group"),
+                () -> assertFalse(Ownership.differs(others, 2002, 2002, ROOT)));
+    }
+
+    /** A refusal's failure: protected at DST is EPERM, a directory over a file EEXIST, a file over a directory EISDIR. */
+    @Test
+    void aRefusalFailsWithTheCallAndErrnoOfItsKind() {
+        byte[] path = io.sparkdcp.posix.PathBytes.of("a/b");
+        Stat file = stat(FileType.FILE, 0644, ROOT, 5, 9, 0);
+        Stat directory = stat(FileType.DIRECTORY, 0755, ROOT, 0, 9, 0);
+        io.sparkdcp.posix.PosixException fileOverDirectory = Decision.of(file, directory, COPY, ROOT).refusal(file, path);
+        io.sparkdcp.posix.PosixException directoryOverFile = Decision.of(directory, file, COPY, ROOT).refusal(directory, path);
+        Decision locked = Decision.of(stat(FileType.FILE, 0644, ROOT, 6, 9, 0), locked(file, Linux.FS_XFLAG_APPEND), COPY, ROOT, 0, true);
+        io.sparkdcp.posix.PosixException protectedOne = locked.refusal(file, path);
+        assertAll(
+                () -> assertEquals("replace", fileOverDirectory.call()),
+                () -> assertEquals(io.sparkdcp.posix.Errno.EISDIR, fileOverDirectory.errno()),
+                () -> assertEquals("mkdirat", directoryOverFile.call()),
+                () -> assertEquals(io.sparkdcp.posix.Errno.EEXIST, directoryOverFile.errno()),
+                () -> assertEquals("change", protectedOne.call()),
+                () -> assertEquals(io.sparkdcp.posix.Errno.EPERM, protectedOne.errno()),
+                () -> assertEquals("protected at DST (append-only)", protectedOne.reason()),
+                () -> assertEquals("in a directory protected at DST (immutable, append-only)",
+                        Protection.parentReason(Linux.FS_XFLAG_IMMUTABLE | Linux.FS_XFLAG_APPEND)),
+                () -> assertTrue(Protection.isProtection(Protection.parentReason(Linux.FS_XFLAG_IMMUTABLE))),
+                () -> assertFalse(Protection.isProtection(null)),
+                () -> assertEquals(io.sparkdcp.posix.Errno.EPERM, Protection.refusal("unlinkat", path, "why").errno()));
+    }
+
+    @Test
     void aFileLinkedToMoreNamesAtTheDestinationThanAtTheSourceIsReplacedInEveryMode() {
         Stat src = stat(FileType.FILE, 0644, ROOT, 5, 9, 0).withNlink(2);
         assertModes(src, src.withNlink(3), ROOT, Kind.REPLACE, Kind.REPLACE, Kind.REPLACE, Kind.REPLACE);
@@ -250,6 +298,38 @@ class DecisionTest {
                 () -> assertFalse(Decision.SKIP.unlocksFirst(immutable)),
                 () -> assertFalse(Decision.CREATE.unlocksFirst(immutable)),
                 () -> assertFalse(Decision.FIX_METADATA.unlocksFirst(0)));
+    }
+
+    /**
+     * --update compares whole times, seconds then nanoseconds: a DST file later by a fraction of a second is newer,
+     * one of an earlier second is older whatever its nanoseconds, and within the DST's granularity none is newer.
+     */
+    @ParameterizedTest(name = "SRC {0}.{1}, DST {2}.{3}, window {4} ns: {5}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # src s | src ns      | dst s | dst ns      | window        | kind
+            9       | 100         | 9     | 101         | 0             | KEEP_NEWER
+            9       | 500_000_000 | 9     | 499_999_999 | 0             | REPLACE
+            9       | 100         | 8     | 999_999_999 | 0             | REPLACE
+            9       | 999_999_999 | 10    | 0           | 0             | KEEP_NEWER
+            9       | 999_999_999 | 10    | 0           | 1_000_000_000 | REPLACE
+            9       | 100         | 9     | 900_000_000 | 1_000_000_000 | REPLACE
+            9       | 0           | 10    | 1           | 1_000_000_000 | KEEP_NEWER
+            9       | 0           | 10    | 999_999_999 | 2_000_000_000 | REPLACE
+            9       | 0           | 11    | 0           | 2_000_000_000 | KEEP_NEWER
+            """)
+    void updateComparesSecondsThenNanoseconds(long srcSec, String srcNsec, long dstSec, String dstNsec, String window, Kind kind) {
+        CopyModes update = COPY.with(CopyModes.Mode.UPDATE, true);
+        Stat src = timed(FileType.FILE, 5, srcSec, nanos(srcNsec));
+        Stat dst = timed(FileType.FILE, 7, dstSec, nanos(dstNsec));
+        assertEquals(kind, Decision.of(src, dst, update, ROOT, Long.parseLong(window.replace("_", ""))).kind());
+    }
+
+    private static int nanos(String s) {
+        return Integer.parseInt(s.replace("_", ""));
+    }
+
+    private static Stat timed(FileType type, long size, long mtimeSec, int mtimeNsec) {
+        return new Stat(type, 0644, ROOT, ROOT, size, 0, 1, 0, 0, 0, mtimeSec, mtimeNsec, mtimeSec, mtimeNsec, mtimeSec, mtimeNsec);
     }
 
     private static Stat dir(int locks) {
