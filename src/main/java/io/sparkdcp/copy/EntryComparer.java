@@ -60,13 +60,9 @@ public final class EntryComparer implements AutoCloseable {
     private EntryComparer(CopyOptions options, long windowNanos) {
         this.options = options;
         this.windowNanos = windowNanos;
-        this.sourceRoot = RootCheck.open(options.sourceRoot(), options.sourceId(), "source");
-        try {
-            this.destinationRoot = RootCheck.open(options.destinationRoot(), options.destinationId(), "destination");
-        } catch (RuntimeException e) {
-            sourceRoot.close();
-            throw e;
-        }
+        RootCheck.Both roots = RootCheck.openBoth(options);
+        this.sourceRoot = roots.source();
+        this.destinationRoot = roots.destination();
         this.sourceDirs = new DirectoryCache(sourceRoot, UNTIMED);
         this.destinationDirs = new DirectoryCache(destinationRoot, UNTIMED);
     }

@@ -42,13 +42,9 @@ public final class KeptEntryReader implements AutoCloseable {
     public KeptEntryReader(CopyOptions options, int euid) {
         this.options = options;
         this.euid = euid;
-        this.sourceRoot = RootCheck.open(options.sourceRoot(), options.sourceId(), "source");
-        try {
-            this.destinationRoot = RootCheck.open(options.destinationRoot(), options.destinationId(), "destination");
-        } catch (RuntimeException e) {
-            sourceRoot.close();
-            throw e;
-        }
+        RootCheck.Both roots = RootCheck.openBoth(options);
+        this.sourceRoot = roots.source();
+        this.destinationRoot = roots.destination();
         this.sourceDirs = new DirectoryCache(sourceRoot, UNTIMED);
         this.destinationDirs = new DirectoryCache(destinationRoot, UNTIMED);
         this.reader = new FdMetadataIO(options.xattrs(), UNTIMED, false, new FlagRefusals(options.keep().strict()));

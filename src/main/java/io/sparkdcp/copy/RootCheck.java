@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.posix.DirectoryIdentity;
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;
@@ -40,5 +41,19 @@ public final class RootCheck {
                     + "with (was " + pinned + ", now " + now + "); nothing written");
         }
         return fd;
+    }
+
+    /** A task's two roots, each opened by {@link #open}. */
+    public record Both(Fd source, Fd destination) {}
+
+    /** Both roots of {@code options}, checked against the identities the driver pinned; neither left open on a failure. */
+    public static Both openBoth(CopyOptions options) {
+        Fd source = open(options.sourceRoot(), options.sourceId(), "source");
+        try {
+            return new Both(source, open(options.destinationRoot(), options.destinationId(), "destination"));
+        } catch (RuntimeException e) {
+            source.close();
+            throw e;
+        }
     }
 }

@@ -33,13 +33,9 @@ final class TaskTrees implements AutoCloseable {
     TaskTrees(CopyOptions options) {
         this.options = options;
         this.limits = JobLimits.of(options.throttle());
-        this.sourceRoot = RootCheck.open(options.sourceRoot(), options.sourceId(), "source");
-        try {
-            this.destinationRoot = RootCheck.open(options.destinationRoot(), options.destinationId(), "destination");
-        } catch (PosixException e) {
-            sourceRoot.close();
-            throw e;
-        }
+        RootCheck.Both roots = RootCheck.openBoth(options);
+        this.sourceRoot = roots.source();
+        this.destinationRoot = roots.destination();
     }
 
     ParentState parentState(byte[] relPath) {

@@ -2,6 +2,7 @@ package io.sparkdcp.cli;
 
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LoopMount;
+import io.sparkdcp.testing.StracedMain;
 import io.sparkdcp.testing.TreeFiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -87,16 +88,6 @@ class DryRunSyscallTest {
     }
 
     private static List<String> traced(String... args) throws Exception {
-        Path traces = Files.createDirectory(mount.dir().resolve("trace-" + System.nanoTime()));
-        List<String> command = new ArrayList<>(List.of("strace", "-ff", "-qq", "-y", "-o", traces.resolve("t").toString(),
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
-                Main.class.getName()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        assertTrue(p.waitFor(4, TimeUnit.MINUTES), "dry run under strace timed out");
-        assertEquals(0, p.exitValue(), "dry run under strace failed");
-        List<String> lines = new ArrayList<>();
-        for (Path trace : TreeFiles.regularFiles(traces)) lines.addAll(Files.readAllLines(trace));
-        return lines;
+        return StracedMain.calls(mount.dir(), args);
     }
 }
