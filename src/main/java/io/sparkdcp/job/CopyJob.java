@@ -113,6 +113,7 @@ public final class CopyJob {
     public CopyReport run() {
         long start = System.nanoTime();
         long startedWall = LedgerRun.wallNanos(); // before the walk's first stat: what the ledger may record is settled by then
+        if (holds != null) holds.releaseEarlierRoots();
         HeldRoots roots = HeldRoots.take(options.copy());
         try (TaskItemLog failures = TaskItemLog.forDriver(options.copy())) {
             CopyOptions pinned = roots.pinned();

@@ -26,6 +26,19 @@ public final class RootHolds implements AutoCloseable {
         else holds.keep(hold);
     }
 
+    /**
+     * Releases the DST locks of this run's earlier pairs, before the next pair takes its own: a later pair's DST
+     * may enclose an earlier one's (a file beside a directory goes into the directory's parent), and the run's own
+     * locks must not refuse it. The state DIR's lock stays.
+     */
+    public synchronized void releaseEarlierRoots() {
+        held.removeIf(hold -> {
+            if (!(hold instanceof HeldRoots)) return false;
+            hold.close();
+            return true;
+        });
+    }
+
     @Override
     public synchronized void close() {
         held.forEach(Hold::close);
