@@ -10,6 +10,9 @@ import io.sparkdcp.testing.TimedProcess;
 import io.sparkdcp.testing.TreeComparator;
 import io.sparkdcp.testing.TreeFiles;
 import io.sparkdcp.testing.YarnCluster;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
@@ -20,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,7 +42,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * submit-scripts/cluster/yarn as a site runs it, against a real YARN (Hadoop's MiniYARNCluster on
  * loopback), with no SPARK_HOME: spark-submit runs from the build's jars. Each application must
  * end as the copy did, in one attempt: SUCCEEDED with the tree exact, or FAILED with a non-zero
- * spark-submit. An executor killed mid-copy changes none of that.
+ * spark-submit. An executor killed mid-copy changes none of that. The script authenticates:
+ * the executors run with spark.authenticate and RPC encryption, the secret on no command line.
  */
 class YarnSubmitTest {
     private static final Path PROJECT = AppJars.PROJECT;
@@ -84,6 +89,7 @@ class YarnSubmitTest {
             while (TreeFiles.regularFiles(dst.resolve(MANY)).size() < MANY_FILES / 10 && submit.isAlive() && System.nanoTime() < deadline) Thread.sleep(20);
             assertTrue(submit.isAlive() && TreeFiles.regularFiles(dst.resolve(MANY)).size() < MANY_FILES,
                     "the copy must still be running when the executor dies:\n" + Files.readString(log));
+            assertExecutorsAuthenticateWithASecretOnNoCommandLine();
             yarn.killOneExecutor();
             assertTrue(submit.waitFor(SUBMIT_SECONDS, TimeUnit.SECONDS), "no end after losing an executor:\n" + Files.readString(log));
         } finally {
@@ -118,6 +124,34 @@ class YarnSubmitTest {
         // The copy's own exit code (2: usage) reached YARN, not an AM shutdown-hook failure.
         assertTrue(app.getDiagnostics().contains("exited with status 2"), run.describe(app));
         assertFalse(Files.exists(dst), "the failed run wrote " + dst);
+    }
+
+    /**
+     * While the copy runs: the executors were started with spark.authenticate and RPC encryption
+     * (they could register with the driver, which then demands both, only by authenticating), and
+     * the application's secret, read from a container's YARN credentials, is in no process's arguments.
+     */
+    private static void assertExecutorsAuthenticateWithASecretOnNoCommandLine() throws Exception {
+        String ps = TimedProcess.run(new ProcessBuilder("ps", "-eo", "args"), tmp.resolve("ps.log"), 30).output();
+        List<String> executors = ps.lines().filter(line -> line.contains("YarnCoarseGrainedExecutorBackend") && line.contains("/java ")).toList();
+        assertFalse(executors.isEmpty(), "no executor JVM in ps:\n" + ps);
+        for (String executor : executors) {
+            assertTrue(executor.contains("-Dspark.authenticate=true"), "an executor without authentication: " + executor);
+            assertTrue(executor.contains("-Dspark.network.crypto.enabled=true"), "an executor without RPC encryption: " + executor);
+        }
+        List<String> secrets = new ArrayList<>();
+        try (var files = Files.walk(tmp.resolve("yarn"))) {
+            for (Path tokens : files.filter(f -> f.getFileName().toString().equals("container_tokens")).toList()) {
+                byte[] secret = Credentials.readTokenStorageFile(tokens.toFile(), new Configuration()).getSecretKey(new Text("sparkCookie"));
+                if (secret != null) secrets.add(new String(secret, StandardCharsets.UTF_8));
+            }
+        }
+        assertFalse(secrets.isEmpty(), "no container's credentials hold Spark's secret");
+        for (String secret : secrets) {
+            assertTrue(secret.length() >= 16, "a short secret: " + secret.length() + " characters");
+            assertFalse(ps.contains(secret), "the application's secret is on a command line:\n" + ps);
+        }
+        assertFalse(ps.contains("spark.authenticate.secret") || ps.contains("_SPARK_AUTH_SECRET"), "a secret setting on a command line:\n" + ps);
     }
 
     /** Small batches: hard links and the many files spread over many tasks, on both executors. */
