@@ -28,6 +28,12 @@ class StateLockTest {
         return "pid " + Files.readSymbolicLink(Path.of("/proc/self")) + ", host " + Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
     }
 
+    private static long openDescriptors() throws IOException {
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+
     @Test
     void aSecondRunOnTheSameDirIsRefusedNamingTheHolderUntilTheFirstCloses() throws IOException {
         Path dir = tmp.resolve("state/deeper");
@@ -39,6 +45,9 @@ class StateLockTest {
             assertEquals("another spark-dcp run holds --state " + dir + " (" + written.strip() + "); wait for it to end, or stop it",
                     refused.getMessage());
             assertThrows(UsageException.class, () -> StateLock.takeIfThere(dir.toString()), "a dry run is refused too");
+            long open = openDescriptors();
+            assertThrows(UsageException.class, () -> StateLock.take(dir.toString()));
+            assertEquals(open, openDescriptors(), "a refused taker keeps no descriptor of LOCK open");
         }
         StateLock.take(dir.toString()).close();
     }
@@ -61,9 +70,8 @@ class StateLockTest {
             assertFalse(Files.exists(dir));
             StateLock.take(dir.toString()).close();
         }
-        try (StateLock none = StateLock.take(null)) {
-            assertFalse(Files.exists(tmp.resolve("null")));
-        }
+        StateLock.take(null).close(); // no DIR: a lock that holds nothing
+        StateLock.takeIfThere(dir.toString()).close();
     }
 
     @Test
