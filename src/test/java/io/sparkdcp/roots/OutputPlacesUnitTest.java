@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * and by name for a DST not made yet), through symlinks whose targets exist, and a report that is no directory.
  */
 @Tag("fast")
-class OutputPlacesTest {
+class OutputPlacesUnitTest {
     private Path top;
     private Path src;
     private Path dst;
