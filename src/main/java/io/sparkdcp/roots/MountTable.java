@@ -29,17 +29,22 @@ final class MountTable {
 
     static MountTable read() {
         try {
-            List<Mount> mounts = new ArrayList<>();
-            for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
-                String[] f = line.split(" ");
-                String[] majorMinor = f[2].split(":");
-                mounts.add(new Mount(Long.parseLong(f[0]), Linux.makedev(Long.parseLong(majorMinor[0]), Long.parseLong(majorMinor[1])),
-                        unescape(f[3]), unescape(f[4])));
-            }
-            return new MountTable(mounts);
+            return parse(Files.readAllLines(Path.of("/proc/self/mountinfo")));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read /proc/self/mountinfo", e);
         }
+    }
+
+    /** The mounts that mountinfo lines list (id, parent id, major:minor, root, mount point, ...; octal escapes in paths). */
+    static MountTable parse(List<String> mountinfo) {
+        List<Mount> mounts = new ArrayList<>();
+        for (String line : mountinfo) {
+            String[] f = line.split(" ");
+            String[] majorMinor = f[2].split(":");
+            mounts.add(new Mount(Long.parseLong(f[0]), Linux.makedev(Long.parseLong(majorMinor[0]), Long.parseLong(majorMinor[1])),
+                    unescape(f[3]), unescape(f[4])));
+        }
+        return new MountTable(mounts);
     }
 
     Mount byId(long id) {

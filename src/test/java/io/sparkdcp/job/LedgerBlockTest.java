@@ -68,4 +68,37 @@ class LedgerBlockTest {
         assertNotEquals(base, StateLedger.fingerprint(LocalCopy.syncDefaults().withoutProjectIds()
                 .jobOptions(java.nio.file.Path.of("/nonexistent/src"), java.nio.file.Path.of("/nonexistent/dst")).copy(), ListingOptions.WALK));
     }
+
+    @Test
+    void aSeenTimeIsItsSecondsAndNanosecondsInNanoseconds() {
+        Stat s = new Stat(FileType.FILE, 0640, 11, 12, 13, 8, 2, 7, 14, 15, 1, 2, 3, 4, 5, 6, 0);
+        assertEquals(new LedgerBlock.Seen(14, 13, 3_000_000_004L, 5_000_000_006L, 0640, 11, 12, 2, 15), LedgerBlock.Seen.of(s));
+    }
+
+    @Test
+    void aBlockWithNoEntriesComesBackAndItsEntriesAreFoundByName() {
+        LedgerBlock empty = LedgerBlock.fromBytes(new LedgerBlock(PathBytes.of("d"), List.of()).toBytes());
+        assertEquals(List.of(), empty.entries());
+        LedgerBlock.Entry f = new LedgerBlock.Entry(PathBytes.of("f"), FileType.FILE, new LedgerBlock.Seen(1, 2, 3, 4, 5, 6, 7, 8, 9),
+                new LedgerBlock.Seen(1, 2, 3, 4, 5, 6, 7, 8, 9));
+        assertEquals(java.util.Map.of(java.nio.ByteBuffer.wrap(PathBytes.of("f")), f), new LedgerBlock(PathBytes.of("d"), List.of(f)).byName());
+    }
+
+    @Test
+    void aCountOrALengthAsLongAsTheWholeBlockIsReadAndFoundShort() throws Exception {
+        byte[] bytes = new LedgerBlock(PathBytes.of("d"), List.of()).toBytes(); // int 1, 'd', int 0
+        java.nio.ByteBuffer.wrap(bytes).putInt(5, bytes.length);
+        assertEquals("corrupt state ledger: a block ends inside an entry",
+                assertThrows(IllegalArgumentException.class, () -> LedgerBlock.fromBytes(bytes)).getMessage());
+        java.nio.ByteBuffer.wrap(bytes).putInt(5, bytes.length + 1);
+        assertEquals("corrupt state ledger: a block claims " + (bytes.length + 1) + " entries",
+                assertThrows(IllegalArgumentException.class, () -> LedgerBlock.fromBytes(bytes)).getMessage());
+        java.nio.ByteBuffer.wrap(bytes).putInt(0, bytes.length);
+        assertEquals("corrupt state ledger: a block ends inside an entry",
+                assertThrows(IllegalArgumentException.class, () -> LedgerBlock.fromBytes(bytes)).getMessage());
+        java.nio.ByteBuffer.wrap(bytes).putInt(0, bytes.length + 1);
+        assertEquals("corrupt state ledger: a name of " + (bytes.length + 1) + " bytes",
+                assertThrows(IllegalArgumentException.class, () -> LedgerBlock.fromBytes(bytes)).getMessage());
+        assertEquals("unknown entry type code 3", assertThrows(java.io.IOException.class, () -> LedgerBlock.typeOf(0x103)).getMessage());
+    }
 }

@@ -150,4 +150,114 @@ class StateLedgerFormatTest {
         assertFalse(r.holds(src, new Stat(FileType.FILE, 0644, 2, 1, 4, 8, 1, 7, 20, 0, 0, 0, 1_700_000_000L, 0, 1_700_000_000L, 0)), "owner");
         assertFalse(r.holds(new Stat(FileType.FILE, 0644, 1, 1, 4, 8, 2, 7, 10, 0, 0, 0, 1_700_000_000L, 0, 1_700_000_000L, 0), dst), "a link more");
     }
+
+    /** A HEADER as spark-dcp writes it, with these lines between the first and the digest. */
+    private static byte[] headerOf(String first, String... lines) {
+        StringBuilder body = new StringBuilder(first).append('\n');
+        for (String line : lines) body.append(line).append('\n');
+        return (body + "sha256 " + StateLedger.sha256(body.toString()) + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String refusal(byte[] header) {
+        return assertThrows(StateLedger.Unusable.class, () -> StateLedger.parseHeader(header, FINGERPRINT)).getMessage();
+    }
+
+    @Test
+    void aHeadersPartsAreListedByNameAndItsRefusalsSayWhy() throws Exception {
+        StateLedger.Part b = new StateLedger.Part("part-" + "b".repeat(24), 20, "cd"), a = new StateLedger.Part("part-" + "a".repeat(24), 10, "ab");
+        String text = new String(StateLedger.header(FINGERPRINT, "pid 1,\nhost h", List.of(b, a)), StandardCharsets.UTF_8);
+        assertTrue(text.contains("writer pid 1, host h\nfingerprint " + StateLedger.sha256(FINGERPRINT) + "\npart " + a.name() + " 10 ab\npart "
+                + b.name() + " 20 cd\nsha256 "), text);
+        assertEquals("was written by another version of spark-dcp (spark-dcp state ledger 3)", refusal(headerOf("spark-dcp state ledger 3")));
+        assertEquals("is not a spark-dcp state ledger of version 2", refusal(headerOf("rsync")));
+        String fingerprint = "fingerprint " + StateLedger.sha256(FINGERPRINT);
+        assertEquals("is damaged (its HEADER has no fingerprint)", refusal(headerOf(StateLedger.FIRST_LINE, "writer w")));
+        String sixty = "x".repeat(60);
+        assertEquals("is damaged (its HEADER holds a line spark-dcp does not write: " + sixty + ")",
+                refusal(headerOf(StateLedger.FIRST_LINE, fingerprint, sixty)));
+        assertEquals("is damaged (its HEADER holds a line spark-dcp does not write: " + sixty + "...)",
+                refusal(headerOf(StateLedger.FIRST_LINE, fingerprint, sixty + "y")));
+        assertEquals("is damaged (its HEADER holds a line spark-dcp does not write: part part-x 1 ab)",
+                refusal(headerOf(StateLedger.FIRST_LINE, fingerprint, "part part-x 1 ab")));
+    }
+
+    /** A part of two blocks, with the length field at {@code at} set to {@code length}: what reading it says. */
+    private static String readWithLength(Path dir, int at, long length) throws IOException {
+        StateLedger.Part part = StateLedger.writePart(dir.toString(), List.of(block("a", 1), block("b", 1)));
+        Path file = dir.resolve(part.name());
+        byte[] bytes = Files.readAllBytes(file);
+        java.nio.ByteBuffer.wrap(bytes).putInt(at, (int) length);
+        Files.write(file, bytes);
+        StateLedger.Generation g = new StateLedger.Generation(dir.toString(), List.of(part));
+        return assertThrows(IOException.class, () -> StateLedger.readPart(g, part)).getMessage();
+    }
+
+    @Test
+    void aBlockLongerThanWhatIsLeftOfItsPartIsRefusedBeforeItIsRead(@TempDir Path dir) throws IOException {
+        int first = block("a", 1).toBytes().length, second = block("b", 1).toBytes().length;
+        long size = 8 + 4 + 4 + first + 4 + second + 4 + 8 + 32;
+        String name = StateLedger.writePart(dir.toString(), List.of(block("a", 1), block("b", 1))).name();
+        assertEquals(name + " is damaged (a block of " + (size - 15) + " bytes)", readWithLength(dir, 12, size - 15));
+        String tooShortForABlock = name + " is damaged (corrupt state ledger: bytes after a block's last entry)";
+        assertEquals(tooShortForABlock, readWithLength(dir, 12, size - 16), "as long as all that is left: read as the block");
+        long afterFirst = 16 + first + 4;
+        assertEquals(name + " is damaged (a block of " + (size - afterFirst + 1) + " bytes)", readWithLength(dir, (int) afterFirst - 4, size - afterFirst + 1));
+        assertEquals(tooShortForABlock, readWithLength(dir, (int) afterFirst - 4, size - afterFirst));
+        assertEquals(name + " is damaged (a block of -1 bytes)", readWithLength(dir, 12, -1));
+    }
+
+    @Test
+    void aLocalLedgerHasNoChecksumFilesBesideIt(@TempDir Path dir) throws IOException {
+        String writing = StateLedger.begin(dir.toString());
+        StateLedger.commit(writing, FINGERPRINT, "w", List.of(StateLedger.writePart(writing, List.of(block("a", 1)))));
+        try (var files = Files.walk(dir)) {
+            assertEquals(List.of(), files.map(Path::toString).filter(f -> f.endsWith(".crc")).toList());
+        }
+    }
+
+    @Test
+    void eachPartIsMeasuredAgainstItsOwnLine(@TempDir Path dir) throws IOException {
+        String writing = StateLedger.begin(dir.toString());
+        StateLedger.Part small = StateLedger.writePart(writing, List.of(block("a", 1)));
+        StateLedger.Part large = StateLedger.writePart(writing, List.of(block("b", 5)));
+        StateLedger.commit(writing, FINGERPRINT, "w", List.of(small, large));
+        List<String> notices = new ArrayList<>();
+        assertEquals(java.util.Set.of(small, large), java.util.Set.copyOf(StateLedger.current(dir.toString(), FINGERPRINT, notices::add).parts()));
+        assertEquals(List.of(), notices);
+    }
+
+    @Test
+    void aNewGenerationIsNumberedAfterEveryOneThereAndPuttingItInForceDropsThemAlone(@TempDir Path dir) throws IOException {
+        Files.createDirectory(dir.resolve("state-0000000003"));
+        Files.createDirectory(dir.resolve(".writing-0000000007")); // left by a run that stopped
+        Files.createDirectory(dir.resolve("state-7"));
+        Files.writeString(dir.resolve("LOCK"), "pid 1");
+        String writing = StateLedger.begin(dir.toString());
+        assertEquals(dir.resolve(".writing-0000000008").toString(), writing);
+        StateLedger.commit(writing, FINGERPRINT, "w", List.of(StateLedger.writePart(writing, List.of(block("a", 1)))));
+        try (var names = Files.list(dir)) {
+            assertEquals(List.of("LOCK", "state-0000000008", "state-7"),
+                    names.map(p -> p.getFileName().toString()).sorted().toList());
+        }
+        assertEquals(dir.resolve(".writing-0000000009").toString(), StateLedger.begin(dir.toString()));
+    }
+
+    @Test
+    void aGenerationThatCannotBeReadIsOneNotice(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("state-0000000001/HEADER"));
+        List<String> notices = new ArrayList<>();
+        assertNull(StateLedger.current(dir.toString(), FINGERPRINT, notices::add));
+        assertEquals(1, notices.size(), notices.toString());
+        assertTrue(notices.get(0).startsWith("notice: the state ledger in " + dir + " cannot be read (")
+                && notices.get(0).endsWith("): not used; this run writes a new one"), notices.get(0));
+    }
+
+    @Test
+    void theStateDirIsCheckedAndMadeAbsolute(@TempDir Path dir) throws IOException {
+        assertEquals("file:" + dir.resolve("state"), StateLedger.check(dir.resolve("state").toString(), List.of()));
+        Path file = Files.writeString(dir.resolve("file"), "x");
+        io.sparkdcp.roots.UsageException refused = assertThrows(io.sparkdcp.roots.UsageException.class,
+                () -> StateLedger.check(file.toString(), List.of()));
+        assertEquals("--state " + file + " is not a directory", refused.getMessage());
+    }
 }

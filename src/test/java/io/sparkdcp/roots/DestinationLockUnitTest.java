@@ -78,6 +78,7 @@ class DestinationLockUnitTest {
             }
         }
         take(inside).close();
+        take(inside.getParent()).close(); // the refusals kept no shared lock on the directories between
     }
 
     @Test
@@ -113,6 +114,7 @@ class DestinationLockUnitTest {
         }
         DestinationLock.checkBeforeCreating(PathBytes.of(dst.toString()), PathBytes.of(dst + "/new/deeper"));
         assertFalse(Files.exists(dst.resolve("new")), "the check makes nothing");
+        take(dst).close(); // and keeps no shared lock on the directories it looked at
     }
 
     @Test
