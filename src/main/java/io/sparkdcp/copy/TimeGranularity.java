@@ -27,6 +27,15 @@ public final class TimeGranularity {
 
     private TimeGranularity() {}
 
+    /**
+     * Forgets every probe: for a JVM that outlives a file system. A device, inode and mount ID freed by an unmount can
+     * come back together for another file system (a loop device and a mount ID are reused), and its granularity with
+     * them would be the old one's. Tests that unmount call it; a long-lived JVM has the same exposure (left for now).
+     */
+    public static void forgetProbes() {
+        PROBED.clear();
+    }
+
     /** As {@link #windowNanos(Fd)}, probed once for the destination root pinned as root (null: not pinned, probed each time). */
     public static long windowNanos(DirectoryIdentity root, Fd dir) {
         return root == null ? windowNanos(dir) : PROBED.computeIfAbsent(root, r -> windowNanos(dir));
