@@ -22,23 +22,26 @@ public final class TimeGranularity {
     private static final long PROBE_SEC = 1_000_000_001L; // odd: FAT's 2 s steps show
     private static final int PROBE_NSEC = 999_999_999;
     private static final long SECOND = 1_000_000_000L;
-    /** Probed once per destination root and JVM, not per task: each probe is a file made at DST, on Lustre a metadata-server create. */
-    private static final Map<DirectoryIdentity, Long> PROBED = new ConcurrentHashMap<>();
+    /**
+     * Probed once per destination root and JVM, not per task: each probe is a file made at DST, on Lustre a
+     * metadata-server create. Keyed by the mount's unique ID as well as the root's identity: an unmount frees a
+     * loop device, an inode number and a mount ID that another file system can come back with, all three together.
+     */
+    private static final Map<Probed, Long> PROBED = new ConcurrentHashMap<>();
+
+    private record Probed(DirectoryIdentity root, long uniqueMountId) {}
 
     private TimeGranularity() {}
 
     /**
-     * Forgets every probe: for a JVM that outlives a file system. A device, inode and mount ID freed by an unmount can
-     * come back together for another file system (a loop device and a mount ID are reused), and its granularity with
-     * them would be the old one's. Tests that unmount call it; a long-lived JVM has the same exposure (left for now).
+     * As {@link #windowNanos(Fd)}, probed once for the destination root pinned as root. Probed each time when root is
+     * null (not pinned) or the kernel has no unique mount IDs (before Linux 6.8): then nothing tells a remounted file
+     * system from the one probed, and the callers keep the answer for one task.
      */
-    public static void forgetProbes() {
-        PROBED.clear();
-    }
-
-    /** As {@link #windowNanos(Fd)}, probed once for the destination root pinned as root (null: not pinned, probed each time). */
     public static long windowNanos(DirectoryIdentity root, Fd dir) {
-        return root == null ? windowNanos(dir) : PROBED.computeIfAbsent(root, r -> windowNanos(dir));
+        long mount = root == null ? -1 : Posix.uniqueMountId(dir);
+        if (mount == -1) return windowNanos(dir);
+        return PROBED.computeIfAbsent(new Probed(root, mount), r -> windowNanos(dir));
     }
 
     /**

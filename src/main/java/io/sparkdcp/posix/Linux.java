@@ -43,6 +43,7 @@ public final class Linux {
 
     static final int STATX_BASIC_STATS = 0x7ff;
     static final int STATX_MNT_ID = 0x1000;
+    static final int STATX_MNT_ID_UNIQUE = 0x4000; // Linux 6.8
     static final int LOCK_SH = 1;
     static final int LOCK_EX = 2;
     static final int LOCK_NB = 4;

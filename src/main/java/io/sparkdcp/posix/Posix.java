@@ -276,6 +276,17 @@ public final class Posix {
                 mountId, DirectoryIdentity.THIS_NAMESPACE);
     }
 
+    /**
+     * statx's STATX_MNT_ID_UNIQUE of an open file's mount, or -1 before Linux 6.8. Unlike STATX_MNT_ID (and the
+     * mount IDs of /proc/self/mountinfo) it is never given to another mount until the machine reboots.
+     */
+    public static long uniqueMountId(Fd fd) {
+        byte[] buf = new byte[Statx.SIZE];
+        call("statx", fd.path(), () -> LIBC.statx(fd.fd(), EMPTY_C, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID_UNIQUE, buf));
+        ByteBuffer b = ByteBuffer.wrap(buf).order(ByteOrder.nativeOrder());
+        return (b.getInt(0) & STATX_MNT_ID_UNIQUE) != 0 ? b.getLong(144) : -1;
+    }
+
     /** lstat of name in dir. */
     public static Stat statAt(Fd dir, byte[] name) {
         byte[] buf = new byte[Statx.SIZE];

@@ -1,6 +1,5 @@
 package io.sparkdcp.testing;
 
-import io.sparkdcp.copy.TimeGranularity;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import org.junit.jupiter.api.Assumptions;
@@ -118,7 +117,6 @@ public final class LoopMount implements AutoCloseable {
         closed = true;
         OPEN.remove(this);
         unmount(dir);
-        TimeGranularity.forgetProbes(); // the next file system may come back with this one's device, inode and mount ID
         deleteHome(home);
     }
 
