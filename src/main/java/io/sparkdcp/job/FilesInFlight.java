@@ -3,6 +3,7 @@ package io.sparkdcp.job;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
+import io.sparkdcp.job.exec.TaskWork;
 import io.sparkdcp.plan.FileBatch;
 import io.sparkdcp.plan.HardLink;
 import io.sparkdcp.walk.Entry;

@@ -6,6 +6,8 @@ import io.sparkdcp.copy.compare.CompareOutcome;
 import io.sparkdcp.copy.compare.EntryPair;
 import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.job.exec.PathKey;
+import io.sparkdcp.job.exec.Spread;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Linux;

@@ -2,6 +2,10 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.job.exec.JobOptions;
+import io.sparkdcp.job.exec.Listed;
+import io.sparkdcp.job.exec.PathKey;
+import io.sparkdcp.job.exec.Spread;
 import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;
 

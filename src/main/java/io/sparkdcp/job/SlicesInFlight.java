@@ -2,6 +2,8 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyEngine;
+import io.sparkdcp.job.exec.ParallelCalls;
+import io.sparkdcp.job.exec.TaskWork;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -2,6 +2,7 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.job.listing.ListingOptions;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;

@@ -1,6 +1,8 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.job.exec.JobOptions;
+import io.sparkdcp.job.exec.LocalPhaseRunner;
 import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.LocalCopy;

@@ -2,6 +2,8 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.job.listing.ListingOptions;
+import io.sparkdcp.job.listing.WalkMode;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;

@@ -1,5 +1,6 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.exec;
 
+import io.sparkdcp.job.listing.ListingSummary;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.walk.Subdirectory;
 import io.sparkdcp.walk.SubtreeWalk;

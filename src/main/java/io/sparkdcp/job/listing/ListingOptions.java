@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.listing;
 
 import io.sparkdcp.walk.Filter;
 

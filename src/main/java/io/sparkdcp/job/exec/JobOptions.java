@@ -1,6 +1,7 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.exec;
 
 import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.job.listing.ListingOptions;
 
 import java.io.Serializable;
 

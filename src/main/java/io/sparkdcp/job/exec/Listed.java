@@ -1,7 +1,8 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.exec;
 
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.job.listing.ListingSummary;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Filter;
 

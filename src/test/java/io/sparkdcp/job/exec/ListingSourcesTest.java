@@ -1,5 +1,12 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.exec;
 
+import io.sparkdcp.job.CopyJob;
+import io.sparkdcp.job.exec.DistributedWalk;
+import io.sparkdcp.job.exec.JobOptions;
+import io.sparkdcp.job.exec.LocalPhaseRunner;
+import io.sparkdcp.job.exec.SourceListing;
+import io.sparkdcp.job.listing.ListingOptions;
+import io.sparkdcp.job.listing.WalkMode;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.CopyReport;

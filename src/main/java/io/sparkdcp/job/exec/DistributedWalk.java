@@ -1,5 +1,6 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.exec;
 
+import io.sparkdcp.job.listing.ListingSummary;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.PathBytes;

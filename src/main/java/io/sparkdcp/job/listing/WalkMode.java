@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.listing;
 
 /**
  * Where the source is listed: on the driver by its threads, or by the executors in rounds of

@@ -1,7 +1,9 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.exec;
 
 import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.options.RootFile;
+import io.sparkdcp.job.listing.ListingOptions;
+import io.sparkdcp.job.listing.WalkMode;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.Counted;

@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.exec;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,10 +9,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /** Runs calls on a pool of threads and returns their results in order; the first failure fails the lot. */
-final class ParallelCalls {
+public final class ParallelCalls {
     private ParallelCalls() {}
 
-    static <T> List<T> run(String what, int threads, List<Callable<T>> calls) {
+    public static <T> List<T> run(String what, int threads, List<Callable<T>> calls) {
         if (calls.isEmpty()) return List.of();
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, calls.size()));
         try {

@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.exec;
 
 import java.io.Serializable;
 import java.util.Arrays;
