@@ -14,6 +14,8 @@ import io.sparkdcp.job.exec.PhaseRunner;
 import io.sparkdcp.job.exec.Spread;
 import io.sparkdcp.job.exec.TaskFault;
 import io.sparkdcp.job.exec.TaskWork;
+import io.sparkdcp.job.inflight.DirectoriesInFlight;
+import io.sparkdcp.job.inflight.FilesInFlight;
 import io.sparkdcp.job.listing.ListingSummary;
 import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.plan.FileBatch;

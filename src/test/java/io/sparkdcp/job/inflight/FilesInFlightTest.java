@@ -1,6 +1,7 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.inflight;
 
 import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.exec.JobOptions;
 import io.sparkdcp.job.exec.LocalPhaseRunner;
 import io.sparkdcp.progress.Work;

@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.inflight;
 
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyEngine;
