@@ -16,6 +16,8 @@ import io.sparkdcp.job.exec.TaskFault;
 import io.sparkdcp.job.exec.TaskWork;
 import io.sparkdcp.job.inflight.DirectoriesInFlight;
 import io.sparkdcp.job.inflight.FilesInFlight;
+import io.sparkdcp.job.ledger.LedgerJoin;
+import io.sparkdcp.job.ledger.LedgerRun;
 import io.sparkdcp.job.listing.ListingSummary;
 import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.plan.FileBatch;

@@ -14,6 +14,7 @@ import io.sparkdcp.job.exec.Listed;
 import io.sparkdcp.job.exec.PathKey;
 import io.sparkdcp.job.exec.PhaseRunner;
 import io.sparkdcp.job.exec.Spread;
+import io.sparkdcp.job.ledger.LedgerRun;
 import io.sparkdcp.job.listing.ListingSummary;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;

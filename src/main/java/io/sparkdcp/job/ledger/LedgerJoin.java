@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.ledger;
 
 import io.sparkdcp.copy.EntryComparer;
 import io.sparkdcp.copy.TimeGranularity;
@@ -31,7 +31,7 @@ import java.util.Map;
  * same tasks turn what they hold into the next generation's records: the proven ones as they are, the others
  * with the walk's SRC stat and DST's stat after the run.
  */
-final class LedgerJoin {
+public final class LedgerJoin {
     private static final byte[] SELF = PathBytes.EMPTY;
 
     private LedgerJoin() {}
@@ -48,7 +48,7 @@ final class LedgerJoin {
      *                data may have changed with its mtime put back, so the copy compares their contents
      * @param proven the records the ledger proved, carried into the next generation as they are
      */
-    record Decided(byte[] path, List<DirectoryBlock> left, List<DirectoryBlock> suspect, LedgerBlock proven) implements Serializable {
+    public record Decided(byte[] path, List<DirectoryBlock> left, List<DirectoryBlock> suspect, LedgerBlock proven) implements Serializable {
         long provenCount() { return proven.entries().size(); }
     }
 
@@ -113,14 +113,14 @@ final class LedgerJoin {
     }
 
     /** The blocks the copy still has to do. */
-    static Iterable<DirectoryBlock> left(List<Decided> share) {
+    public static Iterable<DirectoryBlock> left(List<Decided> share) {
         List<DirectoryBlock> out = new ArrayList<>();
         for (Decided d : share) out.addAll(d.left());
         return out;
     }
 
     /** The files whose contents the copy compares. */
-    static Iterable<DirectoryBlock> suspect(List<Decided> share) {
+    public static Iterable<DirectoryBlock> suspect(List<Decided> share) {
         List<DirectoryBlock> out = new ArrayList<>();
         for (Decided d : share) out.addAll(d.suspect());
         return out;

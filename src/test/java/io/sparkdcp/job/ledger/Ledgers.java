@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.ledger;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.ledger;
 
 import io.sparkdcp.posix.Errno;
 import io.sparkdcp.posix.Fd;

@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.ledger;
 
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.options.CopyOptions;
@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * the same tasks and put in force. A ledger that cannot be used is said once and the run goes on without it;
  * one that cannot be written is said once and the run's result stands. The driver holds counts, not entries.
  */
-final class LedgerRun {
+public final class LedgerRun {
     private final String dir;
     private final String fingerprint;
     private final long startedNanos;
@@ -40,19 +40,19 @@ final class LedgerRun {
     }
 
     /** The ledger of a job with {@code --state} (its roots pinned), or null; one a run cannot use is said once. */
-    static LedgerRun of(JobOptions job, Consumer<String> log) {
+    public static LedgerRun of(JobOptions job, Consumer<String> log) {
         return of(job, log, wallNanos());
     }
 
     /** @param startedNanos the wall clock before the walk began: a SRC ctime within its granularity of it is not recorded */
-    static LedgerRun of(JobOptions job, Consumer<String> log, long startedNanos) {
+    public static LedgerRun of(JobOptions job, Consumer<String> log, long startedNanos) {
         String dir = job.listing().state();
         if (dir == null) return null;
         String fingerprint = StateLedger.fingerprint(job.copy(), job.listing());
         return new LedgerRun(dir, fingerprint, StateLedger.current(dir, fingerprint, log), startedNanos, log);
     }
 
-    static long wallNanos() {
+    public static long wallNanos() {
         Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
@@ -61,7 +61,7 @@ final class LedgerRun {
      * Before anything is deleted or copied: every part read on the tasks and proved to be the one its HEADER names.
      * One that is not makes the whole ledger unused, said once; nothing here fails the run.
      */
-    void check(Listed source) {
+    public void check(Listed source) {
         if (checked) return;
         checked = true;
         if (current == null) return;
@@ -78,7 +78,7 @@ final class LedgerRun {
     }
 
     /** The listing with what the ledger proves unchanged taken out, kept on the tasks for {@link #write}. */
-    Spread<LedgerJoin.Decided> decide(Spread<DirectoryBlock> listing, Listed source, CopyOptions copy) {
+    public Spread<LedgerJoin.Decided> decide(Spread<DirectoryBlock> listing, Listed source, CopyOptions copy) {
         check(source);
         Spread<LedgerJoin.Decided> decided;
         StateLedger.Generation generation = current;
@@ -98,7 +98,7 @@ final class LedgerRun {
     }
 
     /** For a dry run: the paths of the entries but directories that the ledger proves unchanged. */
-    Spread<PathKey> provenFiles(Spread<DirectoryBlock> listing, Listed source, CopyOptions copy) {
+    public Spread<PathKey> provenFiles(Spread<DirectoryBlock> listing, Listed source, CopyOptions copy) {
         return decide(listing, source, copy).mapShares(LedgerRun::provenFilePaths);
     }
 
@@ -111,7 +111,7 @@ final class LedgerRun {
     }
 
     /** Entries the ledger proved unchanged. */
-    long proven() {
+    public long proven() {
         return proven;
     }
 
@@ -119,7 +119,7 @@ final class LedgerRun {
      * After the run: a new generation when nothing failed, put in force at once; else the one in force stays. An
      * entry is recorded only when SRC and DST are found identical in every kind the run keeps ({@link LedgerJoin#write}).
      */
-    void write(Spread<LedgerJoin.Decided> decided, CopyCounts counts, boolean listedWhole, CopyOptions copy) {
+    public void write(Spread<LedgerJoin.Decided> decided, CopyCounts counts, boolean listedWhole, CopyOptions copy) {
         if (counts.failed() > 0 || !listedWhole) {
             log.accept("the state ledger in " + dir + " is left as it was: the run had failures");
             return;

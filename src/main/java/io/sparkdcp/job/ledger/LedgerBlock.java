@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.ledger;
 
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Stat;

@@ -1,4 +1,4 @@
-package io.sparkdcp.job;
+package io.sparkdcp.job.ledger;
 
 import io.sparkdcp.roots.RootHolds;
 import io.sparkdcp.roots.UsageException;
