@@ -177,7 +177,7 @@ public final class CopyJob {
             Spread<Entry> directories = null, linked = null, large = null;
             CopyCounts made = new CopyCounts();
             ListingSummary listing;
-            try (Listed.Running<FileBatch> files = source.start("copy files", copy, faulted("copy files", new FilesInFlight(job.threadsPerTask())))) {
+            try (Listed.SpreadFeed<FileBatch> files = source.start("copy files", copy, faulted("copy files", new FilesInFlight(job.threadsPerTask())))) {
                 for (Spread<DirectoryBlock> arrival : arrivals) {
                     // Kept apart from the listing (about one entry in a hundred): each wave reads these, not the listing again.
                     Spread<Entry> listed = arrival.mapShares(CopyJob::directoriesOf).kept();

@@ -61,11 +61,11 @@ final class RddListed implements Listed {
         return new Walked(job.spread(destination.blocks()), destination.summary());
     }
 
-    /** The tasks submitted run at {@link Running#finish}, one item each, as one result stage. */
+    /** The tasks submitted run at {@link SpreadFeed#finish}, one item each, as one result stage. */
     @Override
-    public <T> Running<T> start(String phase, CopyOptions copy, TaskWork<T> work) {
+    public <T> SpreadFeed<T> start(String phase, CopyOptions copy, TaskWork<T> work) {
         List<JavaRDD<T>> submitted = new ArrayList<>();
-        return new Running<>() {
+        return new SpreadFeed<>() {
             @Override
             public void submit(Spread<T> tasks) { submitted.add(((RddSpread<T>) tasks).rdd()); }
 

@@ -146,9 +146,9 @@ final class DriverListed implements Listed {
     }
 
     @Override
-    public <T> Running<T> start(String phase, CopyOptions copy, TaskWork<T> work) {
-        PhaseRunner.Running<T> running = runner.start(phase, copy, work);
-        return new Running<>() {
+    public <T> SpreadFeed<T> start(String phase, CopyOptions copy, TaskWork<T> work) {
+        PhaseRunner.TaskFeed<T> running = runner.start(phase, copy, work);
+        return new SpreadFeed<>() {
             @Override
             public void submit(Spread<T> tasks) {
                 for (T task : ((LocalSpread<T>) tasks).items()) running.submit(task);

@@ -44,10 +44,11 @@ public interface Listed extends AutoCloseable {
 
     record Walked(Spread<DirectoryBlock> blocks, ListingSummary summary) {}
 
-    /** A phase whose tasks are handed over while it runs: on threads each starts at once, elsewhere all at {@link Running#finish}. */
-    <T> Running<T> start(String phase, CopyOptions options, TaskWork<T> work);
+    /** A phase whose tasks are handed over while it runs: on threads each starts at once, elsewhere all at {@link SpreadFeed#finish}. */
+    <T> SpreadFeed<T> start(String phase, CopyOptions options, TaskWork<T> work);
 
-    interface Running<T> extends AutoCloseable {
+    /** A running phase fed spreads of tasks, where the listing lives; its tasks' counts added up, not each result. */
+    interface SpreadFeed<T> extends AutoCloseable {
         /** Each item a task. */
         void submit(Spread<T> tasks);
 

@@ -39,7 +39,7 @@ public final class LocalPhaseRunner implements PhaseRunner {
 
     @Override
     public <T> List<BatchResult> run(String phase, List<T> tasks, CopyOptions options, TaskWork<T> work) {
-        try (Running<T> running = start(phase, options, work)) {
+        try (TaskFeed<T> running = start(phase, options, work)) {
             tasks.forEach(running::submit);
             return running.finish();
         }
@@ -53,11 +53,11 @@ public final class LocalPhaseRunner implements PhaseRunner {
 
     /** Each task starts as soon as one of this runner's threads is free (a copy's file batches while the walk still lists). */
     @Override
-    public <T> Running<T> start(String phase, CopyOptions options, TaskWork<T> work) {
+    public <T> TaskFeed<T> start(String phase, CopyOptions options, TaskWork<T> work) {
         return new Phase<>(phase, phases.incrementAndGet(), options, work);
     }
 
-    private final class Phase<T> implements Running<T> {
+    private final class Phase<T> implements TaskFeed<T> {
         private final String name;
         private final int number;
         private final CopyOptions options;

@@ -31,9 +31,9 @@ public interface PhaseRunner {
     }
 
     /** A phase whose tasks are handed over while it runs; by default they run through {@link #run} once all are in. */
-    default <T> Running<T> start(String phase, CopyOptions options, TaskWork<T> work) {
+    default <T> TaskFeed<T> start(String phase, CopyOptions options, TaskWork<T> work) {
         List<T> tasks = new ArrayList<>();
-        return new Running<>() {
+        return new TaskFeed<>() {
             @Override
             public void submit(T task) { tasks.add(task); }
 
@@ -45,8 +45,11 @@ public interface PhaseRunner {
         };
     }
 
-    /** A running phase: {@link #submit} tasks, then {@link #finish}; closing it stops what still runs. */
-    interface Running<T> extends AutoCloseable {
+    /**
+     * A running phase fed one task at a time: {@link #submit} tasks, then {@link #finish} for each task's
+     * result; closing it stops what still runs. (A recipe feeds {@link Listed.SpreadFeed}s instead.)
+     */
+    interface TaskFeed<T> extends AutoCloseable {
         void submit(T task);
 
         /** Every task's result, in the order they were submitted, once all are done; the first failure fails the phase. */
