@@ -1,4 +1,4 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.compare;
 
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.copy.steps.StepRecorder;
@@ -13,19 +13,19 @@ import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /** Reads two open files to compare their bytes, or to checksum one (CRC32C). Timed as the verify step. */
-final class ContentComparer {
+public final class ContentComparer {
     private static final int BLOCK = 1 << 20;
 
     private NativeBuffer a;
     private NativeBuffer b;
 
     /** Whether the first size bytes of both files are equal (and neither ends early). */
-    boolean equal(Fd x, Fd y, long size, StepRecorder steps) {
+    public boolean equal(Fd x, Fd y, long size, StepRecorder steps) {
         return equal(x, y, 0, size, steps);
     }
 
     /** Whether the length bytes from offset are equal in both files (and neither ends early). */
-    boolean equal(Fd x, Fd y, long offset, long length, StepRecorder steps) {
+    public boolean equal(Fd x, Fd y, long offset, long length, StepRecorder steps) {
         return steps.time(Step.VERIFY, () -> {
             buffers();
             long end = offset + length;
@@ -44,7 +44,7 @@ final class ContentComparer {
      * --verify: re-reads both sides and compares CRC32C; a mismatch throws (the caller then makes
      * sure the copy does not look complete).
      */
-    void verify(Entry e, Fd src, Fd dst, StepRecorder steps) {
+    public void verify(Entry e, Fd src, Fd dst, StepRecorder steps) {
         long size = e.stat().size();
         long want = crc32c(src, size, steps);
         long got = crc32c(dst, size, steps);

@@ -1,4 +1,4 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.copy.compare;
 
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.copy.steps.StepStats;
