@@ -19,8 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The architecture of the brief, checked on the compiled classes: packages depend only downward
- * (posix and progress, walk, plan, the engine's parts then copy, report, roots, itemlog, job, spark, api,
- * then cli; the bench, in a module of its own, has its own rules: BenchLayeringTest),
+ * (posix and progress, walk, plan, the engine's parts then copy, report, roots, itemlog, the job's parts
+ * then the recipes in job, spark, api, then cli; the bench, in a module of its own, has its own rules:
+ * BenchLayeringTest),
  * no package cycles, the engine without Spark or Scala, the CLI through the API only, and Scala's
  * types in one adapter class. Each rule is also run once on the production classes plus a planted
  * violation (test classes named LayeringPlant in the packages concerned), to show it can fail.
@@ -37,18 +38,25 @@ class LayeringTest {
 
     /**
      * The packages from the bottom up: each may use only those below it. The engine's parts sit below the
-     * engine (io.sparkdcp.copy itself); root safety and the item log below the orchestration in job.
+     * engine (io.sparkdcp.copy itself); root safety and the item log below the job's parts. Of those, what
+     * a listing is asked for and counts (job.listing) sits lowest, then the seam the recipes run on
+     * (job.exec: spreads, runners, the listing's walks), then what runs inside a task (job.inflight) and
+     * the state ledger (job.ledger), and on top the recipes (io.sparkdcp.job itself): the seam, the
+     * listing and the ledger know no recipe.
      */
     private static final List<String> BOTTOM_UP = List.of("posix", "progress", "walk", "plan",
             "copy.steps", "copy.throttle", "copy.keep", "copy.options", "copy.decision", "copy.compare", "copy",
-            "report", "roots", "itemlog", "job", "spark", "api", "cli");
+            "report", "roots", "itemlog", "job.listing", "job.exec", "job.inflight", "job.ledger", "job", "spark", "api", "cli");
+
+    /** The layers whose sub-packages are layers of their own (listed before them). */
+    private static final List<String> WITHOUT_SUBPACKAGES = List.of("copy", "job");
 
     private static final ArchRule LAYERS = layers();
 
-    /** Each package a layer (copy without its sub-packages, which are layers of their own), open to the ones above it. */
+    /** Each package a layer (copy and job without their sub-packages, which are layers of their own), open to the ones above it. */
     private static ArchRule layers() {
         LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
-        for (String p : BOTTOM_UP) layers = layers.layer(p).definedBy(ROOT + "." + p + (p.equals("copy") ? "" : ".."));
+        for (String p : BOTTOM_UP) layers = layers.layer(p).definedBy(ROOT + "." + p + (WITHOUT_SUBPACKAGES.contains(p) ? "" : ".."));
         int top = BOTTOM_UP.size() - 1;
         for (int i = 0; i < top; i++)
             layers = layers.whereLayer(BOTTOM_UP.get(i)).mayOnlyBeAccessedByLayers(BOTTOM_UP.subList(i + 1, top + 1).toArray(String[]::new));
@@ -102,7 +110,7 @@ class LayeringTest {
         SCALA_IN_ONE_ADAPTER.check(production);
     }
 
-    /** Each rule fails once its plant is added: posix reaching up to walk, cli into job, copy into Spark, spark into scala. */
+    /** Each rule fails once its plant is added: posix reaching up to walk, cli into job, copy into Spark, spark into scala, the seam into a recipe. */
     @Test
     void eachRuleFailsOnAPlantedViolation() {
         assertFailsWith(LAYERS, io.sparkdcp.posix.LayeringPlant.class);
@@ -111,6 +119,7 @@ class LayeringTest {
         assertFailsWith(LAYERS, io.sparkdcp.copy.LayeringPlant.class);
         assertFailsWith(ENGINE_WITHOUT_SPARK, io.sparkdcp.copy.LayeringPlant.class);
         assertFailsWith(SCALA_IN_ONE_ADAPTER, io.sparkdcp.spark.LayeringPlant.class);
+        assertFailsWith(LAYERS, io.sparkdcp.job.exec.LayeringPlant.class);
     }
 
     /** The production classes' directory and the plant's class file, read from disk (no class is loaded). */

@@ -77,7 +77,7 @@ final class CreateOrReplace {
             if (!stillNamed(dir, e.name(), now)) return Claim.LOOK_AGAIN; // replaced while we waited
             if (!unchanged(seen, now)) d = settle(e, dir, now, ctx.decide(e, now), keeper, counts);
             if (d.keeps()) return Claim.KEPT;
-            if (d.unlocksFirst(now.locks())) ctx.unlock(there, e);
+            if (d.unlocksFirst(now.locks())) ctx.unlocker.unlock(there, e);
             claimed = true;
             return new Claim(Outcome.REPLACE, there);
         } finally {
@@ -109,7 +109,7 @@ final class CreateOrReplace {
     }
 
     private void unlink(Fd dir, byte[] name) {
-        ctx.steps.time(Step.UNLINK, () -> ctx.unlockingParent(dir, () -> Posix.unlinkat(dir, name, false)));
+        ctx.steps.time(Step.UNLINK, () -> ctx.unlocker.unlockingParent(dir, () -> Posix.unlinkat(dir, name, false)));
     }
 
     /**
@@ -126,19 +126,19 @@ final class CreateOrReplace {
               CopyCounts counts) {
         // Where names may be taken, the name is looked at first: one already right costs no create that fails.
         if (!ctx.looksFirst() && !namesFixedIn(e)) {
-            T made = ctx.unlockingParent(dir, create);
+            T made = ctx.unlocker.unlockingParent(dir, create);
             if (made != null) return made;
         }
         Stat existing = ctx.statDestination(dir, e.name());
         if (existing != null) {
             Decision d = settle(e, dir, existing, decide.apply(existing), keeper, counts);
             if (d.keeps()) return null;
-            if (namesFixedIn(e)) ctx.requireNamesChangeable(e.parent(), e.path(), "replace");
+            if (namesFixedIn(e)) ctx.unlocker.requireNamesChangeable(e.parent(), e.path(), "replace");
             unlockToReplace(e, dir, existing, d);
             unlink(dir, e.name());
         }
-        if (namesFixedIn(e)) ctx.requireNamesChangeable(e.parent(), e.path(), call);
-        T made = ctx.unlockingParent(dir, create);
+        if (namesFixedIn(e)) ctx.unlocker.requireNamesChangeable(e.parent(), e.path(), call);
+        T made = ctx.unlocker.unlockingParent(dir, create);
         if (made == null) throw Posix.failure(call, Errno.EEXIST, e.path());
         return made;
     }
@@ -148,7 +148,7 @@ final class CreateOrReplace {
      * first, when e's source carries those locks ({@link Protection}); else refused.
      */
     void unlockToReplace(Entry e, Fd dir, Stat existing, Decision d) {
-        if (d.unlocksFirst(existing.locks())) ctx.unlock(dir, e.name(), e);
+        if (d.unlocksFirst(existing.locks())) ctx.unlocker.unlock(dir, e.name(), e);
     }
 
     /** Applies a decision on an existing entry: kept (by the keeper), refused (thrown), or to be replaced. */

@@ -49,21 +49,21 @@ final class Deleter {
                 return;
             }
             // Before anything is unlocked: its directory, then the entry by the walk's look at it.
-            ctx.requireNamesChangeable(e.parent(), e.path(), "unlinkat");
+            ctx.unlocker.requireNamesChangeable(e.parent(), e.path(), "unlinkat");
             if (e.stat().locks() != 0) {
                 int sourceLocks = locksReplacing(e);
                 int locked = Protection.locks(e.stat().locks(), sourceLocks, ctx.options.flags());
                 if (locked != 0) throw Protection.refusal("unlinkat", e.path(), Protection.reason(locked));
-                ctx.unlock(parent, e.name(), sourceLocks, e.path());
+                ctx.unlocker.unlock(parent, e.name(), sourceLocks, e.path());
             }
             boolean directory = e.type() == FileType.DIRECTORY;
             if (directory) ctx.destination.evict(e.path());
             try {
-                ctx.steps.time(Step.UNLINK, () -> ctx.unlockingParent(parent, () -> Posix.unlinkat(parent, e.name(), directory)));
+                ctx.steps.time(Step.UNLINK, () -> ctx.unlocker.unlockingParent(parent, () -> Posix.unlinkat(parent, e.name(), directory)));
             } catch (PosixException ex) {
                 // The entry was locked since the walk (a directory that stays is locked again when it is finished).
                 if (ex.errno() != Errno.EPERM || !lockable(e)) throw ex;
-                ctx.unlock(parent, e.name(), locksReplacing(e), e.path());
+                ctx.unlocker.unlock(parent, e.name(), locksReplacing(e), e.path());
                 ctx.steps.time(Step.UNLINK, () -> Posix.unlinkat(parent, e.name(), directory));
             }
             counts.addDeleted(e);

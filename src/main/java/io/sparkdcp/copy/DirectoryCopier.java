@@ -44,8 +44,8 @@ final class DirectoryCopier {
                 if (existing == null) {
                     if (ctx.parentState(e.parent()).protectedLocks() != 0) { // nothing is made there: only one that is there stays
                         if (!ctx.looksFirst()) existing = ctx.statDestination(parent, e.name());
-                        if (existing == null) ctx.requireNamesChangeable(e.parent(), e.path(), "mkdirat");
-                    } else created = ctx.steps.time(Step.MKDIR, () -> ctx.unlockingParent(parent, () -> Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE)));
+                        if (existing == null) ctx.unlocker.requireNamesChangeable(e.parent(), e.path(), "mkdirat");
+                    } else created = ctx.steps.time(Step.MKDIR, () -> ctx.unlocker.unlockingParent(parent, () -> Posix.mkdirat(parent, e.name(), NEW_DIRECTORY_MODE)));
                 }
                 if (!created) requireDirectory(parent, e, existing);
             }
@@ -128,7 +128,7 @@ final class DirectoryCopier {
             }
             if (d.kind() == Decision.Kind.REFUSE) throw d.refusal(e.stat(), e.path());
             // A directory locked at DST (a re-run's) is unlocked to be fixed; its locks are set again last.
-            FsXattr held = d.unlocksFirst(current.locks()) ? ctx.unlock(dst, e) : null;
+            FsXattr held = d.unlocksFirst(current.locks()) ? ctx.unlocker.unlock(dst, e) : null;
             // A source directory we may not open failed once, in the walk: its copy still gets the
             // owner, mode and times the walk saw, not the 0700 and current time of its making.
             Fd src = MetadataSync.openUnlessUnreadable(ctx, e);

@@ -1,6 +1,7 @@
 package io.sparkdcp.copy;
 
 import io.sparkdcp.copy.compare.CompareOutcome;
+import io.sparkdcp.copy.compare.ContentComparer;
 import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.copy.compare.EntryPair;
 import io.sparkdcp.copy.compare.PairChunk;

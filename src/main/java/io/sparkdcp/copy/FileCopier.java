@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.compare.ContentComparer;
 import io.sparkdcp.copy.decision.Decision;
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.copy.steps.StepRecorder;
@@ -75,13 +76,13 @@ final class FileCopier {
             // Under a DST this run made the name is free: the first round makes the copy without a look that fails.
             Stat existing = round == 0 && !ctx.looksFirst() ? null : ctx.statDestination(dir, e.name());
             if (existing == null) {
-                ctx.requireNamesChangeable(e.parent(), e.path(), "openat"); // no name made in a directory protected at DST
+                ctx.unlocker.requireNamesChangeable(e.parent(), e.path(), "openat"); // no name made in a directory protected at DST
                 if (copyNew(e, dir, counts)) return;
                 continue; // the name was taken meanwhile: look at it
             }
             Decision d = createOrReplace.settle(e, dir, existing, ctx.decide(e, existing), keepFile, counts);
             if (d.keeps()) return;
-            ctx.requireNamesChangeable(e.parent(), e.path(), "rename");
+            ctx.unlocker.requireNamesChangeable(e.parent(), e.path(), "rename");
             CreateOrReplace.Claim claim = createOrReplace.claim(e, dir, existing, d, keepFile, counts);
             if (claim.outcome() == CreateOrReplace.Outcome.KEPT) return;
             if (claim.outcome() == CreateOrReplace.Outcome.REPLACE) {

@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.compare.ContentComparer;
 import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.copy.decision.Decision;
 import io.sparkdcp.copy.options.CopyOptions;

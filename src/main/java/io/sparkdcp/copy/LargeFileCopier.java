@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.compare.ContentComparer;
 import io.sparkdcp.copy.decision.Decision;
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.posix.Errno;
@@ -50,10 +51,10 @@ final class LargeFileCopier {
             if (existing != null) {
                 Decision d = createOrReplace.settle(e, dir, existing, ctx.decide(e, existing), sync::keepFile, counts);
                 if (d.keeps()) return null;
-                ctx.requireNamesChangeable(e.parent(), e.path(), "rename");
+                ctx.unlocker.requireNamesChangeable(e.parent(), e.path(), "rename");
                 createOrReplace.unlockToReplace(e, dir, existing, d); // the finish's rename replaces it
             } else {
-                ctx.requireNamesChangeable(e.parent(), e.path(), "openat"); // no name made in a directory protected at DST
+                ctx.unlocker.requireNamesChangeable(e.parent(), e.path(), "openat"); // no name made in a directory protected at DST
             }
             byte[] temporary = TemporaryNames.forSource(e.name(), e.stat());
             Fd dst = temporaries.named(dir, e.path(), temporary, 0600, false);

@@ -1,5 +1,6 @@
 package io.sparkdcp.copy;
 
+import io.sparkdcp.copy.compare.ContentComparer;
 import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.copy.decision.Decision;
 import io.sparkdcp.copy.steps.Step;
@@ -128,7 +129,7 @@ final class MetadataSync {
         d = d.afterComparingExtras(changes.extrasDiffer());
         if (d.kind() == Decision.Kind.SKIP) return new Fixed(d, changes.kinds());
         int locks = current != null ? current.locks() : existing.locks();
-        if (d.unlocksFirst(locks)) current = ctx.unlock(dst, e);
+        if (d.unlocksFirst(locks)) current = ctx.unlocker.unlock(dst, e);
         for (Xattr x : changes.toRemove()) Posix.fremovexattr(dst, x.name());
         ctx.writer.apply(dst, e.path(), src, existing.uid(), existing.gid(), changes.toSet(), fsx, current);
         return new Fixed(d, changes.kinds());

@@ -63,14 +63,14 @@ final class Temporaries {
     }
 
     /**
-     * {@link CopyContext#unlockingParent} without a lambda to capture the arguments: it runs for every file.
+     * {@link Unlocker#unlockingParent} without a lambda to capture the arguments: it runs for every file.
      * Once more too after an ENOSPC with room made ({@link CopyContext#roomMadeAfter}).
      */
     private Fd openUnnamed(Fd dir, byte[] path, int flags, int mode) {
         try {
             return Posix.openUnnamedUnlessRefused(dir, path, flags, mode);
         } catch (PosixException ex) {
-            if (!ctx.unlockedAfter(ex, dir) && !ctx.roomMadeAfter(ex, dir)) throw ex;
+            if (!ctx.unlocker.unlockedAfter(ex, dir) && !ctx.roomMadeAfter(ex, dir)) throw ex;
             return Posix.openUnnamedUnlessRefused(dir, path, flags, mode);
         }
     }
@@ -97,7 +97,7 @@ final class Temporaries {
     private Fd createMarked(Fd dir, byte[] name, int mode, boolean readable) {
         int flags = ctx.layouts.createFlags((readable ? Linux.O_RDWR : Linux.O_WRONLY) | CREATE);
         Fd made = ctx.steps.time(Step.OPEN_DST,
-                () -> ctx.unlockingParent(dir, () -> Posix.openatUnless(Errno.EEXIST, dir, name, flags, mode)));
+                () -> ctx.unlocker.unlockingParent(dir, () -> Posix.openatUnless(Errno.EEXIST, dir, name, flags, mode)));
         if (made == null) return null;
         boolean marked = false;
         try {
@@ -144,7 +144,7 @@ final class Temporaries {
     void renameIntoPlace(Fd dir, byte[] temporary, Fd file, FsXattr held, byte[] finalName, ParentState where) {
         unmark(file);
         ctx.steps.time(Step.RENAME, () -> acrossProjects(file, held, where, () -> {
-            ctx.unlockingParent(dir, () -> Posix.renameat(dir, temporary, dir, finalName));
+            ctx.unlocker.unlockingParent(dir, () -> Posix.renameat(dir, temporary, dir, finalName));
             return true;
         }));
     }
@@ -195,7 +195,7 @@ final class Temporaries {
         try {
             link(file, dir, name);
         } catch (PosixException ex) {
-            if (!ctx.unlockedAfter(ex, dir) && !ctx.roomMadeAfter(ex, dir)) throw ex;
+            if (!ctx.unlocker.unlockedAfter(ex, dir) && !ctx.roomMadeAfter(ex, dir)) throw ex;
             link(file, dir, name);
         }
     }

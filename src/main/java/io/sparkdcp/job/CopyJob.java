@@ -7,6 +7,18 @@ import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.DirectoryBatch;
 import io.sparkdcp.itemlog.TaskItemLog;
+import io.sparkdcp.job.exec.JobOptions;
+import io.sparkdcp.job.exec.Listed;
+import io.sparkdcp.job.exec.PathKey;
+import io.sparkdcp.job.exec.PhaseRunner;
+import io.sparkdcp.job.exec.Spread;
+import io.sparkdcp.job.exec.TaskFault;
+import io.sparkdcp.job.exec.TaskWork;
+import io.sparkdcp.job.inflight.DirectoriesInFlight;
+import io.sparkdcp.job.inflight.FilesInFlight;
+import io.sparkdcp.job.ledger.LedgerJoin;
+import io.sparkdcp.job.ledger.LedgerRun;
+import io.sparkdcp.job.listing.ListingSummary;
 import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.plan.FileBatch;
 import io.sparkdcp.plan.LargeFile;
@@ -165,7 +177,7 @@ public final class CopyJob {
             Spread<Entry> directories = null, linked = null, large = null;
             CopyCounts made = new CopyCounts();
             ListingSummary listing;
-            try (Listed.Running<FileBatch> files = source.start("copy files", copy, faulted("copy files", new FilesInFlight(job.threadsPerTask())))) {
+            try (Listed.SpreadFeed<FileBatch> files = source.start("copy files", copy, faulted("copy files", new FilesInFlight(job.threadsPerTask())))) {
                 for (Spread<DirectoryBlock> arrival : arrivals) {
                     // Kept apart from the listing (about one entry in a hundred): each wave reads these, not the listing again.
                     Spread<Entry> listed = arrival.mapShares(CopyJob::directoriesOf).kept();

@@ -1,5 +1,6 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.job.exec.Spread;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.walk.Entry;
 

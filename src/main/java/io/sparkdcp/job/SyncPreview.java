@@ -9,6 +9,7 @@ import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.decision.Decision;
 import io.sparkdcp.copy.options.RootFile;
 import io.sparkdcp.itemlog.TaskItemLog;
+import io.sparkdcp.job.exec.Spread;
 import io.sparkdcp.plan.DeletionPlanner;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.Failure;

@@ -1,9 +1,9 @@
 package io.sparkdcp.spark;
 
-import io.sparkdcp.job.DistributedWalk;
-import io.sparkdcp.job.ListingSummary;
-import io.sparkdcp.job.RoundCuts;
-import io.sparkdcp.job.Spread;
+import io.sparkdcp.job.exec.DistributedWalk;
+import io.sparkdcp.job.listing.ListingSummary;
+import io.sparkdcp.job.exec.RoundCuts;
+import io.sparkdcp.job.exec.Spread;
 import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.SavedListing;
@@ -46,8 +46,8 @@ final class ExecutorWalk {
     record Walked(JavaRDD<DirectoryBlock> blocks, ListingSummary summary) {}
 
     /** The source's listing as the job asks for it: a saved listing read back, or a walk (saved if asked). */
-    Walked source(io.sparkdcp.job.JobOptions options) {
-        io.sparkdcp.job.ListingOptions how = options.listing();
+    Walked source(io.sparkdcp.job.exec.JobOptions options) {
+        io.sparkdcp.job.listing.ListingOptions how = options.listing();
         byte[] root = options.copy().sourceRoot();
         if (how.listing() != null) return read(how.listing());
         Walked walked = walk(root, options.copy().readsFsXattr(), how.filter());

@@ -4,12 +4,12 @@ import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.CopyEngine;
 import io.sparkdcp.copy.options.CopyOptions;
-import io.sparkdcp.job.JobOptions;
-import io.sparkdcp.job.Listed;
-import io.sparkdcp.job.ListingSummary;
-import io.sparkdcp.job.SourceListing;
-import io.sparkdcp.job.Spread;
-import io.sparkdcp.job.TaskWork;
+import io.sparkdcp.job.exec.JobOptions;
+import io.sparkdcp.job.exec.Listed;
+import io.sparkdcp.job.listing.ListingSummary;
+import io.sparkdcp.job.exec.SourceListing;
+import io.sparkdcp.job.exec.Spread;
+import io.sparkdcp.job.exec.TaskWork;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Filter;
 import org.apache.spark.api.java.JavaRDD;
@@ -61,11 +61,11 @@ final class RddListed implements Listed {
         return new Walked(job.spread(destination.blocks()), destination.summary());
     }
 
-    /** The tasks submitted run at {@link Running#finish}, one item each, as one result stage. */
+    /** The tasks submitted run at {@link SpreadFeed#finish}, one item each, as one result stage. */
     @Override
-    public <T> Running<T> start(String phase, CopyOptions copy, TaskWork<T> work) {
+    public <T> SpreadFeed<T> start(String phase, CopyOptions copy, TaskWork<T> work) {
         List<JavaRDD<T>> submitted = new ArrayList<>();
-        return new Running<>() {
+        return new SpreadFeed<>() {
             @Override
             public void submit(Spread<T> tasks) { submitted.add(((RddSpread<T>) tasks).rdd()); }
 

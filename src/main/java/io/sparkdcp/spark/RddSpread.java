@@ -3,8 +3,8 @@ package io.sparkdcp.spark;
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.copy.options.CopyOptions;
-import io.sparkdcp.job.Spread;
-import io.sparkdcp.job.TaskWork;
+import io.sparkdcp.job.exec.Spread;
+import io.sparkdcp.job.exec.TaskWork;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.Partitioner;
 import org.apache.spark.SparkContext;
@@ -31,7 +31,7 @@ import java.util.stream.StreamSupport;
 final class RddSpread<T> implements Spread<T> {
     /**
      * Kept on two executors: a lost executor's partitions need not be computed again (a walk round's
-     * would list the source again; it would list the same share, {@link io.sparkdcp.job.RoundCuts}, but slowly).
+     * would list the source again; it would list the same share, {@link io.sparkdcp.job.exec.RoundCuts}, but slowly).
      */
     private static final StorageLevel KEPT = StorageLevel.MEMORY_AND_DISK_SER_2();
 

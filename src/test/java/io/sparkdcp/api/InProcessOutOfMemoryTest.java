@@ -2,9 +2,9 @@ package io.sparkdcp.api;
 
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.options.CopyOptions;
-import io.sparkdcp.job.LocalPhaseRunner;
-import io.sparkdcp.job.PhaseRunner;
-import io.sparkdcp.job.TaskWork;
+import io.sparkdcp.job.exec.LocalPhaseRunner;
+import io.sparkdcp.job.exec.PhaseRunner;
+import io.sparkdcp.job.exec.TaskWork;
 import io.sparkdcp.testing.ForwardingPhaseRunner;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

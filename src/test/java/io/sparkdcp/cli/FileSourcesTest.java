@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.SparkDcp;
-import io.sparkdcp.job.LocalPhaseRunner;
+import io.sparkdcp.job.exec.LocalPhaseRunner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LoopMount;

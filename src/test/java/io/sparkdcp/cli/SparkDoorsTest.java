@@ -35,7 +35,7 @@ class SparkDoorsTest {
     void theEngineAndTheDoorsAloneKeepTheRule() {
         assertEquals(List.of(), SparkDoors.violations(production,
                 List.of("io.sparkdcp.cli.CompareCommand", "io.sparkdcp.api.PreparedCompare", "io.sparkdcp.job.CompareJob",
-                        "io.sparkdcp.job.CopyJob", "io.sparkdcp.job.LocalPhaseRunner", "io.sparkdcp.copy.FileCopier")));
+                        "io.sparkdcp.job.CopyJob", "io.sparkdcp.job.exec.LocalPhaseRunner", "io.sparkdcp.copy.FileCopier")));
     }
 
     /**

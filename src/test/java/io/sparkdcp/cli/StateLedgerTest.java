@@ -180,8 +180,8 @@ class StateLedgerTest {
 
     private void forgeDestinationRecord(String directory, String name) throws IOException {
         io.sparkdcp.posix.Stat now = io.sparkdcp.posix.Posix.lstat(io.sparkdcp.posix.PathBytes.of(dst.resolve(directory).resolve(name).toString()));
-        io.sparkdcp.job.Ledgers.rewrite(state, blocks -> blocks.stream().map(b -> !new String(b.path()).equals(directory) ? b
-                : new io.sparkdcp.job.LedgerBlock(b.path(), b.entries().stream().map(e -> !new String(e.name()).equals(name) ? e
-                : new io.sparkdcp.job.LedgerBlock.Entry(e.name(), e.type(), e.source(), io.sparkdcp.job.LedgerBlock.Seen.of(now))).toList())).toList());
+        io.sparkdcp.job.ledger.Ledgers.rewrite(state, blocks -> blocks.stream().map(b -> !new String(b.path()).equals(directory) ? b
+                : new io.sparkdcp.job.ledger.LedgerBlock(b.path(), b.entries().stream().map(e -> !new String(e.name()).equals(name) ? e
+                : new io.sparkdcp.job.ledger.LedgerBlock.Entry(e.name(), e.type(), e.source(), io.sparkdcp.job.ledger.LedgerBlock.Seen.of(now))).toList())).toList());
     }
 }

@@ -1,7 +1,7 @@
 package io.sparkdcp.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sparkdcp.job.Ledgers;
+import io.sparkdcp.job.ledger.Ledgers;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.Stat;

@@ -54,7 +54,7 @@ class UnlockingParentTest {
             Posix.setFsXattr(dir, new FsXattr(plain.xflags() | Linux.FS_XFLAG_IMMUTABLE, plain.extsize(), plain.nextents(),
                     plain.projid(), plain.cowextsize()));
             AtomicInteger calls = new AtomicInteger();
-            ctx.unlockingParent(dir, () -> {
+            ctx.unlocker.unlockingParent(dir, () -> {
                 if (calls.incrementAndGet() == 1) {
                     // refused while locked; then, before this thread looks, another one unlocks the directory
                     Posix.setFsXattr(dir, Posix.getFsXattr(dir).unlocked());
@@ -75,7 +75,7 @@ class UnlockingParentTest {
              CopyContext ctx = new CopyContext(trees, (step, nanos) -> {});
              Fd dir = Posix.open(PathBytes.of(dst.toString()), Linux.O_RDONLY | Linux.O_DIRECTORY)) {
             AtomicInteger calls = new AtomicInteger();
-            PosixException refused = assertThrows(PosixException.class, () -> ctx.unlockingParent(dir, (Runnable) () -> {
+            PosixException refused = assertThrows(PosixException.class, () -> ctx.unlocker.unlockingParent(dir, (Runnable) () -> {
                 calls.incrementAndGet();
                 throw new PosixException("unlinkat", Errno.EPERM, PathBytes.of("x"), "Operation not permitted");
             }));
@@ -97,12 +97,12 @@ class UnlockingParentTest {
         try (TaskTrees trees = new TaskTrees(options(src.getParent(), dst.getParent()));
              CopyContext ctx = new CopyContext(trees, (step, nanos) -> {})) {
             Fd both = ctx.destination.get(PathBytes.of("both"));
-            ctx.unlockingParent(both, () -> Posix.mkdirat(both, PathBytes.of("made"), 0755));
+            ctx.unlocker.unlockingParent(both, () -> Posix.mkdirat(both, PathBytes.of("made"), 0755));
             assertTrue(Files.isDirectory(dst.resolve("made")), "unlocked: SRC's directory is immutable too");
 
             Fd dstOnly = ctx.destination.get(PathBytes.of("dst-only"));
             PosixException refused = assertThrows(PosixException.class,
-                    () -> ctx.unlockingParent(dstOnly, () -> Posix.mkdirat(dstOnly, PathBytes.of("made"), 0755)));
+                    () -> ctx.unlocker.unlockingParent(dstOnly, () -> Posix.mkdirat(dstOnly, PathBytes.of("made"), 0755)));
             assertEquals("in a directory protected at DST (immutable)", refused.reason());
             assertEquals(Linux.FS_XFLAG_IMMUTABLE, Posix.getFsXattr(dstOnly).locks(), "still locked");
             Posix.setFsXattr(dstOnly, Posix.getFsXattr(dstOnly).unlocked()); // for the loop image's removal

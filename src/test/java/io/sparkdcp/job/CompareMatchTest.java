@@ -2,6 +2,7 @@ package io.sparkdcp.job;
 
 import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.copy.compare.EntryPair;
+import io.sparkdcp.job.exec.PathKey;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;

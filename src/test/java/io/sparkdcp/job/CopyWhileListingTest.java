@@ -1,5 +1,7 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.job.exec.JobOptions;
+import io.sparkdcp.job.exec.LocalPhaseRunner;
 import io.sparkdcp.plan.FileBatch;
 import io.sparkdcp.plan.HardLink;
 import io.sparkdcp.plan.Planner;

@@ -4,6 +4,8 @@ import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.options.ItemLogTarget;
 import io.sparkdcp.itemlog.ItemLine;
 import io.sparkdcp.itemlog.ItemLogDir;
+import io.sparkdcp.job.exec.JobOptions;
+import io.sparkdcp.job.exec.LocalPhaseRunner;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.Linux;

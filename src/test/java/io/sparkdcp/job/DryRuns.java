@@ -1,5 +1,9 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.job.exec.JobOptions;
+import io.sparkdcp.job.exec.LocalPhaseRunner;
+import io.sparkdcp.job.listing.ListingOptions;
+import io.sparkdcp.job.listing.WalkMode;
 import io.sparkdcp.spark.SparkPhaseRunner;
 
 /** A dry run as the API runs it: on this JVM's threads, or with both listings kept on Spark's executors. */

@@ -1,5 +1,8 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.job.exec.Listed;
+import io.sparkdcp.job.listing.ListingOptions;
+import io.sparkdcp.job.listing.WalkMode;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.Commands;

@@ -1,6 +1,8 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.api.CopyRequest;
+import io.sparkdcp.job.listing.ListingOptions;
+import io.sparkdcp.job.listing.WalkMode;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.Commands;

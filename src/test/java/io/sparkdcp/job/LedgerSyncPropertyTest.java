@@ -1,6 +1,10 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.job.exec.JobOptions;
+import io.sparkdcp.job.exec.LocalPhaseRunner;
+import io.sparkdcp.job.listing.ListingOptions;
+import io.sparkdcp.job.listing.WalkMode;
 import io.sparkdcp.report.CompareReport;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.spark.SparkPhaseRunner;

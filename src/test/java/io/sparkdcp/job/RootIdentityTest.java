@@ -1,6 +1,7 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.RootCheck;
+import io.sparkdcp.job.exec.LocalPhaseRunner;
 import io.sparkdcp.roots.Roots;
 import io.sparkdcp.roots.UsageException;
 import io.sparkdcp.testing.Commands;

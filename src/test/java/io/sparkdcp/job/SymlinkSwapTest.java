@@ -1,5 +1,6 @@
 package io.sparkdcp.job;
 
+import io.sparkdcp.job.exec.LocalPhaseRunner;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.testing.LocalCopy;

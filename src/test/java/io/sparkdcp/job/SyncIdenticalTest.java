@@ -1,6 +1,8 @@
 package io.sparkdcp.job;
 
 import io.sparkdcp.copy.compare.Difference;
+import io.sparkdcp.job.exec.JobOptions;
+import io.sparkdcp.job.exec.LocalPhaseRunner;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
 import io.sparkdcp.posix.Stat;

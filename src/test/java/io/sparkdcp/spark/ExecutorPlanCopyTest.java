@@ -2,10 +2,10 @@ package io.sparkdcp.spark;
 
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.job.CopyJob;
-import io.sparkdcp.job.JobOptions;
-import io.sparkdcp.job.TaskFault;
-import io.sparkdcp.job.ListingOptions;
-import io.sparkdcp.job.WalkMode;
+import io.sparkdcp.job.exec.JobOptions;
+import io.sparkdcp.job.exec.TaskFault;
+import io.sparkdcp.job.listing.ListingOptions;
+import io.sparkdcp.job.listing.WalkMode;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.report.CopyReport;
 import io.sparkdcp.posix.PathBytes;

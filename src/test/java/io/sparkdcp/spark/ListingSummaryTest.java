@@ -1,6 +1,6 @@
 package io.sparkdcp.spark;
 
-import io.sparkdcp.job.ListingSummary;
+import io.sparkdcp.job.listing.ListingSummary;
 import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.walk.SubtreeWalk;

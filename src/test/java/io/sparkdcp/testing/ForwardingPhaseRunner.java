@@ -1,8 +1,8 @@
 package io.sparkdcp.testing;
 
 import io.sparkdcp.copy.steps.StepStats;
-import io.sparkdcp.job.PhaseRunner;
-import io.sparkdcp.job.TaskFunction;
+import io.sparkdcp.job.exec.PhaseRunner;
+import io.sparkdcp.job.exec.TaskFunction;
 import io.sparkdcp.progress.Work;
 
 import java.util.List;

@@ -7,12 +7,12 @@ import io.sparkdcp.copy.keep.Keep;
 import io.sparkdcp.copy.keep.LustreLayout;
 import io.sparkdcp.copy.keep.MetadataAccess;
 import io.sparkdcp.copy.keep.XattrPolicy;
-import io.sparkdcp.job.Batching;
+import io.sparkdcp.job.exec.Batching;
 import io.sparkdcp.job.CopyJob;
-import io.sparkdcp.job.JobOptions;
-import io.sparkdcp.job.ListingOptions;
-import io.sparkdcp.job.LocalPhaseRunner;
-import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.job.exec.JobOptions;
+import io.sparkdcp.job.listing.ListingOptions;
+import io.sparkdcp.job.exec.LocalPhaseRunner;
+import io.sparkdcp.job.exec.PhaseRunner;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.report.CopyReport;
 

@@ -2,8 +2,8 @@ package io.sparkdcp.testing;
 
 import io.sparkdcp.copy.BatchResult;
 import io.sparkdcp.copy.options.CopyOptions;
-import io.sparkdcp.job.PhaseRunner;
-import io.sparkdcp.job.TaskWork;
+import io.sparkdcp.job.exec.PhaseRunner;
+import io.sparkdcp.job.exec.TaskWork;
 
 import java.util.List;
 

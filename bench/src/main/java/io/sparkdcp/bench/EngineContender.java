@@ -6,8 +6,8 @@ import io.sparkdcp.api.PreparedCopy;
 import io.sparkdcp.api.SparkDcp;
 import io.sparkdcp.copy.keep.Keep;
 import io.sparkdcp.copy.keep.MetadataAccess;
-import io.sparkdcp.job.LocalPhaseRunner;
-import io.sparkdcp.job.PhaseRunner;
+import io.sparkdcp.job.exec.LocalPhaseRunner;
+import io.sparkdcp.job.exec.PhaseRunner;
 import io.sparkdcp.spark.SparkPhaseRunner;
 import org.apache.spark.api.java.JavaSparkContext;
 

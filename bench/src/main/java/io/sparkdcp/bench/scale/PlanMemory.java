@@ -4,7 +4,7 @@ import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.SparkDcp;
 import io.sparkdcp.bench.ProcessCpu;
-import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.exec.JobOptions;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Stat;
 import io.sparkdcp.spark.StageTimes;

@@ -1,10 +1,10 @@
 package io.sparkdcp.bench.scale;
 
 import io.sparkdcp.api.CopyRequest;
-import io.sparkdcp.job.Batching;
+import io.sparkdcp.job.exec.Batching;
 import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.SparkDcp;
-import io.sparkdcp.job.DistributedWalk;
+import io.sparkdcp.job.exec.DistributedWalk;
 import io.sparkdcp.plan.PartitionPlan;
 import io.sparkdcp.plan.Planner;
 import io.sparkdcp.posix.PathBytes;

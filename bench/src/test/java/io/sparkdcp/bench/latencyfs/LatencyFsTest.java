@@ -3,7 +3,7 @@ package io.sparkdcp.bench.latencyfs;
 import io.sparkdcp.bench.Workload;
 import io.sparkdcp.bench.WorkloadGenerator;
 import io.sparkdcp.job.CopyJob;
-import io.sparkdcp.job.LocalPhaseRunner;
+import io.sparkdcp.job.exec.LocalPhaseRunner;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;

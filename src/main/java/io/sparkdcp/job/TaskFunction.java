@@ -1,9 +1,0 @@
-package io.sparkdcp.job;
-
-import java.io.Serializable;
-
-/** A function of one task's input, shipped to executors. */
-@FunctionalInterface
-public interface TaskFunction<T, R> extends Serializable {
-    R apply(T task);
-}

@@ -1,0 +1,445 @@
+package io.sparkdcp.job.ledger;
+
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.job.listing.ListingOptions;
+import io.sparkdcp.posix.Linux;
+import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Posix;
+import io.sparkdcp.posix.Stat;
+import io.sparkdcp.roots.OutputPlaces;
+import io.sparkdcp.roots.Roots;
+import io.sparkdcp.roots.UsageException;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.DigestInputStream;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The state ledger's directory ({@code --state DIR}, any Hadoop path), in the project's own format, version
+ * {@value #VERSION}. The ledger is a cache, never an authority: a generation that is missing, partial, damaged,
+ * another writer's or another version's is not used (the run says so once and writes a new one), and nothing in
+ * it can make a run fail.
+ *
+ * <pre>
+ * DIR/LOCK           held by the run that uses DIR ({@link StateLock}): one writer at a time
+ * DIR/state-N        the generation in force (N: ten digits)
+ * DIR/.writing-N     a generation being written; dropped by the next run that puts one in force
+ *
+ * state-N/HEADER     UTF-8 text, one field a line:
+ *                      spark-dcp state ledger 2
+ *                      writer pid P, host H, started T
+ *                      fingerprint SHA-256 (hex) of the roots and of the options that shape the result
+ *                      part NAME BYTES SHA-256     (one line a part file: its name, length and digest)
+ *                      sha256 SHA-256 of every line above, newlines included
+ * state-N/part-X     binary, big-endian: the magic "SDCPLDGR", the version (int), then per directory an int
+ *                    length (greater than 0) and a {@link LedgerBlock}'s bytes, then an int 0, the block count
+ *                    (long) and the SHA-256 of every byte before it
+ * </pre>
+ *
+ * A generation counts only when its HEADER's digest holds, its version and fingerprint are this run's, and its
+ * directory holds exactly the parts the HEADER names, of those lengths; each part's bytes are then checked
+ * against both digests where it is read. A run writes its generation as {@code .writing-N}, each task one part
+ * (written under a temporary name, fsynced, renamed), and the driver, once the whole run succeeded, writes the
+ * HEADER from what the tasks handed back, fsyncs it and the generation's directory, renames it to
+ * {@code state-N} and fsyncs DIR; then drops the older ones. A run that fails or is killed leaves the previous
+ * generation in force, and a reader never takes a partial one. The fingerprint is a digest compared for
+ * equality only: when another version of spark-dcp computes it differently, its ledger is not used.
+ */
+public final class StateLedger {
+    static final int VERSION = 2;
+    static final String FIRST_LINE = "spark-dcp state ledger " + VERSION;
+    private static final String FORMAT = "spark-dcp-state-" + VERSION;
+    private static final byte[] MAGIC = "SDCPLDGR".getBytes(StandardCharsets.US_ASCII);
+    private static final int DIGEST_BYTES = 32;
+    private static final long MAX_HEADER = 64L << 20;
+    private static final String HEADER = "HEADER";
+    private static final String DONE = "state-";
+    private static final String WRITING = ".writing-";
+    private static final Pattern GENERATION = Pattern.compile("(state-|\\.writing-)(\\d{10})");
+    private static final Pattern PART = Pattern.compile("part-[0-9a-f]{24}");
+    /** Tests: a file made once the parts are written, after which the swap waits as long as this file exists. */
+    static final String PAUSE_BEFORE_SWAP = "sparkdcp.test.state.pauseBeforeSwap";
+    /** One for the JVM: each new one reads Hadoop's defaults again, a part read costs less than that. */
+    private static final Configuration CONFIGURATION = new Configuration();
+
+    /** One part file as its writer left it: what the HEADER says of it. */
+    public record Part(String name, long bytes, String sha256) implements Serializable {}
+
+    /** A generation found whole: its directory and its parts, each to be checked against its digest where it is read. */
+    public record Generation(String path, List<Part> parts) implements Serializable {}
+
+    /** Why a ledger is not used, in words that follow "the state ledger in DIR". */
+    static final class Unusable extends Exception {
+        Unusable(String why) {
+            super(why);
+        }
+    }
+
+    private StateLedger() {}
+
+    /**
+     * {@code --state DIR} before anything is written: made absolute where the driver runs, and on this machine's
+     * file system outside every SRC and DST (a sync would copy or delete it there) and writable.
+     */
+    public static String check(String dir, List<Roots> pairs) {
+        try {
+            Path path = new Path(dir);
+            Path qualified = path.getFileSystem(new Configuration()).makeQualified(path);
+            if ("file".equals(qualified.toUri().getScheme()))
+                OutputPlaces.checkDirectory("--state", PathBytes.of(qualified.toUri().getPath()), pairs);
+            return qualified.toString();
+        } catch (IOException e) {
+            throw new UsageException("cannot check --state " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /** The fingerprint of what makes a record valid: both roots (paths and inodes) and what shapes the result. */
+    public static String fingerprint(CopyOptions copy, ListingOptions listing) {
+        StringBuilder s = new StringBuilder(FORMAT).append('\n');
+        s.append("source ").append(root(copy.sourceRoot())).append('\n');
+        s.append("destination ").append(root(copy.destinationRoot())).append('\n');
+        for (CopyModes.Mode m : List.of(CopyModes.Mode.SYNC, CopyModes.Mode.CONTENTS, CopyModes.Mode.UPDATE))
+            s.append(m.reportKey()).append(' ').append(copy.modes().on().contains(m)).append('\n');
+        s.append("keep ").append(digest(copy.keep())).append('\n');
+        s.append("filter ").append(digest(listing.filter())).append('\n');
+        // What a run may see and fix depends on who runs it: another user's records are not this user's.
+        s.append("user ").append(Posix.geteuid()).append('\n');
+        return s.toString();
+    }
+
+    /** A root by its path and its inode: a DST made again, or moved to another file system, holds none of the records. */
+    private static String root(byte[] path) {
+        Stat s = Posix.statIfExists(path, false);
+        return Base64.getEncoder().encodeToString(path) + (s == null ? " absent" : " " + s.dev() + ":" + s.ino());
+    }
+
+    private static String digest(Serializable value) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+                out.writeObject(value);
+            }
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The generation in force in {@code dir} when it is whole and was made with this {@code fingerprint}; null when
+     * there is none, or (said once through {@code notice}) when it cannot be used: the run then writes a new one.
+     */
+    public static Generation current(String dir, String fingerprint, Consumer<String> notice) {
+        try {
+            Path path = new Path(dir);
+            FileSystem fs = fileSystem(path);
+            Path newest = fs.exists(path) ? newest(fs, path, DONE) : null;
+            return newest == null ? null : open(fs, newest, fingerprint);
+        } catch (Unusable e) {
+            notice.accept("notice: the state ledger in " + dir + " " + e.getMessage() + ": not used; this run writes a new one");
+        } catch (IOException | RuntimeException e) {
+            notice.accept("notice: the state ledger in " + dir + " cannot be read (" + e.getMessage() + "): not used; this run writes a new one");
+        }
+        return null;
+    }
+
+    /** The generation at {@code generation} when its HEADER holds and its directory holds exactly the parts it names. */
+    static Generation open(FileSystem fs, Path generation, String fingerprint) throws IOException, Unusable {
+        Path header = new Path(generation, HEADER);
+        if (!fs.exists(header)) throw new Unusable("is incomplete (" + generation.getName() + " has no HEADER)");
+        if (fs.getFileStatus(header).getLen() > MAX_HEADER) throw new Unusable("is damaged (its HEADER is too long)");
+        byte[] bytes;
+        try (InputStream in = fs.open(header)) {
+            bytes = in.readAllBytes();
+        }
+        List<Part> parts = parseHeader(bytes, fingerprint);
+        Set<String> named = new HashSet<>();
+        for (Part p : parts) named.add(p.name());
+        for (FileStatus s : fs.listStatus(generation)) {
+            String name = s.getPath().getName();
+            if (name.equals(HEADER)) continue;
+            if (!named.remove(name)) throw new Unusable("holds " + name + ", which its HEADER does not name (another writer's)");
+            Part p = parts.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+            if (s.getLen() != p.bytes())
+                throw new Unusable("is damaged (" + name + " has " + s.getLen() + " bytes, its HEADER says " + p.bytes() + ")");
+        }
+        if (!named.isEmpty()) throw new Unusable("is incomplete (" + named.iterator().next() + " is missing)");
+        return new Generation(generation.toString(), parts);
+    }
+
+    /** A HEADER's parts, when its digest, version and fingerprint hold. */
+    static List<Part> parseHeader(byte[] bytes, String fingerprint) throws Unusable {
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        int firstEnd = text.indexOf('\n');
+        String first = firstEnd < 0 ? text : text.substring(0, firstEnd);
+        if (!first.equals(FIRST_LINE))
+            throw new Unusable(first.startsWith("spark-dcp") ? "was written by another version of spark-dcp (" + shown(first) + ")"
+                    : "is not a spark-dcp state ledger of version " + VERSION);
+        int last = text.lastIndexOf("sha256 ");
+        if (last < 0 || !text.endsWith("\n") || !text.substring(last, text.length() - 1).equals("sha256 " + sha256(text.substring(0, last))))
+            throw new Unusable("is damaged (its HEADER's digest does not hold)");
+        List<Part> parts = new ArrayList<>();
+        boolean fingerprinted = false;
+        for (String line : text.substring(firstEnd + 1, last).split("\n")) {
+            String[] f = line.split(" ");
+            if (f[0].equals("fingerprint") && f.length == 2) {
+                if (!f[1].equals(sha256(fingerprint))) throw new Unusable("was made with other roots or options");
+                fingerprinted = true;
+            } else if (f[0].equals("part") && f.length == 4 && PART.matcher(f[1]).matches()) {
+                parts.add(new Part(f[1], Long.parseLong(f[2]), f[3]));
+            } else if (!f[0].equals("writer")) {
+                throw new Unusable("is damaged (its HEADER holds a line spark-dcp does not write: " + shown(line) + ")");
+            }
+        }
+        if (!fingerprinted) throw new Unusable("is damaged (its HEADER has no fingerprint)");
+        return parts;
+    }
+
+    /** The HEADER of a generation of these parts, made with this fingerprint by this writer. */
+    static byte[] header(String fingerprint, String writer, List<Part> parts) {
+        StringBuilder s = new StringBuilder(FIRST_LINE).append('\n');
+        s.append("writer ").append(writer.replace('\n', ' ')).append('\n');
+        s.append("fingerprint ").append(sha256(fingerprint)).append('\n');
+        List<Part> sorted = new ArrayList<>(parts);
+        sorted.sort((a, b) -> a.name().compareTo(b.name()));
+        for (Part p : sorted) s.append("part ").append(p.name()).append(' ').append(p.bytes()).append(' ').append(p.sha256()).append('\n');
+        String body = s.toString();
+        return (body + "sha256 " + sha256(body) + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Starts a new generation beside the one in force: its directory, to which the tasks add parts. */
+    public static String begin(String dir) {
+        try {
+            Path path = new Path(dir);
+            FileSystem fs = fileSystem(path);
+            fs.mkdirs(path);
+            long next = 1;
+            for (FileStatus s : fs.listStatus(path)) {
+                Matcher m = GENERATION.matcher(s.getPath().getName());
+                if (m.matches()) next = Math.max(next, Long.parseLong(m.group(2)) + 1);
+            }
+            Path writing = new Path(path, WRITING + String.format("%010d", next));
+            if (!fs.mkdirs(writing)) throw new IOException("cannot make " + writing);
+            return writing.toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the state ledger in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * One task's blocks as a part of the generation being written, named after its first directory so that an
+     * attempt run again replaces its earlier part; written under a temporary name, fsynced and renamed complete.
+     * Returns what the HEADER says of it (null: no blocks, no part).
+     */
+    public static Part writePart(String writing, List<LedgerBlock> blocks) {
+        if (blocks.isEmpty()) return null;
+        List<LedgerBlock> sorted = new ArrayList<>(blocks);
+        sorted.sort((a, b) -> Arrays.compareUnsigned(a.path(), b.path()));
+        String name = "part-" + HexFormat.of().formatHex(sha256().digest(sorted.get(0).path()), 0, 12);
+        Path dir = new Path(writing);
+        Path temporary = new Path(dir, "." + name + "." + java.util.UUID.randomUUID());
+        Path part = new Path(dir, name);
+        try {
+            FileSystem fs = fileSystem(dir);
+            MessageDigest digest = sha256();
+            long length;
+            try (FSDataOutputStream file = fs.create(temporary, true)) {
+                DataOutputStream out = new DataOutputStream(new DigestOutputStream(new BufferedOutputStream(file, 1 << 16), digest));
+                out.write(MAGIC);
+                out.writeInt(VERSION);
+                for (LedgerBlock b : sorted) {
+                    byte[] bytes = b.toBytes();
+                    out.writeInt(bytes.length);
+                    out.write(bytes);
+                }
+                out.writeInt(0);
+                out.writeLong(sorted.size());
+                out.write(((MessageDigest) digest.clone()).digest());
+                out.flush();
+                file.hsync();
+                length = out.size();
+            } catch (CloneNotSupportedException e) {
+                throw new IllegalStateException(e);
+            }
+            durable(fs, temporary);
+            fs.delete(part, false);
+            if (!fs.rename(temporary, part)) throw new IOException("rename of " + temporary + " to " + part + " failed");
+            return new Part(name, length, HexFormat.of().formatHex(digest.digest()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the state ledger in " + writing + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A part's blocks, once its bytes are proved to be the ones its HEADER names; an IOException says what is
+     * wrong with them (the part is then not to be used, nor the ledger it belongs to).
+     */
+    public static List<LedgerBlock> readPart(Generation generation, Part part) throws IOException {
+        Path file = new Path(new Path(generation.path()), part.name());
+        MessageDigest digest = sha256();
+        List<LedgerBlock> blocks = new ArrayList<>();
+        try (InputStream raw = fileSystem(file).open(file);
+             DataInputStream in = new DataInputStream(new DigestInputStream(new BufferedInputStream(raw, 1 << 16), digest))) {
+            byte[] magic = new byte[MAGIC.length];
+            in.readFully(magic);
+            if (!Arrays.equals(magic, MAGIC)) throw new IOException(part.name() + " is not a part of a spark-dcp state ledger");
+            int version = in.readInt();
+            if (version != VERSION) throw new IOException(part.name() + " is of version " + version + ", not " + VERSION);
+            long read = MAGIC.length + 4;
+            for (int length; (length = in.readInt()) != 0; ) {
+                read += 4;
+                if (length < 0 || length > part.bytes() - read) throw new IOException(part.name() + " is damaged (a block of " + length + " bytes)");
+                byte[] bytes = new byte[length];
+                in.readFully(bytes);
+                read += length;
+                blocks.add(LedgerBlock.fromBytes(bytes));
+            }
+            long count = in.readLong();
+            byte[] before = ((MessageDigest) digest.clone()).digest();
+            byte[] trailer = new byte[DIGEST_BYTES];
+            in.readFully(trailer);
+            if (count != blocks.size() || !Arrays.equals(before, trailer)) throw new IOException(part.name() + " is damaged (its digest does not hold)");
+            if (in.read() != -1) throw new IOException(part.name() + " is damaged (bytes after its end)");
+            if (!HexFormat.of().formatHex(digest.digest()).equals(part.sha256()))
+                throw new IOException(part.name() + " is not the part its HEADER names");
+            return blocks;
+        } catch (EOFException e) {
+            throw new IOException(part.name() + " is damaged (it ends early)", e);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(part.name() + " is damaged (" + e.getMessage() + ")", e);
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Puts the generation written in force: its HEADER (naming {@code parts}) written and fsynced with the
+     * generation's directory, one rename, DIR fsynced; then drops the older ones and any left by a run that stopped.
+     */
+    public static void commit(String writing, String fingerprint, String writer, List<Part> parts) {
+        try {
+            Path from = new Path(writing);
+            Matcher m = GENERATION.matcher(from.getName());
+            if (!m.matches() || !m.group(1).equals(WRITING)) throw new IllegalArgumentException("not a generation being written: " + writing);
+            Path dir = from.getParent();
+            FileSystem fs = fileSystem(dir);
+            Path header = new Path(from, HEADER);
+            try (FSDataOutputStream out = fs.create(header, true)) {
+                out.write(header(fingerprint, writer, parts));
+                out.hsync();
+            }
+            durable(fs, header);
+            durable(fs, from);
+            pauseForTests();
+            Path to = new Path(dir, DONE + m.group(2));
+            if (!fs.rename(from, to)) throw new IOException("rename of " + from + " to " + to + " failed");
+            durable(fs, dir);
+            for (FileStatus s : fs.listStatus(dir)) {
+                Matcher g = GENERATION.matcher(s.getPath().getName());
+                if (g.matches() && !s.getPath().getName().equals(to.getName())) fs.delete(s.getPath(), true);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot put the state ledger " + writing + " in force: " + e.getMessage(), e);
+        }
+    }
+
+    /** Drops a generation that will not be put in force (the run failed). */
+    public static void abandon(String writing) {
+        try {
+            Path path = new Path(writing);
+            fileSystem(path).delete(path, true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove " + writing + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The file system of path; on this machine's own, the raw one: the ledger checks its bytes itself, with no .crc files beside them. */
+    static FileSystem fileSystem(Path path) throws IOException {
+        FileSystem fs = path.getFileSystem(CONFIGURATION);
+        return fs instanceof LocalFileSystem local ? local.getRaw() : fs;
+    }
+
+    /** fsync of a local file or directory (a rename is durable once its directory is); elsewhere hsync has done it. */
+    private static void durable(FileSystem fs, Path path) {
+        if (!"file".equals(fs.getUri().getScheme())) return;
+        try (io.sparkdcp.posix.Fd fd = Posix.open(PathBytes.of(path.toUri().getPath()), Linux.O_RDONLY)) {
+            Posix.fsync(fd);
+        }
+    }
+
+    private static Path newest(FileSystem fs, Path dir, String kind) throws IOException {
+        Path newest = null;
+        long highest = -1;
+        for (FileStatus s : fs.listStatus(dir)) {
+            Matcher m = GENERATION.matcher(s.getPath().getName());
+            if (m.matches() && m.group(1).equals(kind) && Long.parseLong(m.group(2)) > highest) {
+                highest = Long.parseLong(m.group(2));
+                newest = s.getPath();
+            }
+        }
+        return newest;
+    }
+
+    private static String shown(String line) {
+        return line.length() > 60 ? line.substring(0, 60) + "..." : line;
+    }
+
+    static String sha256(String text) {
+        return HexFormat.of().formatHex(sha256().digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void pauseForTests() {
+        String marker = System.getProperty(PAUSE_BEFORE_SWAP);
+        if (marker == null) return;
+        try {
+            java.nio.file.Path file = java.nio.file.Path.of(marker);
+            java.nio.file.Files.writeString(file, "paused");
+            while (java.nio.file.Files.exists(file)) Thread.sleep(50);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
