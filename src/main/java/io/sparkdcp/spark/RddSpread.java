@@ -118,9 +118,14 @@ final class RddSpread<T> implements Spread<T> {
 
     @Override
     public <K> Spread<Marked<T>> marked(Key<T, K> key, Spread<K> keys) {
+        // A co-group, not a join: a key given twice marks its items once, as on the driver.
         JavaPairRDD<K, Boolean> in = rddOf(keys).mapToPair(k -> new Tuple2<>(k, true));
-        return job.spread(keyed(rdd, key).leftOuterJoin(in)
-                .map(t -> new Marked<>(t._2()._1(), t._2()._2().orElse(false))));
+        return job.spread(keyed(rdd, key).cogroup(in).flatMap(byKey -> {
+            boolean marked = byKey._2()._2().iterator().hasNext();
+            List<Marked<T>> out = new ArrayList<>();
+            for (T item : byKey._2()._1()) out.add(new Marked<>(item, marked));
+            return out.iterator();
+        }));
     }
 
     @Override

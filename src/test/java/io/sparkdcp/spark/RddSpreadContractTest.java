@@ -1,0 +1,72 @@
+package io.sparkdcp.spark;
+
+import io.sparkdcp.job.JobOptions;
+import io.sparkdcp.job.Listed;
+import io.sparkdcp.job.Spread;
+import io.sparkdcp.job.SpreadContract;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.BlockManager;
+import org.apache.spark.storage.RDDBlockId;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link SpreadContract} on RDDs (local Spark, two slots, started once for the class), and what only
+ * RDDs can do: lose a kept partition, and drop what was kept when the job ends.
+ */
+class RddSpreadContractTest extends SpreadContract.Tests {
+    private static JavaSparkContext sc;
+    private static SparkPhaseRunner runner;
+
+    @BeforeAll
+    static void start() {
+        sc = new JavaSparkContext(new SparkConf().setAppName("spark-dcp-test").setMaster("local[2]")
+                .set("spark.ui.enabled", "false").set("spark.speculation", "false"));
+        runner = new SparkPhaseRunner(sc);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sc != null) sc.stop();
+    }
+
+    @Override
+    protected Listed listing(JobOptions options) {
+        return new RddListed(runner, options, message -> {}, 1);
+    }
+
+    /** Each kept partition's block removed from the block manager, as when its executor is lost. */
+    @Override
+    protected boolean lose(Spread<?> kept) {
+        int rdd = ((RddSpread<?>) kept).rdd().id();
+        BlockManager blocks = SparkEnv.get().blockManager();
+        int lost = 0;
+        for (int p = 0; p < ((RddSpread<?>) kept).rdd().getNumPartitions(); p++) {
+            RDDBlockId block = new RDDBlockId(rdd, p);
+            if (blocks.getStatus(block).isEmpty()) continue;
+            blocks.removeBlock(block, true);
+            assertTrue(blocks.getStatus(block).isEmpty(), block + " still kept");
+            lost++;
+        }
+        assertTrue(lost > 0, "no partition of RDD " + rdd + " was kept");
+        return true;
+    }
+
+    @Test
+    void closingTheListingDropsWhatItKept() {
+        Spread<Integer> kept = listed().spread(List.of(1, 2, 3)).kept();
+        assertEquals(3, kept.count());
+        assertTrue(sc.getPersistentRDDs().containsKey(((RddSpread<Integer>) kept).rdd().id()));
+        listed().close();
+        assertEquals(Map.of(), sc.getPersistentRDDs());
+    }
+}
