@@ -129,12 +129,6 @@ final class RddSpread<T> implements Spread<T> {
     }
 
     @Override
-    public <K> Spread<T> without(Key<T, K> key, Spread<K> keys) {
-        JavaPairRDD<K, Boolean> out = rddOf(keys).mapToPair(k -> new Tuple2<>(k, true));
-        return job.spread(keyed(rdd, key).subtractByKey(out).values());
-    }
-
-    @Override
     public <U, K, R> Spread<R> meet(Key<T, K> key, Spread<U> other, Key<U, K> otherKey, Meeting<T, U, R> meeting) {
         JavaPairRDD<K, T> here = keyed(rdd, key);
         JavaPairRDD<K, U> there = keyed(rddOf(other), otherKey);
@@ -145,11 +139,6 @@ final class RddSpread<T> implements Spread<T> {
     /** Each item with its key, as Spark's pair operations take them. */
     private static <T, K> JavaPairRDD<K, T> keyed(JavaRDD<T> items, Key<T, K> key) {
         return items.mapToPair(item -> new Tuple2<>(key.of(item), item));
-    }
-
-    @Override
-    public Spread<T> oneShare() {
-        return job.spread(rdd.coalesce(1));
     }
 
     /**
@@ -177,9 +166,10 @@ final class RddSpread<T> implements Spread<T> {
                 .mapToPair(t -> t).partitionBy(partitioner).values()));
     }
 
+    /** One share without a shuffle: the partitions in turn, in order. */
     @Override
     public Spread<T> spreadOver(int shares) {
-        return job.spread(dealt(rdd, shares));
+        return job.spread(shares == 1 ? rdd.coalesce(1) : dealt(rdd, shares));
     }
 
     /**

@@ -225,6 +225,7 @@ public final class SpreadContract {
             for (List<Integer> share : over) assertTrue(share.size() >= 2 && share.size() <= 5, over.toString());
             assertEquals(List.of(List.of(1), List.of(), List.of()), sorted3(sharesOf(spread(List.of(1)).spreadOver(3))));
             assertEquals(List.of(List.of(), List.of()), sharesOf(spread(List.<Integer>of()).spreadOver(2)));
+            assertEquals(List.of(List.of(3, 1, 2, 5, 4)), sharesOf(shares(List.of(3, 1), List.of(), List.of(2, 5, 4)).spreadOver(1)));
         }
 
         /** The shares, the longest first. */
