@@ -124,7 +124,7 @@ public final class SpreadContract {
         }
 
         @Test
-        void unionKeepsEachSidesSharesTheseFirst() {
+        void unionPutsTheOthersSharesAfterThese() {
             Spread<Integer> both = shares(List.of(1, 2), List.of(), List.of(3));
             assertEquals(List.of(List.of(1, 2), List.of(), List.of(3)), sharesOf(both));
             assertEquals(List.of(1, 2, 3), both.collect());

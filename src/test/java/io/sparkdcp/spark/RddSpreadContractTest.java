@@ -39,6 +39,7 @@ class RddSpreadContractTest extends SpreadContract.Tests {
         if (sc != null) sc.stop();
     }
 
+    /** A walk task's budget of one entry: the listing comes from several rounds of walk tasks. */
     @Override
     protected Listed listing(JobOptions options) {
         return new RddListed(runner, options, message -> {}, 1);
