@@ -45,7 +45,8 @@ public final class SpreadContract {
      * implementation's class by what it reaches (the threads' one is fast, the RDDs' one starts Spark).
      */
     public abstract static class Tests {
-        /** Counts the calls of {@link #counted}: in local Spark the executors are this JVM's threads. */
+        /** Counts the calls of {@link #dealing} and {@link #counted}: in local Spark the executors are this JVM's threads. */
+        private static final AtomicInteger DEALING = new AtomicInteger();
         private static final AtomicInteger COMPUTED = new AtomicInteger();
 
         @TempDir
@@ -57,8 +58,8 @@ public final class SpreadContract {
         protected abstract Listed listing(JobOptions options);
 
         /**
-         * Drops what {@code kept} holds, as a lost executor would, and says whether anything was held:
-         * the driver's lists cannot be lost.
+         * Drops what {@code kept} holds and the shuffle output it was made from, as a lost executor would,
+         * and says whether anything was held: the driver's lists cannot be lost.
          */
         protected abstract boolean lose(Spread<?> kept);
 
@@ -109,6 +110,11 @@ public final class SpreadContract {
             List<T> out = new ArrayList<>(items);
             out.sort(null);
             return out;
+        }
+
+        private static <T> List<T> dealing(List<T> share) {
+            DEALING.incrementAndGet();
+            return share;
         }
 
         private static <T> List<T> counted(List<T> share) {
@@ -296,14 +302,15 @@ public final class SpreadContract {
         @Test
         void aKeptShareLostIsComputedAgainAlike() {
             Spread<Integer> many = shares(range(0, 5), List.of(), range(5, 12));
-            Spread<Integer> kept = many.dealt(5, "deal").orElseThrow().mapShares(Tests::counted).kept();
+            Spread<Integer> kept = many.mapShares(Tests::dealing).dealt(5, "deal").orElseThrow().mapShares(Tests::counted).kept();
             List<List<Integer>> before = sharesOf(kept);
             assertEquals(List.of(range(0, 5), range(5, 10), range(10, 12)), before);
-            int computed = COMPUTED.get();
+            int dealt = DEALING.get(), computed = COMPUTED.get();
             boolean lost = lose(kept);
             assertEquals(before, sharesOf(kept));
             assertEquals(range(0, 12), kept.collect());
-            assertEquals(lost, COMPUTED.get() > computed, "computed again exactly when lost");
+            assertEquals(List.of(lost, lost), List.of(DEALING.get() > dealt, COMPUTED.get() > computed),
+                    "dealt and computed again exactly when lost");
         }
 
         @Test

@@ -4,15 +4,21 @@ import io.sparkdcp.job.JobOptions;
 import io.sparkdcp.job.Listed;
 import io.sparkdcp.job.Spread;
 import io.sparkdcp.job.SpreadContract;
+import org.apache.spark.Dependency;
+import org.apache.spark.MapOutputTrackerMaster;
+import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.rdd.RDD;
 import org.apache.spark.storage.BlockManager;
 import org.apache.spark.storage.RDDBlockId;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import scala.jdk.javaapi.CollectionConverters;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -45,13 +51,17 @@ class RddSpreadContractTest extends SpreadContract.Tests {
         return new RddListed(runner, options, message -> {}, 1);
     }
 
-    /** Each kept partition's block removed from the block manager, as when its executor is lost. */
+    /**
+     * Each kept partition's block removed from the block manager and the executor's shuffle output
+     * forgotten, as when the executor is lost: the next job computes the shuffle's map side again.
+     */
     @Override
-    protected boolean lose(Spread<?> kept) {
-        int rdd = ((RddSpread<?>) kept).rdd().id();
+    protected boolean lose(Spread<?> spread) {
+        RDD<?> kept = ((RddSpread<?>) spread).rdd().rdd();
+        int rdd = kept.id();
         BlockManager blocks = SparkEnv.get().blockManager();
         int lost = 0;
-        for (int p = 0; p < ((RddSpread<?>) kept).rdd().getNumPartitions(); p++) {
+        for (int p = 0; p < kept.getNumPartitions(); p++) {
             RDDBlockId block = new RDDBlockId(rdd, p);
             if (blocks.getStatus(block).isEmpty()) continue;
             blocks.removeBlock(block, true);
@@ -59,7 +69,22 @@ class RddSpreadContractTest extends SpreadContract.Tests {
             lost++;
         }
         assertTrue(lost > 0, "no partition of RDD " + rdd + " was kept");
+        MapOutputTrackerMaster outputs = (MapOutputTrackerMaster) SparkEnv.get().mapOutputTracker();
+        outputs.removeOutputsOnExecutor(SparkEnv.get().executorId());
+        List<Integer> shuffles = shufflesOf(kept);
+        assertTrue(!shuffles.isEmpty(), "no shuffle made RDD " + rdd);
+        for (int shuffle : shuffles) assertEquals(0, outputs.getNumAvailableOutputs(shuffle));
         return true;
+    }
+
+    /** The shuffles in {@code rdd}'s lineage. */
+    private static List<Integer> shufflesOf(RDD<?> rdd) {
+        List<Integer> out = new ArrayList<>();
+        for (Dependency<?> d : CollectionConverters.asJava(rdd.dependencies())) {
+            if (d instanceof ShuffleDependency<?, ?, ?> s) out.add(s.shuffleId());
+            out.addAll(shufflesOf(d.rdd()));
+        }
+        return out;
     }
 
     @Test
