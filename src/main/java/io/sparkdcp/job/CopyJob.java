@@ -287,7 +287,7 @@ public final class CopyJob {
             List<Failure> kept = failed.take(CopyCounts.MAX_FAILURES_KEPT);
             kept.forEach(counts::addFailure);
             if (kept.size() == CopyCounts.MAX_FAILURES_KEPT) counts.addFailuresNotKept(failed.count() - kept.size());
-            Spread<LargeFile> complete = toCopy.without(f -> f.file().display(), failed.mapShares(CopyJob::paths));
+            Spread<LargeFile> complete = toCopy.marked(f -> f.file().display(), failed.mapShares(CopyJob::paths)).mapShares(CopyJob::unmarked);
             complete.dealt(job.batchFiles(), "plan the large files to finish").ifPresent(tasks -> counts.merge(
                     tasks.run("finish large files", copy, faulted("finish large files", CopyEngine::finishLargeFiles))));
         }
@@ -423,6 +423,10 @@ public final class CopyJob {
 
     private static Iterable<String> paths(List<Failure> failures) {
         return failures.stream().map(Failure::path).toList();
+    }
+
+    private static <T> Iterable<T> unmarked(List<Spread.Marked<T>> items) {
+        return items.stream().filter(m -> !m.marked()).map(Spread.Marked::item).toList();
     }
 
     private static Iterable<String> mountPoints(List<Extraneous> entries) {

@@ -68,13 +68,13 @@ public record DepthWave(int from, int to, int tasks, int perTask) implements Ser
      */
     public Spread<Entry> tasksOf(Spread<Entry> directories, String phase) {
         Spread<Entry> level = of(directories);
-        if (tasks == 1) return level.oneShare();
-        return level.mapShares(share -> sorted(share, false)).dealt(perTask, phase).orElseGet(level::oneShare);
+        if (tasks == 1) return level.spreadOver(1);
+        return level.mapShares(share -> sorted(share, false)).dealt(perTask, phase).orElseGet(() -> level.spreadOver(1));
     }
 
     /** One share per task: one for shared levels, a fair deal for a big one (a sync's finish, with what this run made). */
     public <T> Spread<T> spread(Spread<T> items) {
-        return tasks == 1 ? items.oneShare() : items.spreadOver(tasks);
+        return items.spreadOver(tasks);
     }
 
     /** Shallowest first in path order (the order their files are copied in), or deepest first. */

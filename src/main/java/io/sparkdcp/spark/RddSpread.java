@@ -118,15 +118,14 @@ final class RddSpread<T> implements Spread<T> {
 
     @Override
     public <K> Spread<Marked<T>> marked(Key<T, K> key, Spread<K> keys) {
+        // A co-group, not a join: a key given twice marks its items once, as on the driver.
         JavaPairRDD<K, Boolean> in = rddOf(keys).mapToPair(k -> new Tuple2<>(k, true));
-        return job.spread(keyed(rdd, key).leftOuterJoin(in)
-                .map(t -> new Marked<>(t._2()._1(), t._2()._2().orElse(false))));
-    }
-
-    @Override
-    public <K> Spread<T> without(Key<T, K> key, Spread<K> keys) {
-        JavaPairRDD<K, Boolean> out = rddOf(keys).mapToPair(k -> new Tuple2<>(k, true));
-        return job.spread(keyed(rdd, key).subtractByKey(out).values());
+        return job.spread(keyed(rdd, key).cogroup(in).flatMap(byKey -> {
+            boolean marked = byKey._2()._2().iterator().hasNext();
+            List<Marked<T>> out = new ArrayList<>();
+            for (T item : byKey._2()._1()) out.add(new Marked<>(item, marked));
+            return out.iterator();
+        }));
     }
 
     @Override
@@ -140,11 +139,6 @@ final class RddSpread<T> implements Spread<T> {
     /** Each item with its key, as Spark's pair operations take them. */
     private static <T, K> JavaPairRDD<K, T> keyed(JavaRDD<T> items, Key<T, K> key) {
         return items.mapToPair(item -> new Tuple2<>(key.of(item), item));
-    }
-
-    @Override
-    public Spread<T> oneShare() {
-        return job.spread(rdd.coalesce(1));
     }
 
     /**
@@ -172,9 +166,10 @@ final class RddSpread<T> implements Spread<T> {
                 .mapToPair(t -> t).partitionBy(partitioner).values()));
     }
 
+    /** One share without a shuffle: the partitions in turn, in order. */
     @Override
     public Spread<T> spreadOver(int shares) {
-        return job.spread(dealt(rdd, shares));
+        return job.spread(shares == 1 ? rdd.coalesce(1) : dealt(rdd, shares));
     }
 
     /**

@@ -11,7 +11,9 @@ import java.util.List;
 /**
  * A job's listing of the source and the place its tasks run: on the driver as lists (walked there,
  * or on the runner's tasks, or read back), or on the executors as an RDD. Each {@link PhaseRunner}
- * makes the kind it can; the copy's recipe only sees {@link Spread}s.
+ * makes the kind it can; the copy's recipe only sees {@link Spread}s. Every listing gives the same
+ * blocks and counts for the same tree, and its spreads keep {@link Spread}'s contract (SpreadContract's
+ * tests hold both kinds to it).
  */
 public interface Listed extends AutoCloseable {
     /**
@@ -27,13 +29,13 @@ public interface Listed extends AutoCloseable {
         return all == null ? spread(List.of()) : all;
     }
 
-    /** The whole listing's counts and errors, once every arrival was taken. */
+    /** The whole listing's counts and errors, once every arrival was taken (it waits for the walk's end). */
     ListingSummary summary();
 
     /** Who listed the source, as the report says it ({@link SourceListing#DRIVER} and the others). */
     String listedBy();
 
-    /** Items of the driver's, spread where this listing's are. */
+    /** Items of the driver's, spread where this listing's are: one share, in their order. */
     <T> Spread<T> spread(List<T> items);
 
     /**
@@ -44,7 +46,10 @@ public interface Listed extends AutoCloseable {
 
     record Walked(Spread<DirectoryBlock> blocks, ListingSummary summary) {}
 
-    /** A phase whose tasks are handed over while it runs: on threads each starts at once, elsewhere all at {@link SpreadFeed#finish}. */
+    /**
+     * A phase whose tasks are handed over while it runs, each submitted item one task: on threads each
+     * starts at once, elsewhere all at {@link SpreadFeed#finish}.
+     */
     <T> SpreadFeed<T> start(String phase, CopyOptions options, TaskWork<T> work);
 
     /** A running phase fed spreads of tasks, where the listing lives; its tasks' counts added up, not each result. */
@@ -52,14 +57,14 @@ public interface Listed extends AutoCloseable {
         /** Each item a task. */
         void submit(Spread<T> tasks);
 
-        /** Every task done: their counts added up. */
+        /** Every task done: their counts added up (none submitted: zero). */
         CopyCounts finish();
 
         @Override
         void close();
     }
 
-    /** Drops what was kept for the job. */
+    /** Drops what was kept for the job ({@link Spread#kept}, {@link Spread#runKept}, the walks'). */
     @Override
     void close();
 }

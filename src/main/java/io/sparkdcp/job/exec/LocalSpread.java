@@ -99,12 +99,6 @@ final class LocalSpread<T> implements Spread<T> {
     }
 
     @Override
-    public <K> Spread<T> without(Key<T, K> key, Spread<K> keys) {
-        Set<K> out = new HashSet<>(itemsOf(keys));
-        return filter(item -> !out.contains(key.of(item)));
-    }
-
-    @Override
     public <U, K, R> Spread<R> meet(Key<T, K> key, Spread<U> other, Key<U, K> otherKey, Meeting<T, U, R> meeting) {
         Map<K, List<T>> here = byKey(items(), key);
         Map<K, List<U>> there = byKey(itemsOf(other), otherKey);
@@ -122,9 +116,6 @@ final class LocalSpread<T> implements Spread<T> {
         for (T item : items) out.computeIfAbsent(key.of(item), k -> new ArrayList<>()).add(item);
         return out;
     }
-
-    @Override
-    public Spread<T> oneShare() { return with(items()); }
 
     @Override
     public Optional<Spread<T>> dealt(long perTask, String job) {
