@@ -40,8 +40,8 @@ public final class Main implements Runnable {
     }
 
     /**
-     * The product's own subcommands but help, and those that call libc in this JVM: they bind it while
-     * picocli parses their options.
+     * The product's own subcommands, help aside: also the ones that call libc in this JVM, which they
+     * bind while picocli parses their options.
      */
     private static final List<String> COPIES = List.of("copy", "sync", "compare");
 
