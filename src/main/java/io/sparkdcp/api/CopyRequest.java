@@ -161,7 +161,7 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
 
         public Builder xattrAccess(MetadataAccess access) { this.xattrAccess = required(access, "--xattr-access"); return this; }
 
-        /** fd or path. */
+        /** fd, the one way a user's copy takes (the bench sets the others by their {@link MetadataAccess}). */
         public Builder xattrAccess(String word) { return xattrAccess(MetadataAccess.parse(word)); }
 
         public Builder projectIds(boolean copy) { this.projectIds = copy; return this; }

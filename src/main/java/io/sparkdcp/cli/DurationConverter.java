@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Durations like {@code 200us}, {@code 1.5ms}, {@code 2s}, {@code 0}: to nanoseconds. */
-final class DurationConverter implements ITypeConverter<Long> {
+/** Durations like {@code 200us}, {@code 1.5ms}, {@code 2s}, {@code 0}: to nanoseconds. Public for the bench's options ({@link ModuleCommand}). */
+public final class DurationConverter implements ITypeConverter<Long> {
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s)?");
 
     @Override

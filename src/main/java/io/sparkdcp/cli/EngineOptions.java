@@ -14,9 +14,10 @@ import java.util.function.Consumer;
 /**
  * The engine's options, shared by copy, sync, compare and bench: each one goes straight into the API's
  * request builder, which checks it and holds its default ({@code CopyRequest.DEFAULT_*}). The bench
- * changes two defaults with a default provider of its own, so its help shows them.
+ * changes two defaults with a default provider of its own, so its help shows them. A public mixin, with
+ * {@link #request()}, {@link #given} and {@link #words}, for the bench's command ({@link ModuleCommand}).
  */
-final class EngineOptions {
+public final class EngineOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
@@ -52,13 +53,18 @@ final class EngineOptions {
                     + ": hides per-call latency on file systems such as Lustre. Default: ${DEFAULT-VALUE}.")
     void threadsPerTask(int n) { set("--threads-per-task", String.valueOf(n), r -> r.threadsPerTask(n)); }
 
+    /** The builder the options went into; its {@link CopyRequest.Builder#build} checks them together. */
+    public CopyRequest.Builder request() {
+        return request;
+    }
+
     /** The word given for {@code option}, or its default. */
-    String given(String option) {
+    public String given(String option) {
         return given.get(option);
     }
 
     /** The options as words that parse to this same request. */
-    List<String> words() {
+    public List<String> words() {
         List<String> words = new ArrayList<>();
         given.forEach((option, word) -> {
             words.add(option);

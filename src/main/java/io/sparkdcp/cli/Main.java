@@ -8,7 +8,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
 
 /**
  * The {@code spark-dcp} command; its subcommands do the work. The only place that exits the JVM,
@@ -31,25 +34,40 @@ public final class Main implements Runnable {
     /** Reached only without a subcommand: a usage error like any other, not an empty success. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing command: " + String.join(", ", SUBCOMMANDS.subList(0, SUBCOMMANDS.size() - 1))
-                + " or " + SUBCOMMANDS.get(SUBCOMMANDS.size() - 1));
+        List<String> names = subcommands();
+        throw new ParameterException(spec.commandLine(), "missing command: " + String.join(", ", names.subList(0, names.size() - 1))
+                + " or " + names.get(names.size() - 1));
     }
 
-    /** The subcommands that call libc in this JVM: they bind it while picocli parses their options. */
+    /**
+     * The product's own subcommands, help aside: also the ones that call libc in this JVM, which they
+     * bind while picocli parses their options.
+     */
     private static final List<String> COPIES = List.of("copy", "sync", "compare");
 
-    /** The names of the subcommands, in the order help lists them. */
-    static final List<String> SUBCOMMANDS = List.of("copy", "sync", "compare", "bench", "scale-bench", "help");
+    /** The names of the subcommands, in the order help lists them: the product's, those of the modules on the class path, help. */
+    static List<String> subcommands() {
+        List<String> names = new ArrayList<>(COPIES);
+        names.addAll(ModuleCommands.found().keySet());
+        names.add("help");
+        return names;
+    }
 
     /** The command line with one-line error messages and every subcommand. */
     public static CommandLine commandLine() {
         return configured(withEverySubcommand());
     }
 
-    /** The command line with every subcommand and picocli's own error handling. */
+    /** The command line with every subcommand (and the absent bench's unlisted stand-ins) and picocli's own error handling. */
     static CommandLine withEverySubcommand() {
         CommandLine cl = new CommandLine(new Main());
-        for (String name : SUBCOMMANDS) cl.addSubcommand(name, subcommand(name));
+        for (String name : COPIES) cl.addSubcommand(name, copy(name));
+        Map<String, ServiceLoader.Provider<ModuleCommand>> modules = ModuleCommands.found();
+        modules.forEach((name, command) -> cl.addSubcommand(name, command.get()));
+        for (String name : ModuleCommands.BENCH) {
+            if (!modules.containsKey(name)) cl.addSubcommand(name, new ModuleCommands.Missing(name));
+        }
+        cl.addSubcommand("help", new HelpCommand());
         return cl;
     }
 
@@ -59,20 +77,19 @@ public final class Main implements Runnable {
      * cost is under a second), otherwise with all of them (help, usage errors).
      */
     static CommandLine commandLine(String[] args) {
-        if (args.length == 0 || args[0].equals("help") || !SUBCOMMANDS.contains(args[0])) return commandLine();
+        if (args.length == 0 || args[0].equals("help") || args[0].startsWith("-")) return commandLine();
+        Object one = COPIES.contains(args[0]) ? copy(args[0]) : ModuleCommands.command(args[0]);
+        if (one == null) return commandLine();
         CommandLine cl = new CommandLine(new Main());
-        cl.addSubcommand(args[0], subcommand(args[0]));
+        cl.addSubcommand(args[0], one);
         return configured(cl);
     }
 
-    private static Object subcommand(String name) {
+    private static Object copy(String name) {
         return switch (name) {
             case "copy" -> new CopyCommand();
             case "sync" -> new SyncCommand();
             case "compare" -> new CompareCommand();
-            case "bench" -> BenchModule.command(name, "io.sparkdcp.cli.BenchCommand");
-            case "scale-bench" -> BenchModule.command(name, "io.sparkdcp.cli.ScaleBenchCommand");
-            case "help" -> new HelpCommand();
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };
     }

@@ -34,12 +34,13 @@ public final class ManualGenerator {
         this.root = root;
     }
 
-    /** The product's commands: every subcommand but the bench module's stand-ins. */
+    /** The product's commands: every subcommand but those of modules and the bench module's stand-ins. */
     static ManualGenerator ofProduct() {
         CommandLine root = Main.withEverySubcommand();
-        List<String> bench = root.getSubcommands().entrySet().stream()
-                .filter(e -> e.getValue().getCommand() instanceof BenchModule.Missing).map(Map.Entry::getKey).toList();
-        bench.forEach(root.getCommandSpec()::removeSubcommand);
+        List<String> modules = root.getSubcommands().entrySet().stream()
+                .filter(e -> e.getValue().getCommand() instanceof ModuleCommands.Missing || e.getValue().getCommand() instanceof ModuleCommand)
+                .map(Map.Entry::getKey).toList();
+        modules.forEach(root.getCommandSpec()::removeSubcommand);
         return new ManualGenerator(root);
     }
 

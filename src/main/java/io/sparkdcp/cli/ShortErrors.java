@@ -12,8 +12,9 @@ import java.io.StringWriter;
 /**
  * Error output for people and log scrapers: {@code spark-dcp: <reason>} on one line, instead of
  * picocli's default of the whole usage text after every typo, or a stack trace when a run stops.
+ * {@link #describe} is public for the commands of modules ({@link ModuleCommand}).
  */
-final class ShortErrors {
+public final class ShortErrors {
     private ShortErrors() {}
 
     /** One line: the reason, picocli's suggestions if any, and where the help is. */
@@ -58,7 +59,7 @@ final class ShortErrors {
     }
 
     /** The innermost cause, as its class's simple name and the first line of its message. */
-    static String describe(Throwable e) {
+    public static String describe(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         String message = root.getMessage() == null ? "" : ": " + firstLine(root.getMessage());

@@ -4,8 +4,8 @@ import io.sparkdcp.api.Sizes;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Sizes of the bench's own options ({@code --large-size}), by the API's parser. */
-final class SizeConverter implements ITypeConverter<Long> {
+/** Sizes of the bench's own options ({@code --large-size}), by the API's parser: public for them ({@link ModuleCommand}). */
+public final class SizeConverter implements ITypeConverter<Long> {
     @Override
     public Long convert(String value) {
         try {

@@ -14,10 +14,11 @@ import java.util.regex.Pattern;
 
 /**
  * The Spark context of one copy, configured the way the job needs it. The commands reach Spark
- * only through here, so that a copy on threads in this JVM loads none of Spark's classes.
+ * only through here, so that a copy on threads in this JVM loads none of Spark's classes. Its
+ * {@code --master} check and {@link #start} are public for the commands of modules ({@link ModuleCommand}).
  */
-final class SparkContexts {
-    static final String DEFAULT_MASTER = "local[*]";
+public final class SparkContexts {
+    public static final String DEFAULT_MASTER = "local[*]";
     static final String HEARTBEAT_INTERVAL = "2s";
     static final String DEFAULT_APP_NAME = "spark-dcp";
 
@@ -39,7 +40,7 @@ final class SparkContexts {
      * {@code --master}: refused while parsing when no Spark could start with it. Its own class,
      * loaded without SparkContexts (whose methods name Spark's types), for a run on threads.
      */
-    static final class MasterConverter implements ITypeConverter<String> {
+    public static final class MasterConverter implements ITypeConverter<String> {
         /**
          * The masters spark-submit accepts (yarn, spark…, k8s…, local…; the launcher's case pattern is
          * the same rule), with local's thread counts at least 1: anything else cannot start Spark.
@@ -111,7 +112,7 @@ final class SparkContexts {
      *                     the caller in one line, so Spark's own error logs of it (with stack traces)
      *                     are held back
      */
-    static JavaSparkContext start(String masterOption, boolean verbose) {
+    public static JavaSparkContext start(String masterOption, boolean verbose) {
         SparkConf conf = configure(new SparkConf(), masterOption);
         OpenMasterCheck.refuseOpenMaster(conf);
         if (verbose) return new JavaSparkContext(conf);

@@ -4,8 +4,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** The job's rate limits, for commands that write (copy, sync, bench): they go to the engine options' request. */
-final class ThrottleOptions {
+/**
+ * The job's rate limits, for commands that write (copy, sync, bench): they go to the engine options' request.
+ * A public mixin for the bench's command ({@link ModuleCommand}).
+ */
+public final class ThrottleOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 

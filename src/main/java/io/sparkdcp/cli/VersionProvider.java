@@ -10,9 +10,10 @@ import java.util.Properties;
 /**
  * spark-dcp's version and the Spark it was built against, from the pom (a filtered resource), and the
  * Spark on the class path, from its jar's Maven descriptor: a local copy on the launcher's short class
- * path has no Spark at all, and a spark-submit may run another Spark than the build's.
+ * path has no Spark at all, and a spark-submit may run another Spark than the build's. Public for the
+ * commands of modules beside the product ({@link ModuleCommand}), which show the same version.
  */
-final class VersionProvider implements IVersionProvider {
+public final class VersionProvider implements IVersionProvider {
     @Override
     public String[] getVersion() {
         Properties built = read("/io/sparkdcp/cli/version.properties");

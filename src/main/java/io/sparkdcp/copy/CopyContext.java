@@ -59,7 +59,7 @@ final class CopyContext implements AutoCloseable {
         this.metadata = switch (options.xattrAccess()) {
             case FD -> new FdMetadataIO(options.xattrs(), steps, false, refusals);
             case FD_ALWAYS_SET -> new FdMetadataIO(options.xattrs(), steps, true, refusals);
-            case PATH -> new PathMetadataIO(options, steps, source, destination, refusals);
+            case PATH -> OtherWays.open(options.xattrAccess(), options, steps, source, destination, refusals);
         };
         this.writer = new MetadataWriter(this);
     }

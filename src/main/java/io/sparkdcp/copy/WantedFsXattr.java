@@ -7,7 +7,7 @@ import io.sparkdcp.posix.FsXattr;
  * What of a source's struct fsxattr its copy must hold: the project ID with PROJINHERIT (unless
  * --no-projid) and the kept flags with their hints (unless --no-flags).
  */
-record WantedFsXattr(FsXattr source, boolean project, boolean flags) {
+public record WantedFsXattr(FsXattr source, boolean project, boolean flags) {
 
     /** Null when nothing is carried (source null: its file system has no such struct). */
     static WantedFsXattr of(FsXattr source, CopyOptions options) {

@@ -83,7 +83,7 @@ public interface LibC {
         int mknodat(int dirfd, @In byte[] path, int mode, @u_int64_t long dev);
     }
 
-    /** Extended attributes by path: the path way of copying them (--xattr-access path). */
+    /** Extended attributes by path: the path way of copying them (the bench's path contender). */
     interface PathXattrs {
         @ssize_t long llistxattr(@In byte[] path, Pointer list, @size_t long size);
 

@@ -15,18 +15,76 @@ public record Stat(FileType type, int permissions, int uid, int gid, long size, 
                    long ctimeSec, int ctimeNsec, int locks)
         implements Serializable {
 
-    /** An inode without immutable or append-only. */
-    public Stat(FileType type, int permissions, int uid, int gid, long size, long blocks, long nlink,
-                long dev, long ino, long rdev, long atimeSec, int atimeNsec, long mtimeSec, int mtimeNsec,
-                long ctimeSec, int ctimeNsec) {
-        this(type, permissions, uid, gid, size, blocks, nlink, dev, ino, rdev, atimeSec, atimeNsec, mtimeSec, mtimeNsec,
-                ctimeSec, ctimeNsec, 0);
+    /** A stat of this type built by name; what is not given is 0. */
+    public static Builder of(FileType type) {
+        return new Builder(type);
+    }
+
+    /** A builder holding this stat's values, to change some of them by name. */
+    public Builder toBuilder() {
+        return of(type).permissions(permissions).uid(uid).gid(gid).size(size).blocks(blocks).nlink(nlink).dev(dev).ino(ino)
+                .rdev(rdev).atime(atimeSec, atimeNsec).mtime(mtimeSec, mtimeNsec).ctime(ctimeSec, ctimeNsec).locks(locks);
     }
 
     /** This stat with another link count (what a listed file has once some of its names are gone). */
     public Stat withNlink(long links) {
-        return new Stat(type, permissions, uid, gid, size, blocks, links, dev, ino, rdev, atimeSec, atimeNsec, mtimeSec, mtimeNsec,
-                ctimeSec, ctimeNsec, locks);
+        return toBuilder().nlink(links).build();
+    }
+
+    /** Seventeen components by name, so that a caller cannot swap two of the same type unseen. */
+    public static final class Builder {
+        private final FileType type;
+        private int permissions;
+        private int uid;
+        private int gid;
+        private long size;
+        private long blocks;
+        private long nlink;
+        private long dev;
+        private long ino;
+        private long rdev;
+        private long atimeSec;
+        private int atimeNsec;
+        private long mtimeSec;
+        private int mtimeNsec;
+        private long ctimeSec;
+        private int ctimeNsec;
+        private int locks;
+
+        private Builder(FileType type) {
+            this.type = type;
+        }
+
+        public Builder permissions(int bits) { permissions = bits; return this; }
+
+        public Builder uid(int id) { uid = id; return this; }
+
+        public Builder gid(int id) { gid = id; return this; }
+
+        public Builder size(long bytes) { size = bytes; return this; }
+
+        public Builder blocks(long count) { blocks = count; return this; }
+
+        public Builder nlink(long links) { nlink = links; return this; }
+
+        public Builder dev(long device) { dev = device; return this; }
+
+        public Builder ino(long inode) { ino = inode; return this; }
+
+        public Builder rdev(long device) { rdev = device; return this; }
+
+        public Builder atime(long sec, int nsec) { atimeSec = sec; atimeNsec = nsec; return this; }
+
+        public Builder mtime(long sec, int nsec) { mtimeSec = sec; mtimeNsec = nsec; return this; }
+
+        public Builder ctime(long sec, int nsec) { ctimeSec = sec; ctimeNsec = nsec; return this; }
+
+        public Builder locks(int bits) { locks = bits; return this; }
+
+        public Stat build() {
+            return new Stat(type, permissions, uid, gid, size, blocks, nlink, dev, ino, rdev, atimeSec, atimeNsec, mtimeSec, mtimeNsec,
+                    ctimeSec, ctimeNsec, locks);
+        }
     }
 
     /** True when some of the size is holes, so the copy should look for data extents. */

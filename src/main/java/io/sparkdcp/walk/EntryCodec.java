@@ -142,9 +142,10 @@ final class EntryCodec {
             int mtimeNsec = buf.getInt();
             long ctime = buf.getLong();
             int ctimeNsec = buf.getInt();
-            return new Stat(FileType.ofMode(mode), mode & 07777, uid, gid, size, blocks, nlink, dev, ino, rdev,
-                    atime, atimeNsec, mtime, mtimeNsec, ctime, ctimeNsec,
-                    ((flags & IMMUTABLE) != 0 ? Linux.FS_XFLAG_IMMUTABLE : 0) | ((flags & APPEND) != 0 ? Linux.FS_XFLAG_APPEND : 0));
+            return Stat.of(FileType.ofMode(mode)).permissions(mode & 07777).uid(uid).gid(gid).size(size).blocks(blocks).nlink(nlink)
+                    .dev(dev).ino(ino).rdev(rdev).atime(atime, atimeNsec).mtime(mtime, mtimeNsec).ctime(ctime, ctimeNsec)
+                    .locks(((flags & IMMUTABLE) != 0 ? Linux.FS_XFLAG_IMMUTABLE : 0) | ((flags & APPEND) != 0 ? Linux.FS_XFLAG_APPEND : 0))
+                    .build();
         }
 
         private FsXattr projectIfFlagged() {

@@ -102,7 +102,7 @@ class SparkDcpTest {
 
     @Test
     void builderTakesTheCliWords() {
-        CopyRequest r = CopyRequest.builder().xattrs("libattr").xattrAccess("path").batchBytes("64M").chunkSize("1G").build();
+        CopyRequest r = CopyRequest.builder().xattrs("libattr").xattrAccess("fd").batchBytes("64M").chunkSize("1G").build();
         assertEquals("libattr", r.keep().xattrs().word());
         assertEquals(64L << 20, r.batching().batchBytes());
         assertEquals(1L << 30, r.batching().chunkSize());

@@ -96,7 +96,7 @@ class CopyCommandUsageTest {
     @Test
     void unknownXattrAccessNamesTheKnownOnes() throws IOException {
         assertUsageError(CommandLineRun.of("copy", "--xattr-access", "mmap", source().toString(), tmp.resolve("dst").toString()),
-                "fd or path");
+                "(expected fd)");
     }
 
     @Test

@@ -174,7 +174,7 @@ class ShortClassPathTest {
                     assertFalse(Files.exists(dst("from/sub/deep")));
                     assertFalse(Files.exists(dst("from/link"), java.nio.file.LinkOption.NOFOLLOW_LINKS));
                 }),
-                ok("xattrs all, by path", "copy", "--xattrs", "all", "--xattr-access", "path", s, dst("by-path")),
+                ok("xattrs all, on the fds", "copy", "--xattrs", "all", "--xattr-access", "fd", s, dst("by-fd")),
                 ok("no xattrs, project IDs or flags", "copy", "--xattrs", "none", "--no-projid", "--no-flags", s, dst("bare"))
                         .then(l -> assertFalse(Commands.run("getfattr", "-d", dst("bare/a.txt").toString()).contains("user.kept"))),
                 ok("libattr, strict, Lustre layout", "copy", "--xattrs", "libattr", "--strict", "--lustre-layout", "keep", s, dst("strict")),

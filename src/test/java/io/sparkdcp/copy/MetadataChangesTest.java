@@ -22,11 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The one rule of what sync sets on a kept entry, and the words its item log and dry run give the kinds. */
 @Tag("fast")
 class MetadataChangesTest {
-    private static final Stat FILE = new Stat(FileType.FILE, 0644, 1000, 1000, 10, 8, 1, 1, 2, 0,
-            100, 0, 200, 5, 300, 0, 0);
+    private static final Stat FILE = Stat.of(FileType.FILE).permissions(0644).uid(1000).gid(1000).size(10).blocks(8).nlink(1).dev(1)
+            .ino(2).atime(100, 0).mtime(200, 5).ctime(300, 0).build();
 
     private static Stat with(int permissions, int uid, int gid, long mtimeSec, int locks) {
-        return new Stat(FileType.FILE, permissions, uid, gid, 10, 8, 1, 1, 2, 0, 100, 0, mtimeSec, 5, 300, 0, locks);
+        return FILE.toBuilder().permissions(permissions).uid(uid).gid(gid).mtime(mtimeSec, 5).locks(locks).build();
     }
 
     private static Xattr x(String name, String value) {

@@ -122,7 +122,7 @@ class CompareMatchTest {
     }
 
     private static Entry entry(String path, FileType type, long size, long ino, long nlink) {
-        Stat stat = new Stat(type, 0644, 0, 0, size, 8, nlink, 1, ino, 0, 0, 0, 0, 0, 0, 0);
+        Stat stat = Stat.of(type).permissions(0644).size(size).blocks(8).nlink(nlink).dev(1).ino(ino).build();
         return new Entry(PathBytes.of(path), stat, null);
     }
 }

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The engine and the driver's phases without Spark, on a real XFS holding every kind of entry. */
@@ -56,26 +57,14 @@ class CopyJobTest {
         TreeComparator.assertSameTree(source.tree().root(), dst);
     }
 
+    /** The path way is the bench module's (its tests are PathWayTest there): without its jar a copy by it says so. */
     @Test
-    void pathWayGivesTheSameTreeAsTheFdWay() throws IOException {
-        Path byFd = newDestination();
-        Path byPath = newDestination();
-        copy(LocalCopy.defaults(), byFd);
-        CopyReport report = copy(LocalCopy.defaults().withAccess(MetadataAccess.PATH), byPath);
-        assertEquals(List.of(), report.counts().failures());
-        TreeComparator.assertSameTree(source.tree().root(), byPath);
-        TreeComparator.assertSameTree(byFd, byPath);
-    }
-
-    @Test
-    void pathWayOpensEachFileASecondTimeOnBothSides() throws IOException {
-        CopyReport byFd = copy(LocalCopy.defaults(), newDestination());
-        CopyReport byPath = copy(LocalCopy.defaults().withAccess(MetadataAccess.PATH), newDestination());
-        long files = byFd.counts().copied(FileType.FILE);
-        assertEquals(files, byFd.steps().count(Step.OPEN_SRC));
-        assertTrue(byPath.steps().count(Step.OPEN_SRC) >= 2 * files, "path way: a second source open per file");
-        assertTrue(byPath.steps().count(Step.IOCTL_SET) > byFd.steps().count(Step.IOCTL_SET),
-                "path way sets project IDs that the fd way knows were inherited");
+    void thePathWayWithoutTheBenchsJarSaysWhereItIs() throws IOException {
+        Path dst = newDestination();
+        Exception e = assertThrows(Exception.class, () -> copy(LocalCopy.defaults().withAccess(MetadataAccess.PATH), dst));
+        Throwable root = e;
+        while (root.getCause() != null) root = root.getCause();
+        assertTrue(root.getMessage().contains("the path way of copying metadata is the bench module's"), root.toString());
     }
 
     @Test

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Counts, under strace, the system calls that touch one plain file during a whole copy: the
- * single-fd way must stay within the budget of the design, the path way shows its extra opens.
+ * single-fd way must stay within the budget of the design (the bench's path way shows its extra
+ * opens: PathWaySyscallTest in the bench module).
  */
 class SyscallCountTest {
     private static final int FILES = 40;
@@ -88,22 +89,6 @@ class SyscallCountTest {
         assertEquals(1, destination.stream().filter(c -> c.startsWith("mkdirat")).count(), destination.toString());
         // Opened once, to finish it (owner, mode, times); not in between to set the project it already has.
         assertEquals(1, destination.stream().filter(c -> c.startsWith("openat")).count(), destination.toString());
-    }
-
-    @Test
-    void thePathWayOpensTheFileAgainForItsIoctls() throws Exception {
-        List<String> byFd = callsOn("plain-023.dat", "fd");
-        List<String> byPath = callsOn("plain-023.dat", "path");
-        long fdOpens = byFd.stream().filter(c -> c.startsWith("open")).count();
-        long pathOpens = byPath.stream().filter(c -> c.startsWith("open")).count();
-        assertEquals(2, fdOpens, "one open per side: " + byFd);
-        assertEquals(4, pathOpens, "a second open per side for the ioctls: " + byPath);
-        assertEquals(1, byPath.stream().filter(c -> c.startsWith("renameat(")).count(), "the path way names a temporary: " + byPath);
-        assertTrue(byPath.size() > byFd.size());
-        // "By path" is the name looked up again in its open directory, never a path from a root.
-        List<String> byName = byPath.stream().filter(c -> c.startsWith("l") && c.contains("xattr(")).toList();
-        assertTrue(!byName.isEmpty() && byName.stream().allMatch(c -> c.contains("(\"/proc/self/fd/")), byName.toString());
-        assertTrue(byPath.stream().filter(c -> c.startsWith("open")).allMatch(c -> !c.contains("\"/")), byPath.toString());
     }
 
     @Test

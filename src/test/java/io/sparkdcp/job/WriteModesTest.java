@@ -1,6 +1,5 @@
 package io.sparkdcp.job;
 
-import io.sparkdcp.copy.keep.MetadataAccess;
 import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.posix.FileType;
@@ -82,34 +81,6 @@ class WriteModesTest {
         assertEquals(List.of(), temporaries(dst));
         TreeComparator.assertSameTree(source.tree().root(), dst);
         assertEquals(0, again.counts().copied(FileType.FILE), "complete files are skipped");
-    }
-
-    /** The path way with --atomic sets xattrs and project IDs on the temporary, by its name in its directory. */
-    @Test
-    void atomicWithThePathWayGivesTheExactTree() throws IOException {
-        LocalCopy byPath = LocalCopy.defaults().withModes(ATOMIC).withAccess(MetadataAccess.PATH);
-        Path dst = newDestination();
-        CopyReport report = byPath.run(source.tree().root(), dst);
-        assertEquals(List.of(), report.counts().failures());
-        TreeComparator.assertSameTree(source.tree().root(), dst);
-        assertEquals(List.of(), temporaries(dst));
-    }
-
-    @Test
-    void atomicWithThePathWayKeepsTheXattrsOfAFileReplacedByARerun() throws IOException {
-        LocalCopy byPath = LocalCopy.defaults().withModes(ATOMIC).withAccess(MetadataAccess.PATH);
-        Path src = Files.createDirectories(source.mount().dir().resolve("src-path-atomic"));
-        Path file = Files.writeString(src.resolve("f"), "first");
-        Commands.run("setfattr", "-n", "user.colour", "-v", "red", file.toString());
-        Path dst = newDestination();
-        assertEquals(List.of(), byPath.run(src, dst).counts().failures());
-        Files.writeString(file, "second, longer");
-        Commands.run("setfattr", "-n", "user.colour", "-v", "blue", file.toString());
-        CopyReport again = byPath.run(src, dst);
-        assertEquals(List.of(), again.counts().failures());
-        assertEquals(1, again.counts().copied(FileType.FILE));
-        TreeComparator.assertSameTree(src, dst);
-        assertEquals("blue", Commands.run("getfattr", "--only-values", "-n", "user.colour", dst.resolve("f").toString()).trim());
     }
 
     /** What a killed --atomic run leaves: a temporary's name and the marker its copy sets. */

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @Tag("fast")
 class DeletionPlannerTest {
     private static Entry entry(String path, FileType type) {
-        return new Entry(PathBytes.of(path), new Stat(type, 0755, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0), null);
+        return new Entry(PathBytes.of(path), Stat.of(type).permissions(0755).nlink(1).build(), null);
     }
 
     /** {@link DeletionPlanner#extraneous} over two whole listings, by depth, deepest first. */

@@ -22,7 +22,7 @@ class PlannerTest {
     private static long nextInode = 100;
 
     private static Entry entry(String path, FileType type, long size, long ino, long nlink) {
-        Stat s = new Stat(type, 0644, 0, 0, size, (size + 511) / 512, nlink, 1, ino, 0, 0, 0, 0, 0, 0, 0);
+        Stat s = Stat.of(type).permissions(0644).size(size).blocks((size + 511) / 512).nlink(nlink).dev(1).ino(ino).build();
         return new Entry(PathBytes.of(path), s, null);
     }
 

@@ -58,6 +58,6 @@ final class SampleReports {
     }
 
     private static Entry entry(String path, FileType type) {
-        return new Entry(PathBytes.of(path), new Stat(type, 0644, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0), null);
+        return new Entry(PathBytes.of(path), Stat.of(type).permissions(0644).nlink(1).build(), null);
     }
 }

@@ -37,7 +37,7 @@ class DepthWaveTest {
     }
 
     private static Entry directory(String path) {
-        return new Entry(PathBytes.of(path), new Stat(FileType.DIRECTORY, 0755, 0, 0, 0, 0, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0), null);
+        return new Entry(PathBytes.of(path), Stat.of(FileType.DIRECTORY).permissions(0755).nlink(2).dev(1).ino(1).build(), null);
     }
 
     @Test

@@ -16,7 +16,7 @@ import java.util.List;
 
 /**
  * A copy in a JVM of its own, for tests that watch or kill a whole process (strace, SIGKILL, another
- * user). Args: SRC DST fd|path|fd-always-set [fsync] [atomic] [update] [sync] [delete] [pause] [report=FILE] [chunk=BYTES]
+ * user). Args: SRC DST fd|path|fd-always-set (path: the bench's, with its jar) [fsync] [atomic] [update] [sync] [delete] [pause] [report=FILE] [chunk=BYTES]
  * [layout=inherit|keep|exact]: fsync writes durably (and slower), atomic is accepted as --atomic is, update keeps files
  * newer at DST, chunk copies files above BYTES in chunks, sync runs a sync job, delete makes it
  * delete what SRC lacks, pause prints "paused" before the files are copied and waits for a line on stdin,
@@ -70,8 +70,12 @@ public final class CopyTreeMain {
         }
     }
 
-    /** The user's words, and the bench's fd-always-set. */
+    /** The user's words, and the bench's path (its jar on the class path) and fd-always-set. */
     private static MetadataAccess access(String word) {
-        return word.equals("fd-always-set") ? MetadataAccess.FD_ALWAYS_SET : MetadataAccess.parse(word);
+        return switch (word) {
+            case "fd-always-set" -> MetadataAccess.FD_ALWAYS_SET;
+            case "path" -> MetadataAccess.PATH;
+            default -> MetadataAccess.parse(word);
+        };
     }
 }

@@ -37,7 +37,6 @@ public final class Listings {
     }
 
     private static Stat withoutAtime(Stat s) {
-        return new Stat(s.type(), s.permissions(), s.uid(), s.gid(), s.size(), s.blocks(), s.nlink(), s.dev(), s.ino(),
-                s.rdev(), 0, 0, s.mtimeSec(), s.mtimeNsec(), s.ctimeSec(), s.ctimeNsec());
+        return s.toBuilder().atime(0, 0).locks(0).build();
     }
 }

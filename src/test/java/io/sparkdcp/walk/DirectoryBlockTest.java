@@ -29,9 +29,9 @@ class DirectoryBlockTest {
     private static final byte[] NOT_UTF8 = {'d', (byte) 0xff, (byte) 0xfe, '\n'};
 
     static Stat stat(FileType type, long n) {
-        return new Stat(type, 07777 & (int) n, (int) n + 1, (int) n + 2, Long.MAX_VALUE - n, n * 8, 3 + n, -1L - n,
-                Long.MIN_VALUE + n, 0x1234_5678_9abcL + n, -5_000_000_000L - n, 999_999_999, 5_000_000_000L + n, (int) n,
-                7_000_000_000L + n, 999_999_998);
+        return Stat.of(type).permissions(07777 & (int) n).uid((int) n + 1).gid((int) n + 2).size(Long.MAX_VALUE - n).blocks(n * 8)
+                .nlink(3 + n).dev(-1L - n).ino(Long.MIN_VALUE + n).rdev(0x1234_5678_9abcL + n).atime(-5_000_000_000L - n, 999_999_999)
+                .mtime(5_000_000_000L + n, (int) n).ctime(7_000_000_000L + n, 999_999_998).build();
     }
 
     @Test

@@ -7,7 +7,7 @@ import java.io.Serializable;
  * option groups, travelling unchanged from the CLI to the engine and into the report.
  *
  * @param xattrs       {@code --xattrs}: which extended attributes travel (ACLs included)
- * @param xattrAccess  {@code --xattr-access}: xattrs and project IDs on the copy's descriptors, or by path
+ * @param xattrAccess  {@code --xattr-access}: xattrs and project IDs on the copy's descriptors, or (the bench's) by path
  * @param projectIds   not {@code --no-projid}: project IDs and PROJINHERIT
  * @param flags        not {@code --no-flags}: the fsx_xflags a user sets (immutable, append-only, sync, noatime,
  *                     nodump, nodefrag, dax) and the extent-size hints

@@ -34,7 +34,7 @@ class ContentComparerTest {
     private final StepStats steps = new StepStats();
 
     private static Entry file(String name, long size) {
-        Stat s = new Stat(FileType.FILE, 0644, 0, 0, size, size / 512 + 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        Stat s = Stat.of(FileType.FILE).permissions(0644).size(size).blocks(size / 512 + 1).nlink(1).build();
         return new Entry(PathBytes.of(name), s, null);
     }
 

@@ -207,9 +207,9 @@ class DecisionTest {
 
     @Test
     void aFurtherHardLinkIsKeptOnlyWhenItIsTheSameInode() {
-        Stat target = new Stat(FileType.FILE, 0644, 0, 0, 5, 0, 2, 1, 42, 0, 0, 0, 9, 0, 9, 0);
-        Stat sameInode = new Stat(FileType.FILE, 0644, 0, 0, 5, 0, 2, 1, 42, 0, 0, 0, 9, 0, 9, 0);
-        Stat otherInode = new Stat(FileType.FILE, 0644, 0, 0, 5, 0, 1, 1, 43, 0, 0, 0, 9, 0, 9, 0);
+        Stat target = Stat.of(FileType.FILE).permissions(0644).size(5).nlink(2).dev(1).ino(42).mtime(9, 0).ctime(9, 0).build();
+        Stat sameInode = target.toBuilder().build();
+        Stat otherInode = target.toBuilder().nlink(1).ino(43).build();
         assertAll(
                 () -> assertEquals(Kind.CREATE, Decision.ofLink(null, target).kind()),
                 () -> assertEquals(Kind.SKIP, Decision.ofLink(sameInode, target).kind()),
@@ -329,7 +329,8 @@ class DecisionTest {
     }
 
     private static Stat timed(FileType type, long size, long mtimeSec, int mtimeNsec) {
-        return new Stat(type, 0644, ROOT, ROOT, size, 0, 1, 0, 0, 0, mtimeSec, mtimeNsec, mtimeSec, mtimeNsec, mtimeSec, mtimeNsec);
+        return Stat.of(type).permissions(0644).uid(ROOT).gid(ROOT).size(size).nlink(1).atime(mtimeSec, mtimeNsec)
+                .mtime(mtimeSec, mtimeNsec).ctime(mtimeSec, mtimeNsec).build();
     }
 
     private static Stat dir(int locks) {
@@ -337,11 +338,10 @@ class DecisionTest {
     }
 
     private static Stat locked(Stat s, int locks) {
-        return new Stat(s.type(), s.permissions(), s.uid(), s.gid(), s.size(), s.blocks(), s.nlink(), s.dev(), s.ino(), s.rdev(),
-                s.atimeSec(), s.atimeNsec(), s.mtimeSec(), s.mtimeNsec(), s.ctimeSec(), s.ctimeNsec(), locks);
+        return s.toBuilder().locks(locks).build();
     }
 
     private static Stat stat(FileType type, int mode, int uid, long size, long mtime, long rdev) {
-        return new Stat(type, mode, uid, uid, size, 0, 1, 0, 0, rdev, 0, 0, mtime, 0, mtime, 0);
+        return Stat.of(type).permissions(mode).uid(uid).gid(uid).size(size).nlink(1).rdev(rdev).mtime(mtime, 0).ctime(mtime, 0).build();
     }
 }

@@ -108,7 +108,7 @@ class FilesInFlightTest {
 
     @Test
     void levelsAreRunsOfOneDepthInOrder() {
-        var s = new io.sparkdcp.posix.Stat(io.sparkdcp.posix.FileType.DIRECTORY, 0755, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        var s = io.sparkdcp.posix.Stat.of(io.sparkdcp.posix.FileType.DIRECTORY).permissions(0755).nlink(2).build();
         List<io.sparkdcp.walk.Entry> dirs = java.util.stream.Stream.of("a/b", "c/d", "a", "c", "")
                 .map(p -> new io.sparkdcp.walk.Entry(io.sparkdcp.posix.PathBytes.of(p), s, null)).toList();
         assertEquals(List.of(List.of("a/b", "c/d"), List.of("a", "c"), List.of(".")),

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("fast")
 class LedgerBlockTest {
     private static Stat stat(FileType type, long ino, long size, long mtime, int ctimeNsec) {
-        return new Stat(type, 0644, 0, 0, size, 8, 1, 7, ino, 0, 0, 0, mtime, 5, 100, ctimeNsec);
+        return Stat.of(type).permissions(0644).size(size).blocks(8).nlink(1).dev(7).ino(ino).mtime(mtime, 5).ctime(100, ctimeNsec).build();
     }
 
     @Test
@@ -73,7 +73,8 @@ class LedgerBlockTest {
 
     @Test
     void aSeenTimeIsItsSecondsAndNanosecondsInNanoseconds() {
-        Stat s = new Stat(FileType.FILE, 0640, 11, 12, 13, 8, 2, 7, 14, 15, 1, 2, 3, 4, 5, 6, 0);
+        Stat s = Stat.of(FileType.FILE).permissions(0640).uid(11).gid(12).size(13).blocks(8).nlink(2).dev(7).ino(14).rdev(15)
+                .atime(1, 2).mtime(3, 4).ctime(5, 6).build();
         assertEquals(new LedgerBlock.Seen(14, 13, 3_000_000_004L, 5_000_000_006L, 0640, 11, 12, 2, 15), LedgerBlock.Seen.of(s));
     }
 

@@ -141,14 +141,15 @@ class StateLedgerFormatTest {
 
     @Test
     void onWholeSecondTimesAChangeWithinTheSecondIsStillSeenByTheStat() {
-        Stat src = new Stat(FileType.FILE, 0644, 1, 1, 4, 8, 1, 7, 10, 0, 0, 0, 1_700_000_000L, 0, 1_700_000_000L, 0);
-        Stat dst = new Stat(FileType.FILE, 0644, 1, 1, 4, 8, 1, 7, 20, 0, 0, 0, 1_700_000_000L, 0, 1_700_000_000L, 0);
+        Stat src = Stat.of(FileType.FILE).permissions(0644).uid(1).gid(1).size(4).blocks(8).nlink(1).dev(7).ino(10)
+                .mtime(1_700_000_000L, 0).ctime(1_700_000_000L, 0).build();
+        Stat dst = src.toBuilder().ino(20).build();
         LedgerBlock.Entry r = new LedgerBlock.Entry(PathBytes.of("f"), FileType.FILE, LedgerBlock.Seen.of(src), LedgerBlock.Seen.of(dst));
         assertTrue(r.holds(src, dst));
         // The same second's ctime, as a whole-second file system keeps it after a chmod or chown in that second.
-        assertFalse(r.holds(src, new Stat(FileType.FILE, 0600, 1, 1, 4, 8, 1, 7, 20, 0, 0, 0, 1_700_000_000L, 0, 1_700_000_000L, 0)), "mode");
-        assertFalse(r.holds(src, new Stat(FileType.FILE, 0644, 2, 1, 4, 8, 1, 7, 20, 0, 0, 0, 1_700_000_000L, 0, 1_700_000_000L, 0)), "owner");
-        assertFalse(r.holds(new Stat(FileType.FILE, 0644, 1, 1, 4, 8, 2, 7, 10, 0, 0, 0, 1_700_000_000L, 0, 1_700_000_000L, 0), dst), "a link more");
+        assertFalse(r.holds(src, dst.toBuilder().permissions(0600).build()), "mode");
+        assertFalse(r.holds(src, dst.toBuilder().uid(2).build()), "owner");
+        assertFalse(r.holds(src.toBuilder().nlink(2).build(), dst), "a link more");
     }
 
     /** A HEADER as spark-dcp writes it, with these lines between the first and the digest. */

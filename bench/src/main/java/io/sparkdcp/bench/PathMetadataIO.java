@@ -1,7 +1,9 @@
-package io.sparkdcp.copy;
+package io.sparkdcp.bench;
 
+import io.sparkdcp.copy.MetadataIO;
+import io.sparkdcp.copy.WantedFsXattr;
+import io.sparkdcp.copy.Xattr;
 import io.sparkdcp.copy.keep.XattrPolicy;
-import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.steps.Step;
 import io.sparkdcp.copy.steps.StepRecorder;
 import io.sparkdcp.posix.Fd;
@@ -14,41 +16,48 @@ import io.sparkdcp.posix.Posix;
 import java.util.List;
 
 /**
- * The way the rejected mpifileutils patch did it, kept for measurement: xattrs by path (llistxattr,
+ * The bench's baseline, the way the rejected mpifileutils patch did it: xattrs by path (llistxattr,
  * lgetxattr, lsetxattr) and a second open of each file for every project-ID ioctl, setting the ID
  * whether or not the file already has it. The extra opens count as open_src/open_dst. "By path" is
  * the entry's name looked up again in its open parent directory ({@code /proc/self/fd/N/name}, or
  * openat), never a path from the root: a directory swapped for a symlink cannot lead outside the
- * trees, and with --atomic the name is the temporary's.
+ * trees, and for a file being written the name is its temporary's. The copy finds it as the
+ * {@link io.sparkdcp.copy.keep.MetadataAccess#PATH} way, listed in the bench's services.
  */
-final class PathMetadataIO implements MetadataIO {
+public final class PathMetadataIO implements MetadataIO {
     private static final byte[] DOT = PathBytes.of(".");
     private static final int SECOND_OPEN = Linux.O_RDONLY | Linux.O_NOFOLLOW | Linux.O_NONBLOCK;
 
-    private final DirectoryCache source;
-    private final DirectoryCache destination;
+    /** The bench's path way, for the copy's tasks. */
+    public static final class Way implements MetadataIO.Way {
+        @Override
+        public String name() {
+            return "path";
+        }
+
+        @Override
+        public MetadataIO open(Task task) {
+            return new PathMetadataIO(task);
+        }
+    }
+
+    private final Task task;
     private final XattrPolicy policy;
     private final StepRecorder steps;
     private final NativeBuffer buffer = new NativeBuffer(64 * 1024);
 
-    private final FlagRefusals refusals;
-    private final CopyOptions options;
-
-    PathMetadataIO(CopyOptions options, StepRecorder steps, DirectoryCache source, DirectoryCache destination,
-                   FlagRefusals refusals) {
-        this.refusals = refusals;
-        this.options = options;
-        this.source = source;
-        this.destination = destination;
-        this.policy = options.xattrs();
-        this.steps = steps;
+    private PathMetadataIO(Task task) {
+        this.task = task;
+        this.policy = task.options().xattrs();
+        this.steps = task.steps();
     }
 
     @Override
     public FsXattr readFsXattr(Fd src, byte[] relPath) {
-        Fd second = openByPath(source, options.sourcePath(relPath), Step.OPEN_SRC);
+        byte[] path = task.options().sourcePath(relPath);
+        Fd second = openByPath(task.sourceParent(path), path, Step.OPEN_SRC);
         try {
-            return FdMetadataIO.projectOrNull(second, steps);
+            return task.readFsXattr(second);
         } finally {
             closeTimed(second);
         }
@@ -63,11 +72,9 @@ final class PathMetadataIO implements MetadataIO {
     @Override
     public FsXattr writeFsXattr(Fd dst, byte[] relPath, WantedFsXattr wanted, FsXattr inherited, boolean withLocks) {
         if (wanted == null) return inherited;
-        Fd second = openByPath(destination, relPath, Step.OPEN_DST);
+        Fd second = openByPath(task.destinationParent(relPath), relPath, Step.OPEN_DST);
         try {
-            FsXattr current = steps.time(Step.IOCTL_GET, () -> FdMetadataIO.readDestination(second, relPath, wanted, refusals));
-            if (current == null) return null;
-            return steps.time(Step.IOCTL_SET, () -> refusals.set(second, relPath, current, wanted.applyTo(current, withLocks), true));
+            return task.setFsXattr(second, relPath, wanted, withLocks);
         } finally {
             closeTimed(second);
         }
@@ -76,22 +83,21 @@ final class PathMetadataIO implements MetadataIO {
     @Override
     public List<Xattr> readXattrs(Fd src, byte[] relPath) {
         if (policy.copiesNothing()) return List.of();
-        byte[] path = throughParent(source, options.sourcePath(relPath));
+        byte[] sourcePath = task.options().sourcePath(relPath);
+        byte[] path = throughParent(task.sourceParent(sourcePath), sourcePath);
         List<byte[]> names = steps.time(Step.XATTR_LIST, () -> Posix.llistxattr(path, buffer));
-        return FdMetadataIO.readKept(names, policy, steps, name -> Posix.lgetxattr(path, name, buffer));
+        return task.keptXattrs(names, name -> Posix.lgetxattr(path, name, buffer));
     }
 
     @Override
     public void writeXattrs(Fd dst, byte[] relPath, List<Xattr> xattrs) {
-        byte[] path = throughParent(destination, relPath);
+        byte[] path = throughParent(task.destinationParent(relPath), relPath);
         for (Xattr x : xattrs) steps.time(Step.XATTR_SET, () -> Posix.lsetxattr(path, x.name(), x.value()));
     }
 
     /** The second open: the name looked up again in its open parent (the root itself for the root). */
-    private Fd openByPath(DirectoryCache tree, byte[] relPath, Step step) {
-        return steps.time(step, () -> relPath.length == 0
-                ? Posix.openat(tree.root(), DOT, SECOND_OPEN, 0)
-                : Posix.openat(tree.get(PathBytes.parent(relPath)), PathBytes.name(relPath), SECOND_OPEN, 0));
+    private Fd openByPath(Fd parent, byte[] relPath, Step step) {
+        return steps.time(step, () -> Posix.openat(parent, relPath.length == 0 ? DOT : PathBytes.name(relPath), SECOND_OPEN, 0));
     }
 
     private void closeTimed(Fd fd) {
@@ -99,9 +105,8 @@ final class PathMetadataIO implements MetadataIO {
     }
 
     /** {@code /proc/self/fd/N/name}, N the open parent: the kernel looks the name up in that directory. */
-    private static byte[] throughParent(DirectoryCache tree, byte[] relPath) {
-        Fd dir = relPath.length == 0 ? tree.root() : tree.get(PathBytes.parent(relPath));
+    private static byte[] throughParent(Fd parent, byte[] relPath) {
         byte[] name = relPath.length == 0 ? DOT : PathBytes.name(relPath);
-        return PathBytes.join(PathBytes.of("/proc/self/fd/" + dir.fd()), name);
+        return PathBytes.join(PathBytes.of("/proc/self/fd/" + parent.fd()), name);
     }
 }

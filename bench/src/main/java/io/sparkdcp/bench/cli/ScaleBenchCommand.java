@@ -1,10 +1,14 @@
-package io.sparkdcp.cli;
+package io.sparkdcp.bench.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.sparkdcp.bench.scale.ScaleBench;
 import io.sparkdcp.bench.scale.ScaleTable;
 import io.sparkdcp.bench.scale.ScaleTree;
+import io.sparkdcp.cli.Main;
+import io.sparkdcp.cli.ModuleCommand;
+import io.sparkdcp.cli.SparkContexts;
+import io.sparkdcp.cli.VersionProvider;
 import org.apache.spark.api.java.JavaSparkContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -15,7 +19,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 
 /** {@code spark-dcp scale-bench SCRATCH}: how the driver's memory, the walk and the copy hold up on a tree of a million entries. */
 @Command(name = "scale-bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
@@ -24,7 +27,7 @@ import java.util.concurrent.Callable;
                 + "distributed walk (caches dropped first when run as root, then warm), and entries/s of a whole copy of each tree.",
                 "Copies go to new directories in SCRATCH and are kept; put SCRATCH on the file system to measure "
                         + "(submit-scripts/bench-scale makes an XFS image for it)."})
-final class ScaleBenchCommand implements Callable<Integer> {
+public final class ScaleBenchCommand implements ModuleCommand {
     @Spec
     CommandSpec spec;
 

@@ -1,4 +1,4 @@
-package io.sparkdcp.cli;
+package io.sparkdcp.bench.cli;
 
 import io.sparkdcp.api.CopyRequest;
 import io.sparkdcp.bench.Bench;
@@ -16,6 +16,15 @@ import io.sparkdcp.bench.Workload;
 import io.sparkdcp.bench.WorkloadGenerator;
 import io.sparkdcp.bench.latencyfs.LatencyMount;
 import io.sparkdcp.bench.latencyfs.LatencyProfile;
+import io.sparkdcp.cli.DurationConverter;
+import io.sparkdcp.cli.EngineOptions;
+import io.sparkdcp.cli.Main;
+import io.sparkdcp.cli.ModuleCommand;
+import io.sparkdcp.cli.ShortErrors;
+import io.sparkdcp.cli.SizeConverter;
+import io.sparkdcp.cli.SparkContexts;
+import io.sparkdcp.cli.ThrottleOptions;
+import io.sparkdcp.cli.VersionProvider;
 import org.apache.spark.api.java.JavaSparkContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IDefaultValueProvider;
@@ -34,7 +43,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /**
  * {@code spark-dcp bench [SRC] SCRATCH}: copies a tree (SRC, or one generated in SCRATCH) with and
@@ -47,7 +55,7 @@ import java.util.concurrent.Callable;
                 + "interleaved over several rounds; cp -a and rsync -aAX too when installed.",
                 "With one directory, a workload is generated in it (needs XFS for project IDs); with two, the first is copied. "
                         + "Copies go to fresh directories in SCRATCH and are deleted after each round."})
-final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements ModuleCommand {
     static final String NONE = "none";
     static final String FD = "fd";
     static final String FD_ALWAYS = "fd-always";
@@ -185,7 +193,7 @@ final class BenchCommand implements Callable<Integer> {
         if (source != null && !Files.isDirectory(source)) return usageError("source " + source + " is not a directory");
         CopyRequest base;
         try {
-            base = engine.request.build();
+            base = engine.request().build();
             if (latencyNanos != null) {
                 LatencyProfile.named(profile, latencyNanos);
                 if (source != null && !source.startsWith(scratch)) throw new IllegalArgumentException("with --latency, SRC must be inside SCRATCH");
@@ -247,7 +255,7 @@ final class BenchCommand implements Callable<Integer> {
     /** {@code --once NAME SRC DST}: one copy by one engine contender on this JVM's threads, nothing printed; exit 0 or 1. */
     private int copyOnce() throws Exception {
         if (directories.size() != 2) return usageError("--once needs SRC and DST");
-        Contender c = contender(once, engine.request.build(), EngineContender.runners(null, tasks), null);
+        Contender c = contender(once, engine.request().build(), EngineContender.runners(null, tasks), null);
         if (!(c instanceof EngineContender)) return usageError("--once takes an engine contender, not " + once);
         RoundResult r = c.copy(directories.get(0).toAbsolutePath(), directories.get(1).toAbsolutePath());
         return r.failed() == 0 ? 0 : 1;
