@@ -65,7 +65,12 @@ public final class Main implements Runnable {
         return configured(cl);
     }
 
-    private static Object subcommand(String name) {
+    /** The named subcommand with its options, the option table's included. */
+    private static CommandLine subcommand(String name) {
+        return TableOptions.addTo(new CommandLine(command(name)));
+    }
+
+    private static Object command(String name) {
         return switch (name) {
             case "copy" -> new CopyCommand();
             case "sync" -> new SyncCommand();

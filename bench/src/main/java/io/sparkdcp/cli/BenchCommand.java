@@ -76,12 +76,9 @@ final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** The engine's options, as copy and sync take them. */
+    /** The engine's options, as copy and sync take them, and their limits: the option table's for the bench. */
     @Mixin
     EngineOptions engine;
-
-    @Mixin
-    ThrottleOptions throttle;
 
     @Parameters(arity = "1..2", paramLabel = "[SRC] SCRATCH", description = "Tree to copy (optional) and scratch directory.")
     List<Path> directories;
