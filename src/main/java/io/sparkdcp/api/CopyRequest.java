@@ -138,8 +138,12 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
 
         /**
          * Sets the option of {@code option}'s entry from the word given on the command line ({@code "true"} for a
-         * flag given; a duration as nanoseconds): the CLI sets every option of the table through here.
+         * flag given; a duration as nanoseconds): the CLI sets every option of the table through here, a flag
+         * picocli's {@code true} or {@code false}.
          */
+        public Builder set(RequestOption option, String word) { return set(option.entry, word); }
+
+        /** As {@link #set(RequestOption, String)}, by the table's entry. */
         public Builder set(OptionTable option, String word) {
             required(word, option.option());
             if (option.mode() != null) return mode(option.mode(), on(word, option));
