@@ -2,6 +2,7 @@ package io.sparkdcp.api;
 
 import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.options.ItemLogTarget;
+import io.sparkdcp.copy.options.OptionTable;
 import io.sparkdcp.copy.keep.Keep;
 import io.sparkdcp.copy.keep.LustreLayout;
 import io.sparkdcp.copy.keep.MetadataAccess;
@@ -25,10 +26,10 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * How to copy: the CLI's options as a value, built with {@link #builder()}. This is the one place
- * where each option is named, defaulted and checked: every builder setter checks its value at once
- * (the CLI calls them while parsing, so a bad value is a usage error before anything runs), and
- * the defaults are the {@code DEFAULT_*} words below. The options come in named groups, which travel
+ * How to copy: the CLI's options as a value, built with {@link #builder()}. Each option is declared
+ * once, with its default, in {@link OptionTable}; this is where each is checked: every builder setter
+ * checks its value at once (the CLI calls them while parsing, through {@link Builder#set}, so a bad
+ * value is a usage error before anything runs). The options come in named groups, which travel
  * unchanged to the engine ({@link io.sparkdcp.copy.options.CopyOptions}, {@link JobOptions}) and into the report.
  *
  * @param keep     what is kept of each entry: {@code --xattrs}, {@code --xattr-access}, {@code --no-projid},
@@ -47,18 +48,18 @@ import java.util.function.Consumer;
 public record CopyRequest(Keep keep, CopyModes modes, Batching batching, ListingOptions listing, Throttle throttle,
                           ItemLogTarget log, RunOptions run) {
 
-    /** The defaults, as the CLI's words (its help shows them). */
-    public static final String DEFAULT_XATTRS = "non-lustre";
-    public static final String DEFAULT_XATTR_ACCESS = "fd";
-    public static final String DEFAULT_BATCH_FILES = "2000";
-    public static final String DEFAULT_BATCH_BYTES = "1G";
-    public static final String DEFAULT_CHUNK_SIZE = "256M";
-    public static final String DEFAULT_THREADS_PER_TASK = "1";
-    public static final String DEFAULT_WALK = "auto";
-    public static final String DEFAULT_LUSTRE_LAYOUT = "inherit";
+    /** The defaults, as the CLI's words (its help shows them): the option table's. */
+    public static final String DEFAULT_XATTRS = OptionTable.XATTRS.defaultWord();
+    public static final String DEFAULT_XATTR_ACCESS = OptionTable.XATTR_ACCESS.defaultWord();
+    public static final String DEFAULT_BATCH_FILES = OptionTable.BATCH_FILES.defaultWord();
+    public static final String DEFAULT_BATCH_BYTES = OptionTable.BATCH_BYTES.defaultWord();
+    public static final String DEFAULT_CHUNK_SIZE = OptionTable.CHUNK_SIZE.defaultWord();
+    public static final String DEFAULT_THREADS_PER_TASK = OptionTable.THREADS_PER_TASK.defaultWord();
+    public static final String DEFAULT_WALK = OptionTable.WALK.defaultWord();
+    public static final String DEFAULT_LUSTRE_LAYOUT = OptionTable.LUSTRE_LAYOUT.defaultWord();
 
     /** Threads are platform threads, each with its own stack: beyond this a typo, not a plan. */
-    public static final int MAX_THREADS = 1024;
+    public static final int MAX_THREADS = OptionTable.MAX_THREADS;
     /** Smaller chunks would only multiply the plan's chunk objects (the copy buffer is 1 MiB). */
     public static final long MIN_CHUNK_SIZE = 1L << 20;
     public static final long MAX_PROGRESS_SECONDS = 86_400;
@@ -132,14 +133,48 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
         private Duration timeWindow = Duration.ZERO;
 
         private Builder() {
-            xattrs(DEFAULT_XATTRS);
-            xattrAccess(DEFAULT_XATTR_ACCESS);
-            batchFiles(Integer.parseInt(DEFAULT_BATCH_FILES));
-            batchBytes(DEFAULT_BATCH_BYTES);
-            chunkSize(DEFAULT_CHUNK_SIZE);
-            threadsPerTask(Integer.parseInt(DEFAULT_THREADS_PER_TASK));
-            walk(DEFAULT_WALK);
-            lustreLayout(DEFAULT_LUSTRE_LAYOUT);
+            for (OptionTable option : OptionTable.values()) if (option.defaultWord() != null) set(option, option.defaultWord());
+        }
+
+        /**
+         * Sets the option of {@code option}'s entry from the word given on the command line ({@code "true"} for a
+         * flag given; a duration as nanoseconds): the CLI sets every option of the table through here, a flag
+         * picocli's {@code true} or {@code false}.
+         */
+        public Builder set(RequestOption option, String word) { return set(option.entry, word); }
+
+        /** As {@link #set(RequestOption, String)}, by the table's entry. */
+        public Builder set(OptionTable option, String word) {
+            required(word, option.option());
+            if (option.mode() != null) return mode(option.mode(), on(word, option));
+            return switch (option) {
+                case XATTRS -> xattrs(word);
+                case XATTR_ACCESS -> xattrAccess(word);
+                case NO_PROJID -> projectIds(!on(word, option));
+                case NO_FLAGS -> flags(!on(word, option));
+                case STRICT -> strict(on(word, option));
+                case LUSTRE_LAYOUT -> lustreLayout(word);
+                case BATCH_FILES -> batchFiles(Integer.parseInt(word));
+                case BATCH_BYTES -> batchBytes(word);
+                case CHUNK_SIZE -> chunkSize(word);
+                case WALK_THREADS -> walkThreads(Integer.parseInt(word));
+                case THREADS_PER_TASK -> threadsPerTask(Integer.parseInt(word));
+                case WALK -> walk(word);
+                case SAVE_LISTING -> saveListing(word);
+                case STATE -> state(word);
+                case LISTING -> listing(word);
+                case MAX_OPS -> maxOps(Long.parseLong(word));
+                case BWLIMIT -> bwlimit(word);
+                case MKPATH -> mkpath(on(word, option));
+                case TIME_WINDOW -> timeWindow(Duration.ofNanos(Long.parseLong(word)));
+                default -> throw new IllegalStateException(option.option() + " is in the option table but not set by the builder");
+            };
+        }
+
+        private static boolean on(String word, OptionTable option) {
+            if (!word.equals("true") && !word.equals("false"))
+                throw new IllegalArgumentException(option.option() + " is on or off (true or false), not '" + word + "'");
+            return word.equals("true");
         }
 
         /** All of {@code keep}'s options at once, for the setters below to change some of them. */
@@ -154,12 +189,12 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
             return this;
         }
 
-        public Builder xattrs(XattrPolicy policy) { this.xattrs = required(policy, "--xattrs"); return this; }
+        public Builder xattrs(XattrPolicy policy) { this.xattrs = required(policy, OptionTable.XATTRS.option()); return this; }
 
         /** none, all, non-lustre or libattr. */
         public Builder xattrs(String word) { return xattrs(XattrPolicy.parse(word)); }
 
-        public Builder xattrAccess(MetadataAccess access) { this.xattrAccess = required(access, "--xattr-access"); return this; }
+        public Builder xattrAccess(MetadataAccess access) { this.xattrAccess = required(access, OptionTable.XATTR_ACCESS.option()); return this; }
 
         /** fd, the one way a user's copy takes (the bench sets the others by their {@link MetadataAccess}). */
         public Builder xattrAccess(String word) { return xattrAccess(MetadataAccess.parse(word)); }
@@ -172,42 +207,42 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
         /** A flag or Lustre layout the destination cannot hold fails the entry (else one notice per kind). */
         public Builder strict(boolean on) { this.strict = on; return this; }
 
-        public Builder lustreLayout(LustreLayout layout) { this.lustreLayout = required(layout, "--lustre-layout"); return this; }
+        public Builder lustreLayout(LustreLayout layout) { this.lustreLayout = required(layout, OptionTable.LUSTRE_LAYOUT.option()); return this; }
 
         /** inherit, keep or exact. */
         public Builder lustreLayout(String word) { return lustreLayout(LustreLayout.parse(word)); }
 
-        public Builder batchFiles(int n) { this.batchFiles = atLeast(n, 1, "--batch-files"); return this; }
+        public Builder batchFiles(int n) { this.batchFiles = atLeast(n, 1, OptionTable.BATCH_FILES.option()); return this; }
 
-        public Builder batchBytes(long n) { this.batchBytes = atLeast(n, 1, "--batch-bytes"); return this; }
+        public Builder batchBytes(long n) { this.batchBytes = atLeast(n, 1, OptionTable.BATCH_BYTES.option()); return this; }
 
         public Builder batchBytes(String size) { return batchBytes(Sizes.parse(size)); }
 
         public Builder chunkSize(long n) {
-            if (n < MIN_CHUNK_SIZE) throw new IllegalArgumentException("--chunk-size must be at least 1M, not " + n + " bytes");
+            if (n < MIN_CHUNK_SIZE) throw new IllegalArgumentException(OptionTable.CHUNK_SIZE.option() + " must be at least 1M, not " + n + " bytes");
             this.chunkSize = n;
             return this;
         }
 
         public Builder chunkSize(String size) { return chunkSize(Sizes.parse(size)); }
 
-        public Builder walkThreads(int n) { this.walkThreads = threads(n, "--walk-threads"); return this; }
+        public Builder walkThreads(int n) { this.walkThreads = threads(n, OptionTable.WALK_THREADS.option()); return this; }
 
-        public Builder threadsPerTask(int n) { this.threadsPerTask = threads(n, "--threads-per-task"); return this; }
+        public Builder threadsPerTask(int n) { this.threadsPerTask = threads(n, OptionTable.THREADS_PER_TASK.option()); return this; }
 
         /** auto, driver or distributed. */
         public Builder walk(String word) { return walk(WalkMode.parse(word)); }
 
-        public Builder walk(WalkMode mode) { this.walk = required(mode, "--walk"); return this; }
+        public Builder walk(WalkMode mode) { this.walk = required(mode, OptionTable.WALK.option()); return this; }
 
         /** Copy from a listing an earlier run saved (a Hadoop path) instead of walking SRC. */
-        public Builder listing(String dir) { this.listing = nonBlank(dir, "--listing"); return this; }
+        public Builder listing(String dir) { this.listing = nonBlank(dir, OptionTable.LISTING.option()); return this; }
 
         /** Save the listing of SRC (a Hadoop path) for later runs. */
-        public Builder saveListing(String dir) { this.saveListing = nonBlank(dir, "--save-listing"); return this; }
+        public Builder saveListing(String dir) { this.saveListing = nonBlank(dir, OptionTable.SAVE_LISTING.option()); return this; }
 
         /** The state ledger's directory, any Hadoop path: entries unchanged on both sides since the last successful run go unopened. */
-        public Builder state(String dir) { this.state = nonBlank(dir, "--state"); return this; }
+        public Builder state(String dir) { this.state = nonBlank(dir, OptionTable.STATE.option()); return this; }
 
         /** Create DST's missing parent directories, as rsync --mkpath does; without it a missing parent is refused. */
         public Builder mkpath(boolean on) { this.mkpath = on; return this; }
@@ -269,7 +304,7 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
          * Turns the write mode a CLI word names on or off ({@code "verify"} for {@code --verify}, {@code "sync"}
          * for the command): the named setters below are this for each mode.
          */
-        public Builder mode(String word, boolean on) { return mode(CopyModes.Mode.of(required(word, "mode")), on); }
+        public Builder mode(String word, boolean on) { return mode(OptionTable.modeOf(required(word, "mode")), on); }
 
         private Builder mode(CopyModes.Mode mode, boolean on) { return modes(modes.with(mode, on)); }
 
@@ -310,16 +345,17 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
         public Builder progress(Consumer<String> sink) { this.progress = required(sink, "progress"); return this; }
 
         public Builder timeWindow(Duration window) {
-            if (required(window, "--time-window").isNegative()) throw new IllegalArgumentException("--time-window must not be negative");
+            if (required(window, OptionTable.TIME_WINDOW.option()).isNegative())
+                throw new IllegalArgumentException(OptionTable.TIME_WINDOW.option() + " must not be negative");
             this.timeWindow = window;
             return this;
         }
 
         /** At most n metadata calls (open, stat, xattr, ioctl, chown...) per second for the whole job; unset: no limit. */
-        public Builder maxOps(long n) { this.maxOps = atLeast(n, 1, "--max-ops"); return this; }
+        public Builder maxOps(long n) { this.maxOps = atLeast(n, 1, OptionTable.MAX_OPS.option()); return this; }
 
         /** At most this many bytes of file data per second for the whole job; unset: no limit. */
-        public Builder bwlimit(long bytesPerSecond) { this.bwlimit = atLeast(bytesPerSecond, 1, "--bwlimit"); return this; }
+        public Builder bwlimit(long bytesPerSecond) { this.bwlimit = atLeast(bytesPerSecond, 1, OptionTable.BWLIMIT.option()); return this; }
 
         public Builder bwlimit(String size) { return bwlimit(Sizes.parse(size)); }
 

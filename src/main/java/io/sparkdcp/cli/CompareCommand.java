@@ -13,7 +13,6 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 
 /**
@@ -49,20 +48,6 @@ final class CompareCommand implements Callable<Integer> {
                     + "spark-submit was given; run directly, threads in this JVM, without starting Spark).")
     String master;
 
-    @Option(names = "--contents", description = "Also read and compare the bytes of files of equal size.")
-    boolean contents;
-
-    @Option(names = "--no-projid", description = "Do not compare project IDs and PROJINHERIT.")
-    boolean noProjectIds;
-
-    @Option(names = "--no-flags", description = "Do not compare inode flags (immutable, append-only, nodump...) and extent-size hints.")
-    boolean noFlags;
-
-    @Option(names = "--time-window", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "Mtimes less than this apart count as equal (like rsync's --modify-window), for a DST on a file "
-                    + "system that keeps coarser times: 1s, 2s (FAT), 1us. Default: 0, to the nanosecond.")
-    void timeWindow(long nanos) { OptionValue.set(spec, "--time-window", () -> engine.request.timeWindow(Duration.ofNanos(nanos))); }
-
     @Option(names = "--report", paramLabel = "FILE", description = "Also write the report, every difference listed, as JSON to FILE.")
     String reportFile;
 
@@ -74,11 +59,6 @@ final class CompareCommand implements Callable<Integer> {
 
     @Mixin
     ItemLogOptions itemLog;
-
-    @Option(names = "--walk", paramLabel = "auto|driver|distributed", defaultValue = CopyRequest.DEFAULT_WALK,
-            description = "Where the trees are listed: by the driver's threads, or by the executors in rounds of subtrees; "
-                    + "auto: on the executors when the master is a cluster. Default: ${DEFAULT-VALUE}.")
-    void walk(String word) { OptionValue.set(spec, "--walk", () -> engine.request.walk(word)); }
 
     @Override
     public Integer call() {
@@ -125,7 +105,7 @@ final class CompareCommand implements Callable<Integer> {
 
     private CopyRequest request() {
         PrintWriter err = spec.commandLine().getErr();
-        return itemLog.applyTo(engine.request).projectIds(!noProjectIds).flags(!noFlags).contents(contents)
+        return itemLog.applyTo(engine.request)
                 .messages(output.quiet ? line -> {} : shownTo != null ? shownTo.messages() : line -> {
                     err.println("spark-dcp: " + line);
                     err.flush();

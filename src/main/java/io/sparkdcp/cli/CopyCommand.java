@@ -63,35 +63,10 @@ class CopyCommand implements Callable<Integer> {
                     + "missing; its parent must exist unless --mkpath).")
     List<String> paths;
 
-    @Option(names = "--mkpath", description = "Create DST's missing parent directories (without it, a missing parent "
-            + "is refused with exit 2 and nothing is created, so a typo in DST cannot make a new tree).")
-    void mkpath(boolean on) { OptionValue.set(spec, "--mkpath", () -> engine.request.mkpath(on)); }
-
     @Option(names = "--master", paramLabel = "URL", converter = SparkContexts.MasterConverter.class,
             description = "Spark master: local, local[N], local[*], spark://HOST:PORT, yarn or k8s://URL (default: the one "
                     + "spark-submit was given; run directly, the same job on threads in this JVM, without starting Spark).")
     String master;
-
-    @Option(names = "--xattr-access", paramLabel = "fd", defaultValue = CopyRequest.DEFAULT_XATTR_ACCESS,
-            description = "Read and write xattrs and project IDs on the file descriptors the copy holds (fd, the only value; "
-                    + "the path way, a second open of each file, is the bench's baseline). Default: ${DEFAULT-VALUE}.")
-    void xattrAccess(String word) { OptionValue.set(spec, "--xattr-access", () -> engine.request.xattrAccess(word)); }
-
-    @Option(names = "--no-projid", description = "Do not copy project IDs and the PROJINHERIT flag.")
-    boolean noProjectIds;
-
-    @Option(names = "--no-flags", description = "Do not copy inode flags (immutable, append-only, sync, noatime, nodump, "
-            + "nodefrag, dax) and extent-size hints.")
-    void noFlags(boolean off) { OptionValue.set(spec, "--no-flags", () -> engine.request.flags(!off)); }
-
-    @Option(names = "--strict", description = "A flag or Lustre layout the destination cannot hold fails the entry "
-            + "(default: one notice per kind, and the entry is copied without it).")
-    void strict(boolean on) { OptionValue.set(spec, "--strict", () -> engine.request.strict(on)); }
-
-    @Option(names = "--lustre-layout", paramLabel = "inherit|keep|exact", defaultValue = CopyRequest.DEFAULT_LUSTRE_LAYOUT,
-            description = "Layout of new files and directories on Lustre: the destination directory's (inherit), "
-                    + "the source's without OST indexes (keep), or as it is (exact). Default: ${DEFAULT-VALUE}.")
-    void lustreLayout(String word) { OptionValue.set(spec, "--lustre-layout", () -> engine.request.lustreLayout(word)); }
 
     @Option(names = "--report", paramLabel = "FILE", description = "Also write the report as JSON to FILE.")
     String reportFile;
@@ -103,36 +78,7 @@ class CopyCommand implements Callable<Integer> {
     EngineOptions engine;
 
     @Mixin
-    ThrottleOptions throttle;
-
-    @Mixin
     FilterOptions filters;
-
-    @Option(names = "--update", description = "Leave a file as it is when DST has a file there with a newer mtime "
-            + "(counted apart in the report), as rsync --update does.")
-    boolean update;
-
-    @Option(names = "--walk", paramLabel = "auto|driver|distributed", defaultValue = CopyRequest.DEFAULT_WALK,
-            description = "Where SRC is listed: by the driver's threads, or by the executors in rounds of subtrees "
-                    + "(for huge trees); auto: on the executors when the master is a cluster. Default: ${DEFAULT-VALUE}.")
-    void walk(String word) { OptionValue.set(spec, "--walk", () -> engine.request.walk(word)); }
-
-    @Option(names = "--save-listing", paramLabel = "DIR",
-            description = "Save the listing of SRC in DIR (a Hadoop SequenceFile; any Hadoop path) for later runs' --listing.")
-    void saveListing(String dir) { OptionValue.set(spec, "--save-listing", () -> engine.request.saveListing(OptionValue.hadoopPath("--save-listing", dir))); }
-
-    @Option(names = "--state", paramLabel = "DIR",
-            description = "Keep a state ledger in DIR (any Hadoop path; one run at a time): an entry whose SRC and DST are both "
-                    + "as the last successful run found them identical (inode, size, mtime, ctime) is not opened; the rest is "
-                    + "compared in full. A damaged ledger is ignored with a notice and rebuilt.")
-    void state(String dir) { OptionValue.set(spec, "--state", () -> engine.request.state(OptionValue.hadoopPath("--state", dir))); }
-
-
-    @Option(names = "--listing", paramLabel = "DIR",
-            description = "Copy from the listing an earlier run saved in DIR instead of walking SRC: "
-                    + "entries SRC gained since are not copied.")
-    void listing(String dir) { OptionValue.set(spec, "--listing", () -> engine.request.listing(OptionValue.hadoopPath("--listing", dir))); }
-
 
     /** --progress's seconds; null: the default for where stderr goes. */
     private Long progressSeconds;
@@ -198,9 +144,6 @@ class CopyCommand implements Callable<Integer> {
     @Option(names = {"-r", "--recursive"}, description = "Accepted for rsync's habit; always so: directories are copied "
             + "with all they hold.")
     boolean recursive;
-
-    @Mixin
-    WriteOptions write;
 
     @Mixin
     ItemLogOptions itemLog;
@@ -330,7 +273,7 @@ class CopyCommand implements Callable<Integer> {
         Consumer<String> progress = shownTo != null ? shownTo.progress() : status::progress;
         long byDefault = shownTo != null ? shownTo.progressSeconds()
                 : status.terminal() ? PROGRESS_SECONDS_ON_A_TERMINAL : PROGRESS_SECONDS_IN_A_LOG;
-        CopyRequest.Builder request = itemLog.applyTo(write.applyTo(engine.request)).projectIds(!noProjectIds).update(update)
+        CopyRequest.Builder request = itemLog.applyTo(engine.request)
                 .messages(output.quiet ? line -> {} : messages).progress(progress)
                 .progressSeconds(output.quiet ? 0 : progressSeconds != null ? progressSeconds : byDefault);
         return withModes(request).build();

@@ -61,9 +61,9 @@ public final class Main implements Runnable {
     /** The command line with every subcommand (and the absent bench's unlisted stand-ins) and picocli's own error handling. */
     static CommandLine withEverySubcommand() {
         CommandLine cl = new CommandLine(new Main());
-        for (String name : COPIES) cl.addSubcommand(name, copy(name));
+        for (String name : COPIES) cl.addSubcommand(name, subcommand(copy(name)));
         Map<String, ServiceLoader.Provider<ModuleCommand>> modules = ModuleCommands.found();
-        modules.forEach((name, command) -> cl.addSubcommand(name, command.get()));
+        modules.forEach((name, command) -> cl.addSubcommand(name, subcommand(command.get())));
         for (String name : ModuleCommands.BENCH) {
             if (!modules.containsKey(name)) cl.addSubcommand(name, new ModuleCommands.Missing(name));
         }
@@ -81,8 +81,13 @@ public final class Main implements Runnable {
         Object one = COPIES.contains(args[0]) ? copy(args[0]) : ModuleCommands.command(args[0]);
         if (one == null) return commandLine();
         CommandLine cl = new CommandLine(new Main());
-        cl.addSubcommand(args[0], one);
+        cl.addSubcommand(args[0], subcommand(one));
         return configured(cl);
+    }
+
+    /** The named subcommand with its options, the option table's included (a module's too, when it holds the engine options). */
+    private static CommandLine subcommand(Object command) {
+        return TableOptions.addTo(new CommandLine(command));
     }
 
     private static Object copy(String name) {

@@ -37,13 +37,9 @@ final class SyncCommand extends CopyCommand {
             + "that --exclude, --include, --include-from, --exclude-from or --files-from leave out (by default they stay, as with rsync).")
     boolean deleteExcluded;
 
-    @Option(names = "--contents", description = "Compare the bytes of files of equal size instead of trusting "
-            + "equal mtimes; files whose bytes are equal only get their metadata.")
-    boolean contents;
-
     @Override
     CopyRequest.Builder withModes(CopyRequest.Builder request) {
-        return request.sync(true).contents(contents).deleteExcluded(deleteExcluded);
+        return request.sync(true).deleteExcluded(deleteExcluded);
     }
 
     @Override

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sparkdcp.copy.compare.Difference;
+import io.sparkdcp.copy.options.OptionTable;
 import io.sparkdcp.posix.Failure;
 
 import java.io.IOException;
@@ -25,12 +26,12 @@ public final class CompareJson {
         root.put("source", r.source());
         root.put("destination", r.destination());
         ObjectNode settings = root.putObject("settings");
-        settings.put("xattrs", r.settings().xattrs().word());
-        settings.put("project_ids", r.settings().projectIds());
-        settings.put("flags", r.settings().flags());
-        settings.put("compare_contents", r.settings().modes().compareContents());
-        settings.put("time_window_nanos", r.timeWindowNanos());
-        settings.put("listed_by", r.listedBy());
+        settings.put(OptionTable.XATTRS.reportKey(), r.settings().xattrs().word());
+        settings.put(OptionTable.NO_PROJID.reportKey(), r.settings().projectIds());
+        settings.put(OptionTable.NO_FLAGS.reportKey(), r.settings().flags());
+        settings.put(OptionTable.CONTENTS.reportKey(), r.settings().modes().compareContents());
+        settings.put(OptionTable.TIME_WINDOW.reportKey(), r.timeWindowNanos());
+        settings.put(OptionTable.WALK.reportKey(), r.listedBy());
         root.put("exit_code", r.exitCode());
         root.put("identical", r.exitCode() == CompareReport.IDENTICAL);
         root.put("entries_source", r.numbers().entriesSource());

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sparkdcp.copy.CopyCounts;
-import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.options.OptionTable;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 
@@ -16,10 +16,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import static io.sparkdcp.copy.options.OptionTable.BWLIMIT;
+import static io.sparkdcp.copy.options.OptionTable.LISTING;
+import static io.sparkdcp.copy.options.OptionTable.MAX_OPS;
+import static io.sparkdcp.copy.options.OptionTable.NO_PROJID;
+import static io.sparkdcp.copy.options.OptionTable.WALK;
+import static io.sparkdcp.copy.options.OptionTable.XATTRS;
+import static io.sparkdcp.copy.options.OptionTable.XATTR_ACCESS;
+
 /**
  * The machine-readable report ({@code --report FILE}). Field names are snake_case nouns with their
  * unit and are part of the interface: schedulers and scripts read them. Built node by node rather
- * than by reflection so that renaming a Java accessor cannot rename a field.
+ * than by reflection so that renaming a Java accessor cannot rename a field; the settings' keys are the
+ * option table's ({@link OptionTable#reportKey}).
  */
 public final class ReportJson {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -33,15 +42,15 @@ public final class ReportJson {
         root.put("destination", report.destination());
         ObjectNode settings = root.putObject("settings");
         CopyOptions ran = report.settings();
-        settings.put("xattrs", ran.keep().xattrs().word());
-        settings.put("xattr_access", ran.keep().xattrAccess().name().toLowerCase(Locale.ROOT));
-        settings.put("project_ids", ran.keep().projectIds());
-        for (CopyModes.Mode mode : CopyModes.Mode.values()) settings.put(mode.reportKey(), ran.modes().has(mode));
-        settings.put("listed_by", report.listed().by());
-        settings.put("listing_dir", report.listed().savedDir());
+        settings.put(XATTRS.reportKey(), ran.keep().xattrs().word());
+        settings.put(XATTR_ACCESS.reportKey(), ran.keep().xattrAccess().name().toLowerCase(Locale.ROOT));
+        settings.put(NO_PROJID.reportKey(), ran.keep().projectIds());
+        for (OptionTable o : OptionTable.values()) if (o.mode() != null) settings.put(o.reportKey(), ran.modes().has(o.mode()));
+        settings.put(WALK.reportKey(), report.listed().by());
+        settings.put(LISTING.reportKey(), report.listed().savedDir());
         // null: no limit
-        settings.put("max_ops_per_second", ran.throttle().maxOps() > 0 ? ran.throttle().maxOps() : null);
-        settings.put("bwlimit_bytes_per_second", ran.throttle().bwlimit() > 0 ? ran.throttle().bwlimit() : null);
+        settings.put(MAX_OPS.reportKey(), ran.throttle().maxOps() > 0 ? ran.throttle().maxOps() : null);
+        settings.put(BWLIMIT.reportKey(), ran.throttle().bwlimit() > 0 ? ran.throttle().bwlimit() : null);
         root.put("exit_code", report.exitCode());
         root.put("interrupted", false);
         root.put("walk_complete", report.listed().complete());

@@ -7,50 +7,41 @@ import java.util.Set;
 
 /**
  * How the engine treats what it finds at the destination and how carefully it writes: the modes that
- * are on. A new mode is one {@link Mode} (its report key with it) and the code that acts on it.
+ * are on. A new mode is one {@link Mode}, its entry in {@link OptionTable} and the code that acts on it.
  *
  * @param on the modes given
  */
 public record CopyModes(Set<Mode> on) implements Serializable {
     public static final CopyModes COPY = new CopyModes(Set.of());
 
-    /** Each mode with its CLI word and its key under the JSON report's {@code settings}, in the report's order. */
+    /** Each mode; its CLI word, its report key and whether it changes what counts as identical are in {@link OptionTable}. */
     public enum Mode {
         /**
          * An existing entry with the same data keeps it: only metadata that differs (owner, mode, times,
          * xattrs, project ID) is fixed, instead of replacing the entry.
          */
-        SYNC("sync", "sync"),
+        SYNC,
         /** Data counts as the same only when the bytes are equal (not size and mtime alone). */
-        CONTENTS("contents", "compare_contents"),
+        CONTENTS,
         /**
          * {@code --atomic} was given: recorded in the report only, since every file is written where it has
          * no final name until complete (the engine's Temporaries).
          */
-        ATOMIC("atomic", "atomic"),
+        ATOMIC,
         /** After each file, re-read both sides and compare CRC32C. */
-        VERIFY("verify", "verify"),
+        VERIFY,
         /** Data is made durable before the times are set. */
-        FSYNC("fsync", "fsync"),
+        FSYNC,
         /** {@code --update}: a file whose destination is a file with a newer mtime is left as it is. */
-        UPDATE("update", "update");
-
-        private final String word;
-        private final String reportKey;
-
-        Mode(String word, String reportKey) {
-            this.word = word;
-            this.reportKey = reportKey;
-        }
+        UPDATE;
 
         /** The mode a CLI word names: the command {@code sync}, or an option's name without its dashes. */
         public static Mode of(String word) {
-            for (Mode m : values()) if (m.word.equals(word)) return m;
-            throw new IllegalArgumentException("unknown write mode '" + word + "'");
+            return OptionTable.modeOf(word);
         }
 
         public String reportKey() {
-            return reportKey;
+            return OptionTable.of(this).reportKey();
         }
     }
 

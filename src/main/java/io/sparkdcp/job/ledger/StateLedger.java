@@ -2,6 +2,7 @@ package io.sparkdcp.job.ledger;
 
 import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.options.OptionTable;
 import io.sparkdcp.job.listing.ListingOptions;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
@@ -129,7 +130,7 @@ public final class StateLedger {
         StringBuilder s = new StringBuilder(FORMAT).append('\n');
         s.append("source ").append(root(copy.sourceRoot())).append('\n');
         s.append("destination ").append(root(copy.destinationRoot())).append('\n');
-        for (CopyModes.Mode m : List.of(CopyModes.Mode.SYNC, CopyModes.Mode.CONTENTS, CopyModes.Mode.UPDATE))
+        for (CopyModes.Mode m : OptionTable.identityModes())
             s.append(m.reportKey()).append(' ').append(copy.modes().on().contains(m)).append('\n');
         s.append("keep ").append(digest(copy.keep())).append('\n');
         s.append("filter ").append(digest(listing.filter())).append('\n');

@@ -23,7 +23,6 @@ import io.sparkdcp.cli.ModuleCommand;
 import io.sparkdcp.cli.ShortErrors;
 import io.sparkdcp.cli.SizeConverter;
 import io.sparkdcp.cli.SparkContexts;
-import io.sparkdcp.cli.ThrottleOptions;
 import io.sparkdcp.cli.VersionProvider;
 import org.apache.spark.api.java.JavaSparkContext;
 import picocli.CommandLine.Command;
@@ -84,12 +83,9 @@ public final class BenchCommand implements ModuleCommand {
     @Spec
     CommandSpec spec;
 
-    /** The engine's options, as copy and sync take them. */
+    /** The engine's options, as copy and sync take them, and their limits: the option table's for the bench. */
     @Mixin
     EngineOptions engine;
-
-    @Mixin
-    ThrottleOptions throttle;
 
     @Parameters(arity = "1..2", paramLabel = "[SRC] SCRATCH", description = "Tree to copy (optional) and scratch directory.")
     List<Path> directories;
