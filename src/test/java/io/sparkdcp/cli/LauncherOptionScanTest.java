@@ -1,0 +1,140 @@
+package io.sparkdcp.cli;
+
+import io.sparkdcp.testing.AppJars;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The launcher's scan of the command line: every spelling of an option picocli reads the same way gives the same
+ * class path. It is observed through a JAVA_HOME whose java only prints its arguments: no JVM starts, so each case
+ * costs a bash run, and the class path the launcher chose is the one after -cp.
+ */
+class LauncherOptionScanTest {
+    private static final Path LAUNCHER = AppJars.PROJECT.resolve("submit-scripts/spark-dcp");
+    private static final long TIMEOUT_SECONDS = 60;
+
+    @TempDir
+    static Path tmp;
+    private static Path fakeJdk;
+
+    @BeforeAll
+    static void fakeJdk() throws Exception {
+        AppJars.fromLauncherBuild(); // a launch must not build
+        fakeJdk = Files.createDirectories(tmp.resolve("jdk/bin")).getParent();
+        Files.writeString(fakeJdk.resolve("release"), "JAVA_VERSION=\"17.0.15\"\n");
+        Path java = Files.writeString(fakeJdk.resolve("bin/java"), "#!/bin/sh\nprintf '%s\\n' \"$@\"\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    /** Spellings of runs on threads: none needs a jar of Spark's. */
+    static Stream<List<String>> shortPath() {
+        return Stream.of(
+                List.of("-v"),
+                List.of("--verbose"), // a run on threads prints -v's step table without log4j
+                List.of("--verbose=true"),
+                List.of("-av"), // bundled short options
+                List.of("-nv"),
+                List.of("-a", "-r", "-v"),
+                // an option's value that looks like an option is a value
+                List.of("--exclude", "--state"),
+                List.of("--exclude=--state"),
+                List.of("--include", "--listing"),
+                List.of("--files-from", "--save-listing"),
+                List.of("--report", "--log"),
+                List.of("--exclude", "--master"),
+                List.of("--progress", "5", "--exclude", "--state=x"),
+                List.of("--progress", "-v"));
+    }
+
+    /** Spellings of runs that need Spark's jars: each of FullClassPath.OPTIONS, as OPT VALUE and OPT=VALUE. */
+    static Stream<List<String>> fullPath() {
+        List<List<String>> cases = new ArrayList<>();
+        for (String option : FullClassPath.OPTIONS) {
+            String value = option.equals("--master") ? "local[2]" : "DIR";
+            cases.add(List.of(option, value));
+            cases.add(List.of(option + "=" + value));
+            cases.add(List.of("--exclude", "x", option, value));
+            cases.add(List.of("-an", option + "=" + value));
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("shortPath")
+    void runsOnTheShortClassPath(List<String> options) throws Exception {
+        assertEquals("short", classPath(options), options.toString());
+    }
+
+    @ParameterizedTest
+    @MethodSource("fullPath")
+    void runsOnTheFullClassPath(List<String> options) throws Exception {
+        assertEquals("full", classPath(options), options.toString());
+    }
+
+    /** The launcher's list of long options that take a value is picocli's, for copy, sync and compare. */
+    @Test
+    void theLaunchersValueOptionsArePicoclis() throws IOException {
+        Matcher list = Pattern.compile("(?m)^value_options=\"([^\"]*)\"").matcher(Files.readString(LAUNCHER));
+        assertTrue(list.find(), "value_options= in " + LAUNCHER);
+        Set<String> launchers = new TreeSet<>(Arrays.asList(list.group(1).strip().split("\\s+")));
+        Set<String> picoclis = new TreeSet<>();
+        CommandLine main = Main.commandLine();
+        for (String command : List.of("copy", "sync", "compare"))
+            for (OptionSpec option : main.getSubcommands().get(command).getCommandSpec().options()) {
+                if (Arrays.stream(option.names()).anyMatch(name -> name.matches("-[^-]")))
+                    assertEquals(0, option.arity().min(), "a short option that takes a value (the launcher skips bundles whole): " + option.longestName());
+                if (option.arity().min() >= 1) picoclis.add(option.longestName());
+            }
+        assertEquals(picoclis, launchers);
+    }
+
+    /**
+     * The class path the launcher gave java for {@code copy OPTIONS SRC DST}: "short" (the app jar and Jackson), "full"
+     * (the runtime jar and Spark's), else its jars' names.
+     */
+    private static String classPath(List<String> options) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(LAUNCHER.toString(), "copy"));
+        command.addAll(options);
+        command.addAll(List.of(tmp.resolve("src/").toString(), tmp.resolve("dst").toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        builder.environment().put("JAVA_HOME", fakeJdk.toString());
+        builder.environment().put("SPARK_DCP_CACHE_DIR", "/dev/null/no-cache"); // no class archive maker
+        Path out = Files.createTempFile(tmp, "stdout", ".txt");
+        Path err = Files.createTempFile(tmp, "stderr", ".txt");
+        Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertTrue(process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS), command.toString());
+        assertEquals(0, process.exitValue(), Files.readString(err));
+        List<String> args = Files.readAllLines(out);
+        int cp = args.indexOf("-cp");
+        assertTrue(cp >= 0, "java's arguments: " + args);
+        List<String> jars = new ArrayList<>();
+        for (String jar : args.get(cp + 1).split(":"))
+            jars.add(Path.of(jar).getFileName().toString().replaceFirst("(_[0-9.]+)?-[0-9][^/]*\\.jar$", ""));
+        jars = jars.stream().sorted().toList();
+        if (jars.equals(List.of("jackson-annotations", "jackson-core", "jackson-databind", "spark-dcp-app.jar"))) return "short";
+        return jars.contains("spark-dcp.jar") && jars.contains("spark-core") ? "full" : jars.toString();
+    }
+}
