@@ -7,10 +7,17 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -70,6 +77,67 @@ class ManualRenderTest {
                 complete(script, "spark-dcp", "copy", "--report", data + "/st").stream().sorted().toList());
         assertEquals(List.of(data + "/src.list", data + "/src tree").stream().sorted().toList(),
                 complete(script, "spark-dcp", "copy", "--files-from", sr).stream().sorted().toList());
+    }
+
+    /**
+     * TAB as a user presses it, in an interactive bash on a terminal (a pty through util-linux's script): the line before
+     * the completion is sourced, then after. Ctrl-A and "echo =" then make bash print the completed line.
+     */
+    @Test
+    void tabCompletesOnATerminalAfterSourcingAsBefore() throws Exception {
+        Path script = completion();
+        Path data = Files.createDirectories(tmp.resolve("data"));
+        Files.createDirectories(data.resolve("src-tree"));
+        Files.createDirectories(data.resolve("state"));
+        Files.writeString(data.resolve("stats.json"), "{}");
+        List<String> typed = List.of("spark-dcp copy " + data + "/sr\t", "source " + script, "spark-dcp copy " + data + "/sr\t",
+                "spark-dcp sync --state " + data + "/st\t", "spark-dcp copy --xattrs non-\t", "spark-dcp sync --wal\t");
+        List<String> shown = completedOnATerminal(typed);
+        assertEquals(List.of("spark-dcp copy " + data + "/src-tree/", "spark-dcp copy " + data + "/src-tree/",
+                "spark-dcp sync --state " + data + "/state/", "spark-dcp copy --xattrs non-lustre", "spark-dcp sync --walk"), shown);
+    }
+
+    /** What bash prints for each typed line that holds a TAB, the line as completed; a line without one is run as it is. */
+    private List<String> completedOnATerminal(List<String> lines) throws Exception {
+        ProcessBuilder pty = new ProcessBuilder("script", "-qfc", "bash --norc --noprofile -i", "/dev/null").directory(tmp.toFile());
+        pty.environment().putAll(Map.of("TERM", "dumb", "PS1", "$ ", "INPUTRC", "/dev/null"));
+        pty.redirectErrorStream(true);
+        Process shell = pty.start();
+        StringBuffer output = new StringBuffer();
+        Thread reader = new Thread(() -> {
+            try (var in = new InputStreamReader(shell.getInputStream(), StandardCharsets.UTF_8)) {
+                char[] buffer = new char[4096];
+                for (int n; (n = in.read(buffer)) > 0; ) output.append(buffer, 0, n);
+            } catch (IOException e) {
+                output.append("\nreading: ").append(e);
+            }
+        });
+        reader.start();
+        List<String> completed = new ArrayList<>();
+        try (Writer keys = new OutputStreamWriter(shell.getOutputStream(), StandardCharsets.UTF_8)) {
+            int expected = 0;
+            for (String line : lines) {
+                // each line waits for the one before to have run: a prompt after it, or its echoed result
+                boolean tab = line.endsWith("\t");
+                keys.write(tab ? line + "\u0001echo =\n" : line + "; echo =ran\n");
+                keys.flush();
+                expected++;
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (results(output).size() < expected && System.nanoTime() < deadline) Thread.sleep(20);
+                assertEquals(expected, results(output).size(), "bash did not answer:\n" + output);
+            }
+            keys.write("exit\n");
+        } finally {
+            if (!shell.waitFor(30, TimeUnit.SECONDS)) shell.destroyForcibly();
+            reader.join(10_000);
+        }
+        for (String r : results(output)) if (!r.equals("ran")) completed.add(r);
+        return completed;
+    }
+
+    /** bash's output lines that "echo =" printed, without the '='. */
+    private static List<String> results(StringBuffer output) {
+        return output.toString().lines().map(l -> l.replace("\r", "")).filter(l -> l.startsWith("=")).map(l -> l.substring(1).strip()).toList();
     }
 
     /** The words an option takes are the option table's: what help shows, the builder takes and completion offers. */
