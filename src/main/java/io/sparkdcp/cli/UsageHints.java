@@ -29,7 +29,7 @@ final class UsageHints {
     private static final String NO_TRANSFER = "each task reads SRC and writes DST through their mounts, so there is no transfer "
             + "to compress";
 
-    /** rsync's options that its users type and spark-dcp refuses (no command takes them; RsyncHabitsTest keeps it so). */
+    /** rsync's options that its users type and spark-dcp refuses (no command takes them; UsageHintsTest keeps it so). */
     static final Map<String, RsyncHabit> RSYNC = Map.ofEntries(
             entry("-P", new RsyncHabit("--progress", WHOLE_WHEN_NAMED)),
             entry("--partial", new RsyncHabit(null, WHOLE_WHEN_NAMED)),
