@@ -35,6 +35,9 @@ public final class RequestOption {
     /** What help shows after it; null for a flag. */
     public String label() { return entry.label(); }
 
+    /** The words it takes when they are few (none|all|...); else empty. */
+    public List<String> words() { return entry.words(); }
+
     /** Its default as a word it takes; null for none. */
     public String defaultWord() { return entry.defaultWord(); }
 

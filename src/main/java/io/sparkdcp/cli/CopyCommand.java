@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Stack;
@@ -123,7 +124,12 @@ class CopyCommand implements Callable<Integer> {
         progressSeconds = seconds;
     }
 
-    @Option(names = "--info", paramLabel = "progress2", description = "rsync's whole-transfer progress: --info=progress2 "
+    /** The one word --info takes, for completion. */
+    static final class InfoWords extends ArrayList<String> {
+        InfoWords() { super(List.of("progress2")); }
+    }
+
+    @Option(names = "--info", paramLabel = "progress2", completionCandidates = InfoWords.class, description = "rsync's whole-transfer progress: --info=progress2 "
             + "is --progress at its default interval (the only word taken).")
     void info(String word) {
         if (!word.equals("progress2"))

@@ -1,6 +1,5 @@
 package io.sparkdcp.cli;
 
-import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -68,7 +67,7 @@ public final class ManualGenerator {
 
     /** bash's completion script: {@code source} it, or install it as share/bash-completion/completions/spark-dcp. */
     String completion() {
-        return AutoComplete.bash(NAME, root);
+        return BashCompletion.script(NAME, root);
     }
 
     /** Every command, by name, with its own. */
@@ -200,7 +199,7 @@ public final class ManualGenerator {
         return command.options().stream().filter(o -> !o.hidden()).sorted(BY_NAME).toList();
     }
 
-    private static final Comparator<OptionSpec> BY_NAME = Comparator.comparing(
+    static final Comparator<OptionSpec> BY_NAME = Comparator.comparing(
             (OptionSpec o) -> o.longestName().replaceFirst("^-+", "").toLowerCase(Locale.ROOT)).thenComparing(OptionSpec::longestName);
 
     private static String firstSentence(CommandSpec command) {

@@ -17,9 +17,18 @@ import java.io.StringWriter;
 public final class ShortErrors {
     private ShortErrors() {}
 
-    /** One line: the reason, picocli's suggestions if any, and where the help is. */
+    /**
+     * One line: the reason, picocli's suggestions if any, and where the help is; for a word known elsewhere (another
+     * command's option, a misspelt command, an rsync option) what to type instead ({@link UsageHints}).
+     */
     static int invalidInput(ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
+        String hint = e instanceof UnmatchedArgumentException u ? UsageHints.hint(u) : null;
+        if (hint != null) {
+            cmd.getErr().println("spark-dcp: " + hint);
+            cmd.getErr().flush();
+            return cmd.getCommandSpec().exitCodeOnInvalidInput();
+        }
         StringWriter suggestions = new StringWriter();
         UnmatchedArgumentException.printSuggestions(e, new PrintWriter(suggestions));
         String suggested = suggestions.toString().strip().replaceAll("\\s+", " ");

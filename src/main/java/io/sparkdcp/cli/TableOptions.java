@@ -38,6 +38,7 @@ final class TableOptions {
     private static OptionSpec optionSpec(CommandSpec command, RequestOption option, String help) {
         OptionSpec.Builder o = OptionSpec.builder(option.option()).description(help).setter(setter(command, option)).type(option.type());
         if (option.label() != null) o.paramLabel(option.label());
+        if (!option.words().isEmpty()) o.completionCandidates(option.words());
         if (option.defaultWord() != null) o.defaultValue(option.defaultWord());
         if (option.type() == boolean.class) o.arity("0");
         if (option.type() == Duration.class) o.type(Long.class).converters(new DurationConverter()); // to nanoseconds

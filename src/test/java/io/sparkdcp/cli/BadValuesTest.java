@@ -80,7 +80,7 @@ class BadValuesTest {
         Path src = Files.createDirectories(tmp.resolve("src"));
         Path dst = Files.createDirectories(tmp.resolve("dst"));
         CommandLineRun run = CommandLineRun.asLaunched("compare", option, value, src + "/", dst.toString());
-        assertOneLineUsageError(run, "spark-dcp: ", "Unknown options: '" + option + "'");
+        assertOneLineUsageError(run, "spark-dcp: " + option + " is an option of copy and sync, not of compare", "");
         assertFalse(CommandLineRun.of("compare", "--help").out().contains(option), "compare's help has only its own options");
     }
 

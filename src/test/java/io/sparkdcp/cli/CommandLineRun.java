@@ -26,6 +26,11 @@ record CommandLineRun(int exitCode, String out, String err) {
         return on(Main.commandLine(), args);
     }
 
+    /** As Main.main parses these arguments: with the named command's model alone. */
+    static CommandLineRun asMainRunsIt(String... args) {
+        return on(Main.commandLine(args), args);
+    }
+
     /** Runs args (the command first) with {@code --report report} after the command's name; it must exit 0. Returns the report. */
     static JsonNode succeeded(Path report, String... args) throws IOException {
         List<String> all = new ArrayList<>(List.of(args[0], "--report", report.toString()));

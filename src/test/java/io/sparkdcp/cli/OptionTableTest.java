@@ -112,6 +112,7 @@ class OptionTableTest {
     @Test
     void everyOptionWordInTheCodeIsAnOptionOfACommand() throws IOException {
         Set<String> options = new TreeSet<>(NOT_OPTIONS);
+        options.addAll(UsageHints.RSYNC.keySet()); // rsync's, named to be refused with what to use instead
         CommandLine root = Main.withEverySubcommand();
         for (CommandLine command : root.getSubcommands().values())
             for (OptionSpec o : command.getCommandSpec().options()) options.addAll(List.of(o.names()));

@@ -4,6 +4,7 @@ import io.sparkdcp.copy.options.CopyModes.Mode;
 
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 import static io.sparkdcp.copy.options.OptionTable.Command.BENCH;
@@ -14,8 +15,8 @@ import static io.sparkdcp.copy.options.OptionTable.Command.SYNC;
 /**
  * The request's options, each declared once, as DistCp's {@code DistCpOptionSwitch} and rclone's flag
  * table declare theirs: its word ({@code --} and the word on the command line), the commands that take
- * it, its value, default, help, its key under the JSON report's {@code settings}, and, for a mode, whether it
- * changes what counts as identical (the state ledger's fingerprint then holds it; what is kept and the filter
+ * it, its value (the words it takes, when they are few), default, help, its key under the JSON report's
+ * {@code settings}, and, for a mode, whether it changes what counts as identical (the state ledger's fingerprint then holds it; what is kept and the filter
  * enter the fingerprint whole). The CLI makes its options
  * from this table, {@code CopyRequest.Builder} sets each by its entry and the report and the ledger
  * read their keys from it; what a mode does is the engine's code that asks {@link CopyModes#has}.
@@ -25,11 +26,11 @@ import static io.sparkdcp.copy.options.OptionTable.Command.SYNC;
  */
 public enum OptionTable {
     // What is kept of each entry (CopyRequest's keep).
-    XATTRS(Value.TEXT, "xattrs", on(COPY, SYNC, COMPARE, BENCH).label("none|all|non-lustre|libattr").byDefault("non-lustre")
+    XATTRS(Value.TEXT, "xattrs", on(COPY, SYNC, COMPARE, BENCH).words("none", "all", "non-lustre", "libattr").byDefault("non-lustre")
             .report("xattrs")
             .help("Extended attributes to copy (ACLs included): non-lustre skips those Lustre manages itself, "
                     + "libattr those /etc/xattr.conf marks skip. Default: ${DEFAULT-VALUE}.")),
-    XATTR_ACCESS(Value.TEXT, "xattr-access", on(COPY, SYNC).label("fd").byDefault("fd").report("xattr_access")
+    XATTR_ACCESS(Value.TEXT, "xattr-access", on(COPY, SYNC).words("fd").byDefault("fd").report("xattr_access")
             .help("Read and write xattrs and project IDs on the file descriptors the copy holds (fd, the only value; "
                     + "the path way, a second open of each file, is the bench's baseline). Default: ${DEFAULT-VALUE}.")),
     NO_PROJID(Value.FLAG, "no-projid", on(COPY, SYNC, COMPARE).report("project_ids")
@@ -41,7 +42,7 @@ public enum OptionTable {
     STRICT(Value.FLAG, "strict", on(COPY, SYNC)
             .help("A flag or Lustre layout the destination cannot hold fails the entry "
                     + "(default: one notice per kind, and the entry is copied without it).")),
-    LUSTRE_LAYOUT(Value.TEXT, "lustre-layout", on(COPY, SYNC).label("inherit|keep|exact").byDefault("inherit")
+    LUSTRE_LAYOUT(Value.TEXT, "lustre-layout", on(COPY, SYNC).words("inherit", "keep", "exact").byDefault("inherit")
             .help("Layout of new files and directories on Lustre: the destination directory's (inherit), "
                     + "the source's without OST indexes (keep), or as it is (exact). Default: ${DEFAULT-VALUE}.")),
 
@@ -80,7 +81,7 @@ public enum OptionTable {
                     + ": hides per-call latency on file systems such as Lustre. Default: ${DEFAULT-VALUE}.")),
 
     // Where the listing comes from (CopyRequest's listing).
-    WALK(Value.TEXT, "walk", on(COPY, SYNC, COMPARE).label("auto|driver|distributed").byDefault("auto").report("listed_by")
+    WALK(Value.TEXT, "walk", on(COPY, SYNC, COMPARE).words("auto", "driver", "distributed").byDefault("auto").report("listed_by")
             .help("Where SRC is listed: by the driver's threads, or by the executors in rounds of subtrees "
                     + "(for huge trees); auto: on the executors when the master is a cluster. Default: ${DEFAULT-VALUE}.")
             .compareHelp("Where the trees are listed: by the driver's threads, or by the executors in rounds of subtrees; "
@@ -143,6 +144,9 @@ public enum OptionTable {
     /** What help shows after the option (N, SIZE, DIR, the words taken); null for a flag. */
     public String label() { return d.label; }
 
+    /** The words the option takes when they are few (help shows them as its label, completion offers them); else empty. */
+    public List<String> words() { return d.words; }
+
     /** The default as a word the option takes; null: none (or, for a number, one the builder works out). */
     public String defaultWord() { return d.defaultWord; }
 
@@ -185,6 +189,7 @@ public enum OptionTable {
     private static final class Declaration {
         private final Set<Command> commands;
         private String label;
+        private List<String> words = List.of();
         private String defaultWord;
         private String help;
         private String compareHelp;
@@ -195,6 +200,8 @@ public enum OptionTable {
         private Declaration(Set<Command> commands) { this.commands = commands; }
 
         Declaration label(String l) { label = l; return this; }
+
+        Declaration words(String... taken) { words = List.of(taken); return label(String.join("|", taken)); }
 
         Declaration byDefault(String word) { defaultWord = word; return this; }
 
