@@ -22,6 +22,7 @@ public final class ProgressPrinter implements AutoCloseable {
 
     private final Supplier<Work> done;
     private final Consumer<String> out;
+    private final long windowNanos;
     private final ScheduledExecutorService timer;
     /** Samples a line is printed at. */
     private final int samplesPerLine;
@@ -33,9 +34,15 @@ public final class ProgressPrinter implements AutoCloseable {
     private record Sample(long nanos, Work done) {}
 
     public ProgressPrinter(Duration interval, Supplier<Work> done, Consumer<String> out) {
+        this(interval, WINDOW, done, out);
+    }
+
+    /** @param window how far back the rates look */
+    ProgressPrinter(Duration interval, Duration window, Supplier<Work> done, Consumer<String> out) {
         if (interval.isNegative() || interval.isZero()) throw new IllegalArgumentException("progress interval must be positive");
         this.done = done;
         this.out = out;
+        this.windowNanos = window.toNanos();
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "spark-dcp-progress");
             t.setDaemon(true);
@@ -74,7 +81,7 @@ public final class ProgressPrinter implements AutoCloseable {
     private Sample sample() {
         Sample now = new Sample(System.nanoTime(), done.get());
         samples.add(now);
-        long start = now.nanos() - WINDOW.toNanos();
+        long start = now.nanos() - windowNanos;
         while (samples.size() > 1) {
             Sample oldest = samples.removeFirst();
             if (samples.getFirst().nanos() > start) { // the window begins after it: it stays as its start
