@@ -117,12 +117,12 @@ public final class LedgerRun {
         return out;
     }
 
-    /** Entries the ledger proved unchanged. */
     /** The entries and data bytes the ledger left to the copy (for progress: the engine never sees the rest). */
     public Work toCopy() {
         return new Work(left.entries(), left.dataBytes());
     }
 
+    /** Entries the ledger proved unchanged. */
     public long proven() {
         return proven;
     }
