@@ -228,7 +228,10 @@ public final class PreparedCopy {
             return logged(() -> {
                 if (request.run().progressInterval().isZero()) return new CopyResult(job.apply(runner, total -> {}));
                 try (ProgressPrinter progress = new ProgressPrinter(request.run().progressInterval(), runner::done, request.run().progress())) {
-                    return new CopyResult(job.apply(runner, progress::planned));
+                    CopyReport report = job.apply(runner, progress::planned);
+                    runner.settled();
+                    progress.finished(); // the last line: what the summary counts
+                    return new CopyResult(report);
                 }
             });
         });

@@ -45,10 +45,15 @@ final class CopyContext implements AutoCloseable {
     private long timeWindowNanos = -1;
 
     CopyContext(TaskTrees trees, StepRecorder recorder) {
+        this(trees, recorder, ProgressRecorder.NONE);
+    }
+
+    /** @param progress told the data bytes as they are written */
+    CopyContext(TaskTrees trees, StepRecorder recorder, ProgressRecorder progress) {
         this.trees = trees;
         this.options = trees.options;
         this.steps = trees.limits.throttled(recorder);
-        this.data = new DataCopier(trees.limits.bytes());
+        this.data = new DataCopier(trees.limits.bytes(), progress);
         this.euid = trees.euid;
         this.egid = trees.egid;
         this.source = new DirectoryCache(trees.sourceRoot, steps);

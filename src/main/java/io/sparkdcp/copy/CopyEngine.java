@@ -3,7 +3,6 @@ package io.sparkdcp.copy;
 import io.sparkdcp.copy.options.CopyOptions;
 import io.sparkdcp.copy.steps.StepRecorder;
 import io.sparkdcp.posix.Failure;
-import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.plan.Chunk;
 import io.sparkdcp.plan.HardLink;
@@ -46,7 +45,7 @@ public final class CopyEngine implements AutoCloseable {
         this.ownsTrees = ownsTrees;
         this.progress = progress;
         this.items = items;
-        this.ctx = new CopyContext(trees, steps);
+        this.ctx = new CopyContext(trees, steps, progress);
         this.steps = steps;
         MetadataSync sync = new MetadataSync(ctx);
         this.locks = new AttemptLocks(ctx.steps);
@@ -73,8 +72,9 @@ public final class CopyEngine implements AutoCloseable {
     public BatchResult copyFiles(List<Entry> entries, List<HardLink> links) {
         CopyCounts counts = new CopyCounts(items);
         for (Entry e : entries) {
+            Settling entry = settling(counts);
             files.copy(e, counts);
-            progress.done(1, fileBytes(e));
+            settle(entry, 1, dataBytes(e), counts);
         }
         for (HardLink l : links) {
             files.link(l, counts);
@@ -90,7 +90,8 @@ public final class CopyEngine implements AutoCloseable {
         for (Entry e : batch) {
             LargeFile created = largeFiles.prepare(e, counts);
             if (created != null) needChunks.add(created);
-            progress.done(1, created != null ? 0 : fileBytes(e)); // the chunks report their own bytes
+            progress.done(1, 0);
+            if (created == null) progress.replanned(-dataBytes(e)); // kept or failed: no chunks; else they settle their bytes
         }
         return new BatchResult(noticed(counts), needChunks, List.of());
     }
@@ -100,12 +101,14 @@ public final class CopyEngine implements AutoCloseable {
         CopyCounts counts = new CopyCounts(items);
         List<Failure> failures = new ArrayList<>();
         for (Chunk c : chunks) {
+            Settling chunk = settling(counts);
             try {
                 counts.addBytes(largeFiles.copyChunk(c));
             } catch (PosixException ex) {
                 failures.add(Failure.of(c.file().path(), ex));
             }
-            progress.done(0, c.length());
+            // A sparse file's chunk cannot tell its share of the file's data: the file's finish moves the total.
+            settle(chunk, 0, c.file().stat().maybeSparse() ? -1 : c.length(), counts);
         }
         return new BatchResult(noticed(counts), List.of(), failures);
     }
@@ -113,7 +116,10 @@ public final class CopyEngine implements AutoCloseable {
     /** Gives large files whose chunks all arrived their metadata. */
     public BatchResult finishLargeFiles(List<LargeFile> batch) {
         CopyCounts counts = new CopyCounts(items);
-        for (LargeFile f : batch) largeFiles.finish(f, counts);
+        for (LargeFile f : batch) {
+            long data = largeFiles.finish(f, counts);
+            if (data >= 0) progress.replanned(data - dataBytes(f.file()));
+        }
         return BatchResult.of(noticed(counts));
     }
 
@@ -174,9 +180,29 @@ public final class CopyEngine implements AutoCloseable {
         return counts;
     }
 
-    /** Bytes as the walk's total counts them: regular files' sizes. */
-    private static long fileBytes(Entry e) {
-        return e.type() == FileType.FILE ? e.stat().size() : 0;
+    /** Bytes as the listing's total counts them: regular files' data ({@link io.sparkdcp.posix.Stat#dataBytes}). */
+    private static long dataBytes(Entry e) {
+        return e.stat().dataBytes();
+    }
+
+    private Settling settling(CopyCounts counts) {
+        return new Settling(ctx.data.written(), counts.bytesCopied());
+    }
+
+    /** What the data copier had written and the counts had copied when an entry (or a chunk) began. */
+    private record Settling(long writtenBefore, long copiedBefore) {}
+
+    /**
+     * At an entry's (or a chunk's) end, the bytes it wrote become the bytes it copied (none when it failed),
+     * and the bytes the listing counted for it become those too.
+     *
+     * @param listed the listing's bytes for it; -1 when it has no share of its own (the total moves later)
+     */
+    private void settle(Settling before, long entries, long listed, CopyCounts counts) {
+        long written = ctx.data.written() - before.writtenBefore();
+        long copied = counts.bytesCopied() - before.copiedBefore();
+        progress.done(entries, copied - written);
+        if (listed >= 0) progress.replanned(copied - listed);
     }
 
 }

@@ -11,20 +11,32 @@ import io.sparkdcp.posix.PosixException;
 /**
  * Copies bytes between two open files at equal offsets: copy_file_range first (the kernel clones,
  * splices or falls back itself), read/write when the file systems refuse it. Holes stay holes: a
- * file with fewer blocks than its size is copied extent by extent (SEEK_DATA/SEEK_HOLE).
+ * file with fewer blocks than its size is copied extent by extent (SEEK_DATA/SEEK_HOLE). The bytes of each
+ * call go to progress as they are written, so a large file's bytes move while it is copied.
  */
 final class DataCopier {
     private static final int BUFFER_SIZE = 1 << 20;
     /** Under --bwlimit each call moves at most 10 ms of the rate, from 64 KiB to the buffer's 1 MiB. */
     private static final long MIN_THROTTLED_CALL = 64 << 10;
+    /** Unlimited, a call moves at most this much: progress moves at least this often in a large chunk. */
+    private static final long MAX_CALL = 16 << 20;
 
     /** The --bwlimit bucket each call takes its bytes from first; null when bytes are not limited. */
     private final RateLimiter bytes;
+    private final ProgressRecorder progress;
     private NativeBuffer buffer;
     private boolean copyFileRangeRefused;
+    /** Bytes written by this copier so far, for the engine to settle each entry's progress. */
+    private long written;
 
-    DataCopier(RateLimiter bytes) {
+    DataCopier(RateLimiter bytes, ProgressRecorder progress) {
         this.bytes = bytes;
+        this.progress = progress;
+    }
+
+    /** Every byte this copier has written, what went to progress. */
+    long written() {
+        return written;
     }
 
     /**
@@ -36,24 +48,39 @@ final class DataCopier {
         if (length <= 0) return 0;
         if (!sparse) return copyExtent(src, dst, offset, length);
         long end = offset + length;
-        long written = 0;
+        long copied = 0;
         long pos = offset;
         while (pos < end) {
             long data = Posix.seek(src, pos, Linux.SEEK_DATA);
             if (data < 0 || data >= end) break;
             long hole = Posix.seek(src, data, Linux.SEEK_HOLE);
             long extentEnd = hole < 0 ? end : Math.min(hole, end);
-            written += copyExtent(src, dst, data, extentEnd - data);
+            copied += copyExtent(src, dst, data, extentEnd - data);
             pos = extentEnd;
         }
-        return written;
+        return copied;
+    }
+
+    /** The bytes {@link #copyRange} copies of a whole sparse file: its data extents, found without reading them. */
+    static long dataBytes(Fd file, long size) {
+        long data = 0;
+        long pos = 0;
+        while (pos < size) {
+            long start = Posix.seek(file, pos, Linux.SEEK_DATA);
+            if (start < 0 || start >= size) break;
+            long hole = Posix.seek(file, start, Linux.SEEK_HOLE);
+            long end = hole < 0 ? size : Math.min(hole, size);
+            data += end - start;
+            pos = end;
+        }
+        return data;
     }
 
     /** Copies length bytes at offset. */
     private long copyExtent(Fd src, Fd dst, long offset, long length) {
         long done = 0;
         while (done < length) {
-            long want = length - done;
+            long want = Math.min(length - done, MAX_CALL);
             if (bytes != null) {
                 want = Math.min(want, Math.max(MIN_THROTTLED_CALL, Math.min(BUFFER_SIZE, (long) (bytes.rate() / 100))));
                 bytes.acquire(want);
@@ -65,6 +92,8 @@ final class DataCopier {
             }
             if (n == 0) throw shrank(src, offset + done);
             done += n;
+            written += n;
+            progress.done(0, n);
         }
         return done;
     }

@@ -132,7 +132,11 @@ final class LargeFileCopier {
         }
     }
 
-    void finish(LargeFile large, CopyCounts counts) {
+    /**
+     * @return the data bytes the chunks copied, measured on the source, when the file is sparse and this
+     *         attempt finished it (its chunks cannot tell their share of its data); else -1
+     */
+    long finish(LargeFile large, CopyCounts counts) {
         Entry e = large.file();
         Fd src = null;
         Fd dst = null;
@@ -141,7 +145,7 @@ final class LargeFileCopier {
             dst = openTemporary(e, large.temporary(), large.destinationIno(), ctx.options.modes().verify());
             if (dst == null) { // another attempt of this finish renamed it into place
                 counts.addCopied(e);
-                return;
+                return -1;
             }
             locks.hold(dst); // alone: no chunk task writes after the times
             Stat current = statDestination(dst);
@@ -149,7 +153,7 @@ final class LargeFileCopier {
             Fd dir = ctx.destination.get(e.parent());
             if (!ctx.steps.time(Step.STAT_DST, () -> sameInode(Posix.statAtIfExists(dir, large.temporary()), current))) {
                 counts.addCopied(e); // renamed into place by another attempt while this one waited for its lock
-                return;
+                return -1;
             }
             if (current.size() != e.stat().size())
                 throw new PosixException("copy", Errno.EIO, e.path(), "destination has " + current.size()
@@ -168,8 +172,10 @@ final class LargeFileCopier {
             writer.applyLocks(dst, e.path(), fsx, held); // a locked file could not be renamed
             counts.addCopied(e);
             if (ctx.options.modes().verify()) counts.addVerified();
+            return e.stat().maybeSparse() ? DataCopier.dataBytes(src, e.stat().size()) : -1;
         } catch (PosixException ex) {
             counts.addFailure(e, Failure.of(e.path(), ex));
+            return -1;
         } finally {
             ctx.timedClose(src);
             ctx.timedClose(dst);

@@ -191,7 +191,7 @@ public final class CopyJob {
                     linked = plus(linked, plans.mapShares(CopyJob::linked));
                     large = plus(large, plans.mapShares(CopyJob::largeFiles));
                 }
-                listing = listed();
+                listing = listed(ledger);
                 counts.merge(made);
                 if (listing.linkedFiles() > 0) files.submit(linkBatches(linked, listing.linkedFiles()));
                 counts.merge(files.finish());
@@ -204,12 +204,13 @@ public final class CopyJob {
         }
 
         /** The listing is whole: said in the log, its totals told for progress, its errors counted before any phase's. */
-        private ListingSummary listed() {
+        private ListingSummary listed(LedgerRun ledger) {
             ListingSummary listing = source.summary();
             log.accept(String.format("listed %s (%s in files): %s in %s", Counted.of(listing.entries(), "entry"),
                     Counted.of(listing.fileBytes(), "byte"), Counted.of(Arrays.stream(listing.directoriesByDepth()).sum(), "directory"),
                     Counted.of(listing.directoriesByDepth().length, "level")));
-            planned.accept(new Work(listing.entries(), listing.fileBytes()));
+            // What the engine is given: the listing's data bytes, but what the ledger proved unchanged.
+            planned.accept(ledger != null ? ledger.toCopy() : new Work(listing.entries(), listing.dataBytes()));
             listing.addErrorsTo(counts, f -> f);
             return listing;
         }

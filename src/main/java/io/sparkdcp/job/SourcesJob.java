@@ -37,9 +37,13 @@ public final class SourcesJob {
         long entries = 0, bytes = 0, ledgerUnchanged = 0;
         boolean complete = true;
         CopyReport last = null;
+        Work[] plannedBefore = {Work.NONE}; // the earlier pairs' totals as they were told
         for (int pair = 0; pair < pairs; pair++) {
-            long entriesBefore = entries, bytesBefore = bytes;
-            last = job.run(pair, w -> planned.accept(new Work(entriesBefore + w.entries(), bytesBefore + w.bytes())));
+            Work before = plannedBefore[0];
+            last = job.run(pair, w -> {
+                plannedBefore[0] = before.plus(w);
+                planned.accept(plannedBefore[0]);
+            });
             counts.merge(last.counts().under(names.get(pair)));
             entries += last.listed().entries();
             bytes += last.listed().bytes();

@@ -92,6 +92,15 @@ public record Stat(FileType type, int permissions, int uid, int gid, long size, 
         return type == FileType.FILE && blocks * 512 < size;
     }
 
+    /**
+     * The bytes of data a copy writes, as far as the stat tells: the size, or a sparse file's allocated
+     * blocks (its holes are not written). Zero for anything but a regular file.
+     */
+    public long dataBytes() {
+        if (type != FileType.FILE) return 0;
+        return maybeSparse() ? blocks * 512 : size;
+    }
+
     public boolean sameMtime(Stat other) {
         return sameMtime(other, 0);
     }

@@ -3,29 +3,31 @@ package io.sparkdcp.progress;
 import java.util.Locale;
 
 /**
- * One line of live progress: entries and bytes done out of the total, the rates since the totals
- * were known, and the time left at those rates.
+ * One line of live progress: entries and data bytes done out of the total (the listing's, as the work done
+ * has moved it: {@link Work}), the rates over a recent window, and the time left at those rates.
  */
 public final class ProgressLine {
     private ProgressLine() {}
 
-    /** @param elapsedNanos time since the copy phases began (the walk's time is not a copy rate) */
-    public static String format(Work done, Work total, long elapsedNanos) {
-        return format(done, Work.NONE, total, elapsedNanos);
+    /** A line whose window is the whole copy: the rates since nothing was done. */
+    public static String format(Work done, Work listed, long elapsedNanos) {
+        return format(done, Work.NONE, listed, elapsedNanos);
     }
 
     /**
-     * @param before       what was done already when the clock started: a copy on threads starts while
-     *                     the walk still lists, before the totals are known and the clock starts, and
-     *                     the rates and the time left count only what was done since
-     * @param elapsedNanos time since the clock started
+     * @param windowStart  what was done when the window began: the rates and the time left count only what was
+     *                     done since (a copy on threads starts while the walk still lists, before the totals are known)
+     * @param listed       the listing's total, which {@code done}'s replanned bytes move
+     * @param windowNanos  the window's length
      */
-    public static String format(Work done, Work before, Work total, long elapsedNanos) {
-        double seconds = Math.max(elapsedNanos, 1) / 1e9;
+    public static String format(Work done, Work windowStart, Work listed, long windowNanos) {
+        double seconds = Math.max(windowNanos, 1) / 1e9;
+        Work total = listed.replannedBy(done);
         return String.format(Locale.ROOT, "progress: %,d/%,d entries, %s/%s, %s, %,.0f entries/s, ETA %s",
                 done.entries(), total.entries(), Iec.bytes(done.bytes()), Iec.bytes(total.bytes()),
-                Iec.rate((done.bytes() - before.bytes()) / seconds), (done.entries() - before.entries()) / seconds,
-                eta(done, before, total, seconds));
+                Iec.rate(Math.max(0, done.bytes() - windowStart.bytes()) / seconds),
+                Math.max(0, done.entries() - windowStart.entries()) / seconds,
+                eta(done, windowStart, total, seconds));
     }
 
     static String eta(Work done, Work total, double seconds) {
@@ -33,21 +35,23 @@ public final class ProgressLine {
     }
 
     /**
-     * Time left at the pace since {@code before}, from the measure that is least done: entries for
-     * trees of small files, bytes for a few large ones.
+     * Time left at the window's rates: for the bytes left at the window's byte rate, and for the entries left at
+     * its entry rate, the longer of the two; a measure that did not move in the window has no say (a large
+     * file's entry is done only at its end, while its bytes flow). Unknown when what is left did not move.
      */
-    static String eta(Work done, Work before, Work total, double seconds) {
-        double byEntries = fraction(done.entries(), total.entries());
-        double byBytes = fraction(done.bytes(), total.bytes());
-        double fraction = Math.min(byEntries, byBytes);
-        double since = fraction - (byEntries <= byBytes ? fraction(before.entries(), total.entries())
-                : fraction(before.bytes(), total.bytes()));
-        if (fraction < 1 && since <= 0) return "unknown";
-        long left = fraction >= 1 ? 0 : Math.round(seconds * (1 - fraction) / since);
-        return String.format(Locale.ROOT, "%d:%02d:%02d", left / 3600, left / 60 % 60, left % 60);
+    static String eta(Work done, Work windowStart, Work total, double seconds) {
+        long bytesLeft = Math.max(0, total.bytes() - done.bytes());
+        long entriesLeft = Math.max(0, total.entries() - done.entries());
+        if (bytesLeft == 0 && entriesLeft == 0) return clock(0);
+        double bytesPerSecond = (done.bytes() - windowStart.bytes()) / seconds;
+        double entriesPerSecond = (done.entries() - windowStart.entries()) / seconds;
+        double left = -1;
+        if (bytesLeft > 0 && bytesPerSecond > 0) left = bytesLeft / bytesPerSecond;
+        if (entriesLeft > 0 && entriesPerSecond > 0) left = Math.max(left, entriesLeft / entriesPerSecond);
+        return left < 0 ? "unknown" : clock(Math.round(left));
     }
 
-    private static double fraction(long done, long total) {
-        return total <= 0 ? 1 : Math.min(1, (double) done / total);
+    private static String clock(long seconds) {
+        return String.format(Locale.ROOT, "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60);
     }
 }

@@ -20,6 +20,7 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,6 +39,8 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     public static final String PROGRESS_ACCUMULATOR_NAME = "spark-dcp progress";
     /** The job property naming the phase whose results the driver counts: only its tasks commit their item log. */
     static final String COUNTED_PHASE = "spark-dcp.counted-phase";
+    /** How long {@link #settled} waits for the listener's progress at most. */
+    private static final Duration SETTLING = Duration.ofSeconds(5);
 
     private final JavaSparkContext sc;
     private final StepAccumulator steps = new StepAccumulator();
@@ -210,6 +213,24 @@ public final class SparkPhaseRunner implements PhaseRunner, AutoCloseable {
     @Override
     public Work done() {
         return heartbeats.done();
+    }
+
+    /**
+     * The driver's own accumulator holds every successful task's work once its job returns; the listener's
+     * sum catches up with it shortly after. Waits at most {@link #SETTLING}: a listener that lags longer
+     * leaves the last line short, never the copy.
+     */
+    @Override
+    public void settled() {
+        long deadline = System.nanoTime() + SETTLING.toNanos();
+        while (!heartbeats.done().equals(progress.value()) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /**

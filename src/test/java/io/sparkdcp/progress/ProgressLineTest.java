@@ -41,6 +41,23 @@ class ProgressLineTest {
     }
 
     @Test
+    void aLargeFileWhoseBytesFlowHasATimeLeftThatFallsThoughItsEntryIsNotDone() {
+        // Its directory done, the file not: 100 MiB more in each 10 s window, of 1,000 MiB.
+        Work total = new Work(2, 1000L << 20);
+        String earlier = ProgressLine.eta(new Work(1, 500L << 20), new Work(1, 400L << 20), total, 10);
+        String later = ProgressLine.eta(new Work(1, 900L << 20), new Work(1, 800L << 20), total, 10);
+        assertEquals("0:00:50", earlier);
+        assertEquals("0:00:10", later);
+    }
+
+    @Test
+    void theTotalIsTheListingsAsTheWorkDoneMovedIt() {
+        // 100 MiB listed; a file kept as it was took 40 MiB out: 30 MiB done of 60 MiB.
+        String line = ProgressLine.format(new Work(5, 30L << 20, -(40L << 20)), new Work(10, 100L << 20), TEN_SECONDS);
+        assertTrue(line.startsWith("progress: 5/10 entries, 30.0 MiB/60.0 MiB, "), line);
+    }
+
+    @Test
     void nothingLeftIsNoTimeLeftEvenWithNothingDoneSince() {
         assertEquals("0:00:00", ProgressLine.eta(new Work(100, 100), new Work(100, 100), new Work(100, 100), 3));
     }

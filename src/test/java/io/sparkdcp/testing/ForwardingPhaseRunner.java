@@ -30,4 +30,7 @@ public interface ForwardingPhaseRunner extends PhaseRunner {
 
     @Override
     default Work done() { return delegate().done(); }
+
+    @Override
+    default void settled() { delegate().settled(); }
 }

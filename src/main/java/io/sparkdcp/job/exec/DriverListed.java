@@ -126,9 +126,7 @@ final class DriverListed implements Listed {
 
     /** Every error kept: the driver has them all. */
     private static ListingSummary summaryOf(Listing listing) {
-        ListingSummary s = ListingSummary.of(listing.blocks(), List.of(), 0);
-        return new ListingSummary(s.entries(), s.fileBytes(), s.directoriesByDepth(), s.linkedFiles(), s.largestFile(), 0,
-                listing.errors(), listing.errors().size());
+        return ListingSummary.of(listing.blocks(), List.of(), 0).withErrors(listing.errors());
     }
 
     @Override

@@ -28,9 +28,18 @@ public final class LocalPhaseRunner implements PhaseRunner {
     private final StepStats totals = new StepStats();
     private final AtomicLong entriesDone = new AtomicLong();
     private final AtomicLong bytesDone = new AtomicLong();
-    private final ProgressRecorder progress = (entries, bytes) -> {
-        entriesDone.addAndGet(entries);
-        bytesDone.addAndGet(bytes);
+    private final AtomicLong bytesReplanned = new AtomicLong();
+    private final ProgressRecorder progress = new ProgressRecorder() {
+        @Override
+        public void done(long entries, long bytes) {
+            entriesDone.addAndGet(entries);
+            bytesDone.addAndGet(bytes);
+        }
+
+        @Override
+        public void replanned(long bytes) {
+            bytesReplanned.addAndGet(bytes);
+        }
     };
 
     public LocalPhaseRunner(int threads) {
@@ -122,7 +131,7 @@ public final class LocalPhaseRunner implements PhaseRunner {
 
     @Override
     public Work done() {
-        return new Work(entriesDone.get(), bytesDone.get());
+        return new Work(entriesDone.get(), bytesDone.get(), bytesReplanned.get());
     }
 
     @Override

@@ -76,4 +76,10 @@ public interface PhaseRunner {
 
     /** Entries and bytes handled so far, including what running tasks have reported (for progress). */
     Work done();
+
+    /**
+     * Returns once {@link #done} holds the work of every task that has ended, for the last progress line
+     * (Spark's listeners hear of a task's end shortly after its job returns).
+     */
+    default void settled() {}
 }

@@ -23,4 +23,9 @@ final class LockedRecorder implements StepRecorder, ProgressRecorder {
     public synchronized void done(long entries, long bytes) {
         progress.done(entries, bytes);
     }
+
+    @Override
+    public synchronized void replanned(long bytes) {
+        progress.replanned(bytes);
+    }
 }

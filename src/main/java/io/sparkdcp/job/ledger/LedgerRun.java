@@ -6,6 +6,8 @@ import io.sparkdcp.job.exec.JobOptions;
 import io.sparkdcp.job.exec.Listed;
 import io.sparkdcp.job.exec.PathKey;
 import io.sparkdcp.job.exec.Spread;
+import io.sparkdcp.job.listing.ListingSummary;
+import io.sparkdcp.progress.Work;
 import io.sparkdcp.report.Counted;
 import io.sparkdcp.walk.DirectoryBlock;
 
@@ -30,6 +32,8 @@ public final class LedgerRun {
     private StateLedger.Generation current;
     private boolean checked;
     private long proven;
+    /** The listing but what the ledger proved: what the copy is left to do. */
+    private ListingSummary left = ListingSummary.EMPTY;
 
     private LedgerRun(String dir, String fingerprint, StateLedger.Generation current, long startedNanos, Consumer<String> log) {
         this.dir = dir;
@@ -88,7 +92,10 @@ public final class LedgerRun {
             Spread<LedgerBlock> ledger = parts(source, generation).mapShares(share -> read(generation, share));
             decided = LedgerJoin.pair(listing, ledger).mapInTasks("look up the state ledger", share -> LedgerJoin.decide(share, copy)).kept();
         }
-        for (long n : decided.mapShares(LedgerRun::provenCount).collect()) proven += n;
+        for (ShareDecided c : decided.mapShares(LedgerRun::decided).collect()) {
+            proven += c.proven();
+            left = left.plus(c.left());
+        }
         if (generation != null) log.accept("the state ledger proved " + Counted.of(proven, "entry") + " unchanged on both sides");
         return decided;
     }
@@ -108,6 +115,11 @@ public final class LedgerRun {
             for (LedgerBlock.Entry e : d.proven().entries())
                 if (e.name().length > 0) out.add(new PathKey(io.sparkdcp.posix.PathBytes.join(d.path(), e.name())));
         return out;
+    }
+
+    /** The entries and data bytes the ledger left to the copy (for progress: the engine never sees the rest). */
+    public Work toCopy() {
+        return new Work(left.entries(), left.dataBytes());
     }
 
     /** Entries the ledger proved unchanged. */
@@ -187,9 +199,17 @@ public final class LedgerRun {
         return out;
     }
 
-    private static Iterable<Long> provenCount(List<LedgerJoin.Decided> share) {
+    /** A share's entries the ledger proved, and what it left to the copy. */
+    private record ShareDecided(long proven, ListingSummary left) implements java.io.Serializable {}
+
+    private static Iterable<ShareDecided> decided(List<LedgerJoin.Decided> share) {
         long n = 0;
-        for (LedgerJoin.Decided d : share) n += d.provenCount();
-        return List.of(n);
+        List<DirectoryBlock> left = new ArrayList<>();
+        for (LedgerJoin.Decided d : share) {
+            n += d.provenCount();
+            left.addAll(d.left());
+            left.addAll(d.suspect());
+        }
+        return List.of(new ShareDecided(n, ListingSummary.of(left, List.of(), 0)));
     }
 }

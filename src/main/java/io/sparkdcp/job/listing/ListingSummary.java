@@ -4,6 +4,7 @@ import io.sparkdcp.copy.CopyCounts;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
 import io.sparkdcp.posix.PathBytes;
+import io.sparkdcp.posix.Stat;
 import io.sparkdcp.walk.DirectoryBlock;
 import io.sparkdcp.walk.Entry;
 import io.sparkdcp.walk.SubtreeWalk;
@@ -25,25 +26,39 @@ import java.util.function.UnaryOperator;
  * the same whichever walk task met which name, so a listing on the driver and one in rounds on the executors
  * agree; a file with names outside SRC counts the share of its names inside.
  *
+ * <p>The files' data bytes ({@link Stat#dataBytes}: their sizes without the holes) are summed the same way.
+ *
  * @param singleLinkBytes    bytes of the files with one link
  * @param linkedSizesByLinks for each link count k above one, the sum of the sizes of the names with k links
+ * @param singleLinkData     data bytes of the files with one link
+ * @param linkedDataByLinks  for each link count k above one, the sum of the data bytes of the names with k links
  */
 public record ListingSummary(long entries, long singleLinkBytes, long[] directoriesByDepth, long linkedFiles, long largestFile,
-                             long frontier, List<Failure> errors, long errorCount, Map<Long, Long> linkedSizesByLinks)
+                             long frontier, List<Failure> errors, long errorCount, Map<Long, Long> linkedSizesByLinks,
+                             long singleLinkData, Map<Long, Long> linkedDataByLinks)
         implements java.io.Serializable {
-    public static final ListingSummary EMPTY = new ListingSummary(0, 0, new long[0], 0, 0, 0, List.of(), 0);
-
-    /** A summary whose files' bytes are known already: {@code fileBytes}, each inode's once. */
-    public ListingSummary(long entries, long fileBytes, long[] directoriesByDepth, long linkedFiles, long largestFile,
-                          long frontier, List<Failure> errors, long errorCount) {
-        this(entries, fileBytes, directoriesByDepth, linkedFiles, largestFile, frontier, errors, errorCount, Map.of());
-    }
+    public static final ListingSummary EMPTY = new ListingSummary(0, 0, new long[0], 0, 0, 0, List.of(), 0, Map.of(), 0, Map.of());
 
     /** Bytes of regular files, each inode's once. */
     public long fileBytes() {
-        long bytes = singleLinkBytes;
-        for (Map.Entry<Long, Long> k : linkedSizesByLinks.entrySet()) bytes += k.getValue() / k.getKey();
+        return perInode(singleLinkBytes, linkedSizesByLinks);
+    }
+
+    /** Data bytes of regular files (holes left out), each inode's once: what a copy of them all writes. */
+    public long dataBytes() {
+        return perInode(singleLinkData, linkedDataByLinks);
+    }
+
+    private static long perInode(long singleLink, Map<Long, Long> linkedByLinks) {
+        long bytes = singleLink;
+        for (Map.Entry<Long, Long> k : linkedByLinks.entrySet()) bytes += k.getValue() / k.getKey();
         return bytes;
+    }
+
+    /** This summary with the walk's errors, all of them kept. */
+    public ListingSummary withErrors(List<Failure> all) {
+        return new ListingSummary(entries, singleLinkBytes, directoriesByDepth, linkedFiles, largestFile, frontier, all, all.size(),
+                linkedSizesByLinks, singleLinkData, linkedDataByLinks);
     }
 
     /** A walk task's part. */
@@ -52,9 +67,10 @@ public record ListingSummary(long entries, long singleLinkBytes, long[] director
     }
 
     public static ListingSummary of(List<DirectoryBlock> blocks, List<Failure> allErrors, long frontier) {
-        long entries = 0, bytes = 0, linked = 0, largest = 0;
+        long entries = 0, bytes = 0, data = 0, linked = 0, largest = 0;
         long[] byDepth = new long[0];
         Map<Long, Long> linkedSizes = new HashMap<>();
+        Map<Long, Long> linkedData = new HashMap<>();
         for (DirectoryBlock b : blocks) {
             entries += b.entryCount();
             if (b.directory() != null) {
@@ -67,15 +83,18 @@ public record ListingSummary(long entries, long singleLinkBytes, long[] director
                 largest = Math.max(largest, f.stat().size());
                 if (f.stat().nlink() == 1) {
                     bytes += f.stat().size();
+                    data += f.stat().dataBytes();
                     continue;
                 }
                 linkedSizes.merge(f.stat().nlink(), f.stat().size(), Long::sum);
+                linkedData.merge(f.stat().nlink(), f.stat().dataBytes(), Long::sum);
                 linked++;
             }
         }
         List<Failure> errors = allErrors.size() <= CopyCounts.MAX_FAILURES_KEPT ? allErrors
                 : new ArrayList<>(allErrors.subList(0, CopyCounts.MAX_FAILURES_KEPT));
-        return new ListingSummary(entries, bytes, byDepth, linked, largest, frontier, errors, allErrors.size(), linkedSizes);
+        return new ListingSummary(entries, bytes, byDepth, linked, largest, frontier, errors, allErrors.size(), linkedSizes,
+                data, linkedData);
     }
 
     public ListingSummary plus(ListingSummary o) {
@@ -85,8 +104,11 @@ public record ListingSummary(long entries, long singleLinkBytes, long[] director
         for (Failure f : o.errors) if (kept.size() < CopyCounts.MAX_FAILURES_KEPT) kept.add(f);
         Map<Long, Long> linkedSizes = new HashMap<>(linkedSizesByLinks);
         o.linkedSizesByLinks.forEach((links, sizes) -> linkedSizes.merge(links, sizes, Long::sum));
+        Map<Long, Long> linkedData = new HashMap<>(linkedDataByLinks);
+        o.linkedDataByLinks.forEach((links, sizes) -> linkedData.merge(links, sizes, Long::sum));
         return new ListingSummary(entries + o.entries, singleLinkBytes + o.singleLinkBytes, byDepth, linkedFiles + o.linkedFiles,
-                Math.max(largestFile, o.largestFile), frontier + o.frontier, kept, errorCount + o.errorCount, linkedSizes);
+                Math.max(largestFile, o.largestFile), frontier + o.frontier, kept, errorCount + o.errorCount, linkedSizes,
+                singleLinkData + o.singleLinkData, linkedData);
     }
 
     public boolean complete() { return errorCount == 0; }

@@ -120,7 +120,11 @@ class FilesInFlightTest {
         Path dst = Files.createDirectory(source.newDestinationPath());
         LocalPhaseRunner runner = new LocalPhaseRunner(2);
         JobOptions options = LocalCopy.defaults().withBatchFiles(10_000).withThreadsPerTask(4).jobOptions(source.tree().root(), dst);
-        CopyReport report = new CopyJob(options, runner, line -> {}).run();
-        assertEquals(new Work(report.listed().entries(), report.listed().bytes()), runner.done());
+        java.util.concurrent.atomic.AtomicReference<Work> planned = new java.util.concurrent.atomic.AtomicReference<>();
+        CopyReport report = new CopyJob(options, runner, line -> {}, planned::set).run();
+        Work done = runner.done();
+        assertEquals(report.listed().entries(), done.entries());
+        assertEquals(report.counts().bytesCopied(), done.bytes(), "the bytes done are the bytes copied");
+        assertEquals(report.counts().bytesCopied(), planned.get().replannedBy(done).bytes(), "and so is the total in the end");
     }
 }
