@@ -57,7 +57,7 @@ class CopyCommand implements Callable<Integer> {
 
     /** The sources, then DST (picocli cannot put a list before a last single value). */
     // 1..*, counted in call(): picocli takes a 2..* list two at a time, and refused the "--" of "SRC -- DST".
-    @Parameters(arity = "1..*", paramLabel = "SRC... DST",
+    @Parameters(arity = "1..*", paramLabel = "SRC... DST", hideParamSyntax = true, // one list: no "..." after DST
             description = "Sources (SRC/: the directory's contents; SRC: the directory, file or symlink itself, to DST/name; "
                     + "one file with DST not a directory: DST becomes the file), then the destination (created if "
                     + "missing; its parent must exist unless --mkpath).")
