@@ -45,7 +45,17 @@ import java.util.function.Consumer;
                         + "Also when the run itself stopped, or the report could not be written",
                 "2:usage error or impossible request; nothing was written",
                 "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)",
-                "20:interrupted by SIGTERM, SIGINT or SIGHUP; the run stopped at once (run it again to resume)"})
+                "20:interrupted by SIGTERM, SIGINT or SIGHUP; the run stopped at once (run it again to resume)"},
+        // Examples: a line that starts with "spark-dcp ", then what it does (the man page's EXAMPLES, ManualGenerator).
+        footerHeading = "%nExamples:%n",
+        footer = {"  spark-dcp copy /data/src/ /data/dst",
+                "      Copy src's contents into dst, on threads in this JVM.",
+                "  spark-dcp copy /data/src /data/dst",
+                "      Copy src itself, to dst/src.",
+                "  spark-dcp copy --master 'local[*]' /data/src/ /data/dst",
+                "      The same copy on Spark, embedded in this JVM.",
+                "  spark-dcp copy --report run1.json /data/src/ /data/dst",
+                "      Also write the report as JSON to run1.json."})
 class CopyCommand implements Callable<Integer> {
     /** Progress on a terminal: one line redrawn about once a second. */
     static final int PROGRESS_SECONDS_ON_A_TERMINAL = 1;
