@@ -32,7 +32,12 @@ import java.util.concurrent.Callable;
         exitCodeList = {"0:the trees are identical",
                 "1:differences found (summary on stdout, the first 50 on stderr, all in the report)",
                 "2:usage error, or some entries could not be read and compared (listed on stderr and in the report)",
-                "20:interrupted by SIGTERM, SIGINT or SIGHUP; the comparison stopped at once"})
+                "20:interrupted by SIGTERM, SIGINT or SIGHUP; the comparison stopped at once"},
+        footerHeading = "%nExamples:%n",
+        footer = {"  spark-dcp compare /data/src/ /data/dst",
+                "      List every difference between the two trees, metadata included.",
+                "  spark-dcp compare --contents --report check.json /data/src/ /data/dst",
+                "      The bytes of files too, with every difference in check.json."})
 final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

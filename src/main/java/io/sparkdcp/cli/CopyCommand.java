@@ -46,7 +46,17 @@ import java.util.function.Consumer;
                         + "Also when the run itself stopped, or the report could not be written",
                 "2:usage error or impossible request; nothing was written",
                 "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)",
-                "20:interrupted by SIGTERM, SIGINT or SIGHUP; the run stopped at once (run it again to resume)"})
+                "20:interrupted by SIGTERM, SIGINT or SIGHUP; the run stopped at once (run it again to resume)"},
+        // Examples: a line that starts with "spark-dcp ", then what it does (the man page's EXAMPLES, ManualGenerator).
+        footerHeading = "%nExamples:%n",
+        footer = {"  spark-dcp copy /data/src/ /data/dst",
+                "      Copy src's contents into dst, on threads in this JVM.",
+                "  spark-dcp copy /data/src /data/dst",
+                "      Copy src itself, to dst/src.",
+                "  spark-dcp copy --master 'local[*]' /data/src/ /data/dst",
+                "      The same copy on Spark, embedded in this JVM.",
+                "  spark-dcp copy --report run1.json /data/src/ /data/dst",
+                "      Also write the report as JSON to run1.json."})
 class CopyCommand implements Callable<Integer> {
     /** Progress on a terminal: one line redrawn about once a second. */
     static final int PROGRESS_SECONDS_ON_A_TERMINAL = 1;
@@ -58,7 +68,7 @@ class CopyCommand implements Callable<Integer> {
 
     /** The sources, then DST (picocli cannot put a list before a last single value). */
     // 1..*, counted in call(): picocli takes a 2..* list two at a time, and refused the "--" of "SRC -- DST".
-    @Parameters(arity = "1..*", paramLabel = "SRC... DST",
+    @Parameters(arity = "1..*", paramLabel = "SRC... DST", hideParamSyntax = true, // one list: no "..." after DST
             description = "Sources (SRC/: the directory's contents; SRC: the directory, file or symlink itself, to DST/name; "
                     + "one file with DST not a directory: DST becomes the file), then the destination (created if "
                     + "missing; its parent must exist unless --mkpath).")

@@ -110,8 +110,40 @@ public final class ManualGenerator {
                 .append(".TP\n.B 20\nA signal (TERM, INT, HUP) ended the run; running it again resumes.\n");
         out.append(".SH FILES\n.TP\n.I ${XDG_CACHE_HOME:-~/.cache}/spark-dcp\n")
                 .append("Class data archives of local copies (SPARK_DCP_CACHE_DIR sets another directory).\n");
+        out.append(".SH EXAMPLES\n");
+        for (CommandSpec command : commands().subList(1, commands().size())) {
+            for (Example example : examples(command)) {
+                out.append(".TP\n\\fB").append(troffText(example.command())).append("\\fR\n")
+                        .append(troffLine(example.what())).append('\n');
+            }
+        }
         out.append(".SH SEE ALSO\n.BR rsync (1),\n.BR cp (1)\n");
         return out.toString();
+    }
+
+    /** A command line to type, and what it does. */
+    record Example(String command, String what) {}
+
+    /**
+     * The examples of a command's help, its footer: each a line that starts with "spark-dcp ", then the
+     * lines that say what it does.
+     */
+    static List<Example> examples(CommandSpec command) {
+        List<Example> out = new ArrayList<>();
+        String line = null;
+        StringBuilder what = new StringBuilder();
+        for (String text : formatted(command.usageMessage().footer())) {
+            if (text.startsWith(NAME + " ")) {
+                if (line != null) out.add(new Example(line, what.toString()));
+                line = text;
+                what.setLength(0);
+            } else {
+                if (line == null) throw new IllegalStateException(command.qualifiedName() + "'s examples start with no command: " + text);
+                what.append(what.isEmpty() ? "" : " ").append(text);
+            }
+        }
+        if (line != null) out.add(new Example(line, what.toString()));
+        return out;
     }
 
     private static void item(StringBuilder out, String tag, ArgSpec arg) {

@@ -26,7 +26,14 @@ import picocli.CommandLine.Option;
                         + "the report). Also when the run itself stopped, or the report could not be written",
                 "2:usage error or impossible request; nothing was written",
                 "3:the driver ran out of memory; the run stopped at once (run it again with more to resume)",
-                "20:interrupted by SIGTERM, SIGINT or SIGHUP; the run stopped at once (run it again to resume)"})
+                "20:interrupted by SIGTERM, SIGINT or SIGHUP; the run stopped at once (run it again to resume)"},
+        footerHeading = "%nExamples:%n",
+        footer = {"  spark-dcp sync --delete --dry-run /data/src/ /data/dst",
+                "      Show what a sync would copy, fix and delete, and change nothing.",
+                "  spark-dcp sync --delete /data/src/ /data/dst",
+                "      Make dst identical to src's contents, removing what src does not have.",
+                "  spark-dcp sync --delete --state /data/dcp-state /data/src/ /data/dst",
+                "      The same; its ledger spares the next pass opening what did not change."})
 final class SyncCommand extends CopyCommand {
     @Option(names = "--delete", description = "Remove the entries SRC does not have, only inside what SRC maps to "
             + "(DST for SRC/, DST/name for SRC; nothing for a file), as rsync does. Refused (nothing deleted, exit 1) when any part of SRC "

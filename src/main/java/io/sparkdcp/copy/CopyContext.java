@@ -36,6 +36,7 @@ final class CopyContext implements AutoCloseable {
     final DataCopier data;
     final FlagRefusals refusals;
     final LayoutCopier layouts;
+    final OwnersNotKept owners;
     /** Clears DST entries' immutable and append-only flags where the source carries them, refuses the rest. */
     final Unlocker unlocker;
     final int euid;
@@ -61,6 +62,7 @@ final class CopyContext implements AutoCloseable {
         this.unlocker = new Unlocker(options, steps, source, destination, this::parentState);
         this.refusals = new FlagRefusals(options.keep().strict());
         this.layouts = new LayoutCopier(options.keep());
+        this.owners = new OwnersNotKept(euid, options.keep().strict());
         this.metadata = switch (options.xattrAccess()) {
             case FD -> new FdMetadataIO(options.xattrs(), steps, false, refusals);
             case FD_ALWAYS_SET -> new FdMetadataIO(options.xattrs(), steps, true, refusals);
@@ -108,7 +110,11 @@ final class CopyContext implements AutoCloseable {
 
     /** What the copy does with e, given what the destination has at its path (null: nothing). */
     Decision decide(Entry e, Stat existing) {
-        return Decision.of(e.stat(), existing, options.modes(), euid, timeWindowNanos(), options.flags());
+        Decision d = Decision.of(e.stat(), existing, options.modes(), euid, timeWindowNanos(), options.flags());
+        // An entry kept as it is keeps the owner DST gave it; one made or fixed is checked as its owner is set.
+        if (existing != null && d.reason() == null && (d.kind() == Decision.Kind.SKIP || d.kind() == Decision.Kind.FIX_METADATA))
+            owners.check(e.path(), e.stat(), existing.uid());
+        return d;
     }
 
     /** What of e's source struct (read as source) its copy must hold; null when nothing. */
@@ -148,6 +154,7 @@ final class CopyContext implements AutoCloseable {
     void drainNotices(CopyCounts counts) {
         refusals.drainInto(counts);
         layouts.drainInto(counts);
+        owners.drainInto(counts);
     }
 
     /** The destination's time granularity, probed once per task (see Decision.sameTimes). */

@@ -163,8 +163,9 @@ public final class CopyCounts implements Serializable {
             else if (failures.size() < MAX_FAILURES_KEPT) failures.add(f);
         }
         for (Failure f : o.notices) {
-            // one per flag kind, and one for a DST without flock, whatever the engines
-            if (f.op().equals(FlagRefusals.NOTICE_OP) || f.op().equals(AttemptLocks.NOTICE_OP)) addNoticeOnce(f);
+            // one per flag kind, one for a DST without flock and one for owners not kept, whatever the engines
+            if (f.op().equals(FlagRefusals.NOTICE_OP) || f.op().equals(AttemptLocks.NOTICE_OP)
+                    || f.op().equals(OwnersNotKept.NOTICE_OP)) addNoticeOnce(f);
             else addNotice(f);
         }
     }

@@ -136,7 +136,7 @@ final class FileCopier {
         Fd src = null;
         try {
             ParentState where = ctx.parentState(parent);
-            ctx.writer.applyOwner(dst, e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
+            ctx.writer.applyOwner(dst, e.path(), e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
             src = ctx.openSource(e);
             // The layout on the descriptor that created the file, before its first byte.
             ctx.layouts.copy(src, dst, e.path(), ctx.steps);
@@ -286,7 +286,7 @@ final class FileCopier {
         if (createOrReplace.run(e, dstDir, "symlinkat", () -> createSymlink(target, dstDir, name) ? Boolean.TRUE : null,
                 sameTarget, counts) == null) return;
         ParentState where = ctx.parentState(e.parent());
-        ctx.writer.applyOwnerAt(dstDir, name, e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
+        ctx.writer.applyOwnerAt(dstDir, name, e.path(), e.stat(), ctx.euid, where.groupOfNewEntry(ctx.egid));
         ctx.writer.applyTimesAt(dstDir, name, e.stat());
         counts.addCopied(e);
     }
@@ -320,7 +320,7 @@ final class FileCopier {
         if (createOrReplace.run(e, dstDir, "mknodat", () -> createSpecial(e, dstDir, name) ? Boolean.TRUE : null,
                 sync::byName, counts) == null) return;
         ParentState where = ctx.parentState(e.parent());
-        ctx.writer.applyOwnerAt(dstDir, name, s, ctx.euid, where.groupOfNewEntry(ctx.egid));
+        ctx.writer.applyOwnerAt(dstDir, name, e.path(), s, ctx.euid, where.groupOfNewEntry(ctx.egid));
         ctx.steps.time(Step.MODE, () -> Posix.chmodAt(dstDir, name, s.permissions()));
         ctx.writer.applyTimesAt(dstDir, name, s);
         counts.addCopied(e);

@@ -166,7 +166,7 @@ final class LargeFileCopier {
             List<Xattr> xattrs = ctx.xattrsBesidesLayout(ctx.metadata.readXattrs(src, e.path()));
             byte[] temporaryPath = PathBytes.join(e.parent(), large.temporary());
             MetadataWriter writer = ctx.writer; // as apply() does, but with the rename before the locks
-            writer.applyOwner(dst, e.stat(), current.uid(), current.gid());
+            writer.applyOwner(dst, e.path(), e.stat(), current.uid(), current.gid());
             FsXattr held = writer.applyAfterOwner(dst, temporaryPath, e.stat(), xattrs, fsx, null, false);
             temporaries.renameIntoPlace(dir, large.temporary(), dst, null, e.name(), ctx.parentState(e.parent()));
             writer.applyLocks(dst, e.path(), fsx, held); // a locked file could not be renamed

@@ -84,7 +84,7 @@ final class MetadataSync {
     Decision byName(Entry e, Fd dir, Stat existing, Decision d, CopyCounts counts) {
         if (!d.keeps()) return d;
         if (d.kind() == Decision.Kind.FIX_METADATA) {
-            ctx.writer.applyOwnerAt(dir, e.name(), e.stat(), existing.uid(), existing.gid());
+            ctx.writer.applyOwnerAt(dir, e.name(), e.path(), e.stat(), existing.uid(), existing.gid());
             if (e.type() != FileType.SYMLINK) Posix.chmodAt(dir, e.name(), e.stat().permissions());
             ctx.writer.applyTimesAt(dir, e.name(), e.stat());
         }

@@ -31,7 +31,7 @@ final class MetadataWriter {
      */
     void apply(Fd dst, byte[] relPath, Stat src, int currentUid, int currentGid, List<Xattr> xattrs,
                WantedFsXattr wanted, FsXattr held) {
-        applyOwner(dst, src, currentUid, currentGid);
+        applyOwner(dst, relPath, src, currentUid, currentGid);
         FsXattr now = applyAfterOwner(dst, relPath, src, xattrs, wanted, held, false);
         applyLocks(dst, relPath, wanted, now);
     }
@@ -73,7 +73,8 @@ final class MetadataWriter {
         return Ownership.differs(src, uid, gid, ctx.euid);
     }
 
-    void applyOwner(Fd dst, Stat src, int currentUid, int currentGid) {
+    void applyOwner(Fd dst, byte[] relPath, Stat src, int currentUid, int currentGid) {
+        ctx.owners.check(relPath, src, currentUid);
         if (!ownerDiffers(src, currentUid, currentGid)) return;
         long t = ctx.steps.start(Step.OWNER);
         try {
@@ -87,7 +88,8 @@ final class MetadataWriter {
     }
 
     /** Owner of an entry that cannot be opened (symlink, FIFO, device), by name in its parent. */
-    void applyOwnerAt(Fd parent, byte[] name, Stat src, int currentUid, int currentGid) {
+    void applyOwnerAt(Fd parent, byte[] name, byte[] relPath, Stat src, int currentUid, int currentGid) {
+        ctx.owners.check(relPath, src, currentUid);
         if (!ownerDiffers(src, currentUid, currentGid)) return;
         ctx.steps.time(Step.OWNER, () -> {
             try {

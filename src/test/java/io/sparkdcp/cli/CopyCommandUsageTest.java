@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,6 +29,19 @@ class CopyCommandUsageTest {
         assertEquals(2, run.exitCode(), run.err());
         assertTrue(run.err().contains(reasonPart), run.err());
         assertEquals("", run.out());
+    }
+
+    /** The help's usage line: sources, then one destination (the parameters are one list to picocli). */
+    @Test
+    void theUsageLineNamesSeveralSourcesAndOneDestination() {
+        for (String command : List.of("copy", "sync")) {
+            CommandLineRun help = CommandLineRun.asLaunched(command, "--help");
+            assertEquals(0, help.exitCode(), help.err());
+            List<String> lines = help.out().lines().toList(); // the usage: its first line and those indented under it
+            String usage = String.join(" ", lines.subList(0, 1 + (int) lines.stream().skip(1).takeWhile(l -> l.startsWith(" ")).count()))
+                    .replaceAll("\\s+", " ");
+            assertTrue(usage.startsWith("Usage: spark-dcp " + command + " ") && usage.endsWith(" SRC... DST"), usage);
+        }
     }
 
     @Test

@@ -85,6 +85,22 @@ class LauncherErrorsTest {
         assertFalse(Files.exists(dst), "DST was created");
     }
 
+    /** A clone never built, on a machine without Maven: one line that says how to get a runnable spark-dcp, nothing written. */
+    @Test
+    void aCloneWithoutABuildAndWithoutMavenSaysHowToGetTheDistribution() throws Exception {
+        Path clone = Files.createDirectories(tmp.resolve("clone/submit-scripts"));
+        Files.copy(LAUNCHER, clone.resolve("spark-dcp"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        Path bin = Files.createDirectories(tmp.resolve("bin")); // a PATH with bash only: no mvn
+        Files.createSymbolicLink(bin.resolve("bash"), Path.of("/bin/bash"));
+        Path dst = tmp.resolve("dst");
+        Launch run = run(List.of(clone.resolve("spark-dcp").toString(), "copy", source(1, 1) + "/", dst.toString()),
+                Map.of("PATH", bin.toString()), (line, p) -> {});
+        assertRefusedInOneLine(run, "has no build (" + tmp.resolve("clone/target/spark-dcp.jar")
+                + ") and there is no Maven (mvn) on PATH to build it: install Maven, or build the distribution", dst);
+        assertTrue(run.err().get(0).endsWith("(README.md, Install)"), run.describe());
+        assertFalse(Files.exists(tmp.resolve("clone/target")), "the launcher wrote into the clone");
+    }
+
     /**
      * Bytes that are not UTF-8 reach the JVM as U+FFFD; copy, sync and compare take them from the command
      * line (ByteArgumentsTest), the other subcommands refuse them in one line rather than take another name.

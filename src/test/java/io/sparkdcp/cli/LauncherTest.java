@@ -105,6 +105,19 @@ class LauncherTest {
     }
 
     /**
+     * A local Spark binds to 127.0.0.1 (SPARK_LOCAL_IP, set by the launcher for local runs): no warning that
+     * the host's name resolves to a loopback address, which Spark gives where SPARK_LOCAL_IP is unset.
+     */
+    @Test
+    void aLocalRunDoesNotWarnThatTheHostNameIsALoopbackAddress() throws Exception {
+        Map<String, String> unset = new java.util.HashMap<>();
+        unset.put("SPARK_LOCAL_IP", null);
+        Launch run = launch(unset, "copy", "--master", "local[1]", smallTree() + "/", tmp.resolve("dst").toString());
+        assertEquals(0, run.exitCode(), run.describe());
+        assertFalse(run.err().contains("loopback address") || run.err().contains("SPARK_LOCAL_IP"), run.describe());
+    }
+
+    /**
      * Without --master the launcher runs the copy on threads in its JVM, on a class path without
      * Spark's and Hadoop's jars: a copy, sync or compare that still needed one of their classes fails here.
      */

@@ -8,9 +8,12 @@ import picocli.CommandLine.Model.OptionSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The option reference and the man page say what the parser takes: generated from its model, and checked in as generated. */
 @Tag("fast")
@@ -50,5 +53,25 @@ class ManualDriftTest {
         assertEquals(List.of(), missing);
         assertEquals(List.of("copy", "sync", "compare", "help"), manual.commands().stream().skip(1).map(CommandSpec::name).toList(),
                 "the product's commands, the bench's left out");
+    }
+
+    /** The page's EXAMPLES are each command's help footer, and each is a command line the parser takes. */
+    @Test
+    void theManPageHasExamplesOfEachCommandThatTheParserTakes() {
+        ManualGenerator manual = ManualGenerator.ofProduct();
+        String page = manual.troff("spark-dcp test");
+        int examples = page.indexOf(".SH EXAMPLES\n");
+        assertTrue(examples > page.indexOf(".SH EXIT STATUS\n") && examples < page.indexOf(".SH SEE ALSO\n"), page);
+        for (CommandSpec command : manual.commands().subList(1, 4)) {
+            List<ManualGenerator.Example> own = ManualGenerator.examples(command);
+            assertFalse(own.isEmpty(), command.name() + " has no examples");
+            for (ManualGenerator.Example example : own) {
+                assertTrue(page.indexOf(".TP\n\\fB" + example.command().replace("-", "\\-") + "\\fR\n", examples) > 0, example.command());
+                assertFalse(example.what().isBlank(), example.command());
+                String[] words = example.command().replace("'", "").split(" ");
+                assertEquals(List.of("spark-dcp", command.name()), List.of(words[0], words[1]), example.command());
+                Main.withEverySubcommand().parseArgs(Arrays.copyOfRange(words, 1, words.length)); // throws when refused
+            }
+        }
     }
 }

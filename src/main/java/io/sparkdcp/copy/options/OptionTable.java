@@ -40,7 +40,7 @@ public enum OptionTable {
             .help("Do not copy inode flags (immutable, append-only, sync, noatime, nodump, nodefrag, dax) and extent-size hints.")
             .compareHelp("Do not compare inode flags (immutable, append-only, nodump...) and extent-size hints.")),
     STRICT(Value.FLAG, "strict", on(COPY, SYNC)
-            .help("A flag or Lustre layout the destination cannot hold fails the entry "
+            .help("A flag or Lustre layout the destination cannot hold, or an owner a run that is not root cannot give, fails the entry "
                     + "(default: one notice per kind, and the entry is copied without it).")),
     LUSTRE_LAYOUT(Value.TEXT, "lustre-layout", on(COPY, SYNC).words("inherit", "keep", "exact").byDefault("inherit")
             .help("Layout of new files and directories on Lustre: the destination directory's (inherit), "
