@@ -31,6 +31,8 @@ final class FileCopier {
     private static final int NEW_FILE_MODE = 0600;
     /** Rounds of look, write and name before a name other attempts keep taking counts as a failure. */
     private static final int ROUNDS = 10;
+    /** A file created under its final name (--inplace): only where the name is free, never through a symlink. */
+    private static final int IN_PLACE_CREATE = Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
 
     private final CopyContext ctx;
     private final MetadataSync sync;
@@ -91,7 +93,8 @@ final class FileCopier {
             if (claim.outcome() == CreateOrReplace.Outcome.KEPT) return;
             if (claim.outcome() == CreateOrReplace.Outcome.REPLACE) {
                 try {
-                    replace(e, dir, Naming.RENAME_OVER, counts);
+                    if (ctx.options.modes().inPlace()) replaceInPlace(e, dir, counts);
+                    else replace(e, dir, Naming.RENAME_OVER, counts);
                     return;
                 } finally {
                     ctx.timedClose(claim.held()); // after the rename: no other attempt replaced it meanwhile
@@ -108,14 +111,18 @@ final class FileCopier {
         /** A named temporary, renamed to a name that was free, never over what took it meanwhile. */
         RENAME_TO_FREE,
         /** A named temporary, renamed over the file there that the decision replaces. */
-        RENAME_OVER
+        RENAME_OVER,
+        /** --inplace: created under its final name, so nothing to do when it is complete. */
+        IN_PLACE
     }
 
     /**
      * A file whose name is free: unnamed until complete, then linked there (or a named temporary where
-     * unnamed files are refused). False when the name was taken meanwhile.
+     * unnamed files are refused, or the final name itself with --inplace). False when the name was taken
+     * meanwhile.
      */
     private boolean copyNew(Entry e, Fd dir, CopyCounts counts) {
+        if (ctx.options.modes().inPlace()) return createInPlace(e, dir, counts);
         boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
         Fd dst = temporaries.unnamed(dir, e.path(), createMode(e, finalMode), ctx.options.modes().verify());
         if (dst == null) return replace(e, dir, Naming.RENAME_TO_FREE, counts); // where unnamed files are refused
@@ -129,6 +136,23 @@ final class FileCopier {
         Fd dst = temporaries.named(dir, e.path(), temporary, createMode(e, finalMode), ctx.options.modes().verify());
         if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
         return writeNew(e, dir, dst, naming, temporary, finalMode, counts);
+    }
+
+    /** --inplace: the file is created under its final name; false when that was taken meanwhile. */
+    private boolean createInPlace(Entry e, Fd dir, CopyCounts counts) {
+        boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
+        int flags = ctx.layouts.createFlags((ctx.options.modes().verify() ? Linux.O_RDWR : Linux.O_WRONLY) | IN_PLACE_CREATE);
+        Fd dst = ctx.steps.time(Step.OPEN_DST, () -> ctx.unlocker.unlockingParent(dir,
+                () -> Posix.openatUnless(Errno.EEXIST, dir, e.name(), flags, createMode(e, finalMode))));
+        if (dst == null) return false;
+        return writeNew(e, dir, dst, Naming.IN_PLACE, null, finalMode, counts);
+    }
+
+    /** --inplace over a file the decision replaces (claimed by the caller): removed, then made again under its name. */
+    private void replaceInPlace(Entry e, Fd dir, CopyCounts counts) {
+        createOrReplace.unlink(dir, e.name());
+        if (!createInPlace(e, dir, counts))
+            throw new PosixException("copy", Errno.EEXIST, e.path(), "created at DST during the copy; left as it is");
     }
 
     /** Its rwx bits where that makes the final mode ({@link CreationMode}); owner-only where an fchmod follows anyway. */
@@ -178,6 +202,7 @@ final class FileCopier {
                     if (!temporaries.renameToFreeName(dstDir, temporary, dst, held, e.name(), where)) return false;
                 }
                 case RENAME_OVER -> temporaries.renameIntoPlace(dstDir, temporary, dst, held, e.name(), where);
+                case IN_PLACE -> { } // under its name from the start
             }
             placed = true;
             ctx.writer.applyLocks(dst, e.path(), wanted, held); // a locked file could be neither linked nor renamed
@@ -188,6 +213,7 @@ final class FileCopier {
         } finally {
             ctx.timedClose(src);
             if (!placed && temporary != null) temporaries.remove(dstDir, temporary);
+            if (!placed && naming == Naming.IN_PLACE) temporaries.remove(dstDir, e.name()); // this attempt made it: a partial file goes
             ctx.timedClose(dst);
         }
     }

@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A file whose name was free when the copy looked at it, and that someone creates there before the copy
  * names its own: what they made stays, byte for byte, and the copy reports the entry failed, with no
  * temporary left. Each way of naming a new file: a named temporary (where O_TMPFILE is refused, forced here),
- * and an unnamed file.
+ * an unnamed file, and --inplace.
  */
 class NameTakenDuringCopyTest {
     private static final byte[] INTRUDER = "made at DST while the copy ran".getBytes();
@@ -64,6 +64,12 @@ class NameTakenDuringCopyTest {
     @Test
     void anUnnamedFileIsNotLinkedNorCopiedAgainOverAFileCreatedAtItsNameMeanwhile() throws Exception {
         new Case(CopyModes.COPY).intrudeBefore(Step.LINK);
+    }
+
+    /** --inplace creates the file under its name: one made there first is never opened for writing. */
+    @Test
+    void anInPlaceCopyLeavesAFileCreatedAtItsNameBeforeItsCreate() throws Exception {
+        new Case(CopyModes.of(CopyModes.Mode.INPLACE)).intrudeBefore(Step.OPEN_DST);
     }
 
     private static final class Case {
