@@ -163,27 +163,34 @@ final class Temporaries {
      */
     boolean renameToFreeName(Fd dir, byte[] temporary, Fd file, FsXattr held, byte[] finalName, ParentState where) {
         unmark(file);
-        return ctx.steps.time(Step.RENAME, () -> acrossProjects(file, held, where,
-                () -> ctx.unlocker.unlockingParent(dir, () -> renameUnlessTaken(dir, temporary, finalName))));
+        long t = ctx.steps.start(Step.RENAME);
+        try {
+            if (!noReplaceRefused) {
+                try {
+                    return acrossProjects(file, held, where,
+                            () -> ctx.unlocker.unlockingParent(dir, () -> Posix.renameatNoReplace(dir, temporary, dir, finalName)));
+                } catch (PosixException ex) {
+                    if (ex.errno() != Errno.EINVAL && ex.errno() != Errno.ENOSYS) throw ex;
+                    noReplaceRefused = true;
+                }
+            }
+            boolean linked = acrossProjects(file, held, where, () -> ctx.unlocker.unlockingParent(dir, () -> linkNamedUnlessTaken(dir, temporary, finalName)));
+            // Only once the file's own project is back on it: a FUSE file system finds an open file by its name.
+            if (linked) remove(dir, temporary); // complete under its final name: a name left here is only a second link
+            return linked;
+        } finally {
+            ctx.steps.stop(Step.RENAME, t);
+        }
     }
 
-    private boolean renameUnlessTaken(Fd dir, byte[] temporary, byte[] finalName) {
-        if (!noReplaceRefused) {
-            try {
-                return Posix.renameatNoReplace(dir, temporary, dir, finalName);
-            } catch (PosixException ex) {
-                if (ex.errno() != Errno.EINVAL && ex.errno() != Errno.ENOSYS) throw ex;
-                noReplaceRefused = true;
-            }
-        }
+    private static boolean linkNamedUnlessTaken(Fd dir, byte[] temporary, byte[] finalName) {
         try {
             Posix.linkat(dir, temporary, dir, finalName);
+            return true;
         } catch (PosixException ex) {
             if (ex.errno() == Errno.EEXIST) return false;
             throw ex;
         }
-        remove(dir, temporary); // the file is complete under its final name: a name left here is only a second link
-        return true;
     }
 
     /**
