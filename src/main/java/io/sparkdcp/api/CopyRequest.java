@@ -326,6 +326,9 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
         /** A file whose destination is a file with a newer mtime is left as it is, and counted apart. */
         public Builder update(boolean on) { return mode(CopyModes.Mode.UPDATE, on); }
 
+        /** {@code --inplace}: files created and written under their final name. */
+        public Builder inPlace(boolean on) { return mode(CopyModes.Mode.INPLACE, on); }
+
         public Builder progressSeconds(long seconds) {
             if (seconds < 0) throw new IllegalArgumentException("--progress must not be negative");
             if (seconds > MAX_PROGRESS_SECONDS)
@@ -377,6 +380,9 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
                         + "--include-from, --exclude-from and --files-from filter a walk of SRC (save the listing with them)");
             if (logSkipped && log == null)
                 throw new IllegalArgumentException("--log-skipped adds to the log of --log DIR: give --log too");
+            if (modes.inPlace() && modes.update())
+                throw new IllegalArgumentException("--inplace and --update exclude each other: a file a killed --inplace run left "
+                        + "partial has a newer mtime than SRC's, so --update would keep it as the user's");
             if (deleteExcluded && !modes.sync())
                 throw new IllegalArgumentException("--delete-excluded deletes in a sync; a copy deletes nothing");
             return new CopyRequest(new Keep(xattrs, xattrAccess, projectIds, flags, strict, lustreLayout), modes,

@@ -108,7 +108,7 @@ final class CreateOrReplace {
         return seen.ino() == now.ino() && seen.ctimeSec() == now.ctimeSec() && seen.ctimeNsec() == now.ctimeNsec();
     }
 
-    private void unlink(Fd dir, byte[] name) {
+    void unlink(Fd dir, byte[] name) {
         ctx.steps.time(Step.UNLINK, () -> ctx.unlocker.unlockingParent(dir, () -> Posix.unlinkat(dir, name, false)));
     }
 

@@ -31,6 +31,8 @@ final class FileCopier {
     private static final int NEW_FILE_MODE = 0600;
     /** Rounds of look, write and name before a name other attempts keep taking counts as a failure. */
     private static final int ROUNDS = 10;
+    /** A file created under its final name (--inplace): only where the name is free, never through a symlink. */
+    private static final int IN_PLACE_CREATE = Linux.O_CREAT | Linux.O_EXCL | Linux.O_NOFOLLOW;
 
     private final CopyContext ctx;
     private final MetadataSync sync;
@@ -72,22 +74,27 @@ final class FileCopier {
      */
     private void copyRegular(Entry e, CopyCounts counts) {
         Fd dir = ctx.destination.get(e.parent());
+        boolean takenMeanwhile = false;
         for (int round = 0; round < ROUNDS; round++) {
             // Under a DST this run made the name is free: the first round makes the copy without a look that fails.
             Stat existing = round == 0 && !ctx.looksFirst() ? null : ctx.statDestination(dir, e.name());
             if (existing == null) {
                 ctx.unlocker.requireNamesChangeable(e.parent(), e.path(), "openat"); // no name made in a directory protected at DST
                 if (copyNew(e, dir, counts)) return;
-                continue; // the name was taken meanwhile: look at it
+                takenMeanwhile = true; // by another attempt's complete copy (kept below), or by someone else
+                continue;
             }
             Decision d = createOrReplace.settle(e, dir, existing, ctx.decide(e, existing), keepFile, counts);
             if (d.keeps()) return;
+            // The name was free when looked at: what took it since is not the user's to lose.
+            if (takenMeanwhile) throw new PosixException("copy", Errno.EEXIST, e.path(), "created at DST during the copy; left as it is");
             ctx.unlocker.requireNamesChangeable(e.parent(), e.path(), "rename");
             CreateOrReplace.Claim claim = createOrReplace.claim(e, dir, existing, d, keepFile, counts);
             if (claim.outcome() == CreateOrReplace.Outcome.KEPT) return;
             if (claim.outcome() == CreateOrReplace.Outcome.REPLACE) {
                 try {
-                    replace(e, dir, counts);
+                    if (ctx.options.modes().inPlace()) replaceInPlace(e, dir, counts);
+                    else replace(e, dir, Naming.RENAME_OVER, counts);
                     return;
                 } finally {
                     ctx.timedClose(claim.held()); // after the rename: no other attempt replaced it meanwhile
@@ -97,24 +104,55 @@ final class FileCopier {
         throw Posix.failure("openat", Errno.EBUSY, e.path());
     }
 
-    /** A file whose name is free: unnamed until complete, then linked there. False when the name was taken meanwhile. */
-    private boolean copyNew(Entry e, Fd dir, CopyCounts counts) {
-        boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
-        Fd dst = temporaries.unnamed(dir, e.path(), createMode(e, finalMode), ctx.options.modes().verify());
-        if (dst == null) { // a named temporary where unnamed files are refused
-            replace(e, dir, counts);
-            return true;
-        }
-        return writeNew(e, dir, dst, null, finalMode, counts);
+    /** How a file being written gets its final name. */
+    private enum Naming {
+        /** An unnamed file (O_TMPFILE), linked at a name that was free. */
+        LINK,
+        /** A named temporary, renamed to a name that was free, never over what took it meanwhile. */
+        RENAME_TO_FREE,
+        /** A named temporary, renamed over the file there that the decision replaces. */
+        RENAME_OVER,
+        /** --inplace: created under its final name, so nothing to do when it is complete. */
+        IN_PLACE
     }
 
-    /** A marked temporary in the file's directory, renamed over its final name when complete. */
-    private void replace(Entry e, Fd dir, CopyCounts counts) {
+    /**
+     * A file whose name is free: unnamed until complete, then linked there (or a named temporary where
+     * unnamed files are refused, or the final name itself with --inplace). False when the name was taken
+     * meanwhile.
+     */
+    private boolean copyNew(Entry e, Fd dir, CopyCounts counts) {
+        if (ctx.options.modes().inPlace()) return createInPlace(e, dir, counts);
+        boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
+        Fd dst = temporaries.unnamed(dir, e.path(), createMode(e, finalMode), ctx.options.modes().verify());
+        if (dst == null) return replace(e, dir, Naming.RENAME_TO_FREE, counts); // where unnamed files are refused
+        return writeNew(e, dir, dst, Naming.LINK, null, finalMode, counts);
+    }
+
+    /** A marked temporary in the file's directory, renamed into place when complete; false when naming says the name must be free and it is not. */
+    private boolean replace(Entry e, Fd dir, Naming naming, CopyCounts counts) {
         byte[] temporary = TemporaryNames.next(e.name());
         boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
         Fd dst = temporaries.named(dir, e.path(), temporary, createMode(e, finalMode), ctx.options.modes().verify());
         if (dst == null) throw Posix.failure("openat", Errno.EEXIST, e.path());
-        writeNew(e, dir, dst, temporary, finalMode, counts);
+        return writeNew(e, dir, dst, naming, temporary, finalMode, counts);
+    }
+
+    /** --inplace: the file is created under its final name; false when that was taken meanwhile. */
+    private boolean createInPlace(Entry e, Fd dir, CopyCounts counts) {
+        boolean finalMode = CreationMode.isFinal(e.stat(), ctx.parentState(e.parent()));
+        int flags = ctx.layouts.createFlags((ctx.options.modes().verify() ? Linux.O_RDWR : Linux.O_WRONLY) | IN_PLACE_CREATE);
+        Fd dst = ctx.steps.time(Step.OPEN_DST, () -> ctx.unlocker.unlockingParent(dir,
+                () -> Posix.openatUnless(Errno.EEXIST, dir, e.name(), flags, createMode(e, finalMode))));
+        if (dst == null) return false;
+        return writeNew(e, dir, dst, Naming.IN_PLACE, null, finalMode, counts);
+    }
+
+    /** --inplace over a file the decision replaces (claimed by the caller): removed, then made again under its name. */
+    private void replaceInPlace(Entry e, Fd dir, CopyCounts counts) {
+        createOrReplace.unlink(dir, e.name());
+        if (!createInPlace(e, dir, counts))
+            throw new PosixException("copy", Errno.EEXIST, e.path(), "created at DST during the copy; left as it is");
     }
 
     /** Its rwx bits where that makes the final mode ({@link CreationMode}); owner-only where an fchmod follows anyway. */
@@ -124,14 +162,13 @@ final class FileCopier {
 
     /**
      * Fills a file just made in dstDir with {@link #createMode}: its owner first, while it is empty,
-     * then data and the rest of its metadata, then its final name: linked there when it is unnamed
-     * (temporary null), else renamed from temporary. Closes dst.
+     * then data and the rest of its metadata, times last, then its final name as naming says (from
+     * temporary, for a named one). Closes dst. A file left unfinished is removed, unless unnamed.
      *
-     * @return false when an unnamed file found its name taken (it is dropped, nothing named)
+     * @return false when the file found its name taken (it is dropped, nothing named)
      */
-    private boolean writeNew(Entry e, Fd dstDir, Fd dst, byte[] temporary, boolean finalMode, CopyCounts counts) {
+    private boolean writeNew(Entry e, Fd dstDir, Fd dst, Naming naming, byte[] temporary, boolean finalMode, CopyCounts counts) {
         byte[] parent = e.parent();
-        boolean named = temporary != null; // a named temporary left unfinished is removed
         boolean placed = false;
         Fd src = null;
         try {
@@ -157,10 +194,15 @@ final class FileCopier {
 
             if (where.defaultAcl()) dropInheritedXattrs(dst, xattrs);
             held = ctx.writer.applyAfterOwner(dst, current, e.stat(), xattrs, wanted, held, finalMode);
-            if (temporary == null) {
-                if (!temporaries.linkIntoPlace(dst, held, dstDir, e.name(), where)) return false;
-            } else {
-                temporaries.renameIntoPlace(dstDir, temporary, dst, held, e.name(), where);
+            switch (naming) {
+                case LINK -> {
+                    if (!temporaries.linkIntoPlace(dst, held, dstDir, e.name(), where)) return false;
+                }
+                case RENAME_TO_FREE -> {
+                    if (!temporaries.renameToFreeName(dstDir, temporary, dst, held, e.name(), where)) return false;
+                }
+                case RENAME_OVER -> temporaries.renameIntoPlace(dstDir, temporary, dst, held, e.name(), where);
+                case IN_PLACE -> { } // under its name from the start
             }
             placed = true;
             ctx.writer.applyLocks(dst, e.path(), wanted, held); // a locked file could be neither linked nor renamed
@@ -170,7 +212,8 @@ final class FileCopier {
             return true;
         } finally {
             ctx.timedClose(src);
-            if (named && !placed) temporaries.remove(dstDir, temporary);
+            if (!placed && temporary != null) temporaries.remove(dstDir, temporary);
+            if (!placed && naming == Naming.IN_PLACE) temporaries.remove(dstDir, e.name()); // this attempt made it: a partial file goes
             ctx.timedClose(dst);
         }
     }

@@ -29,6 +29,8 @@ final class Temporaries {
     private Boolean unnamed;
     /** Whether linkat's AT_EMPTY_PATH names them (it needs CAP_DAC_READ_SEARCH); else /proc/self/fd. */
     private boolean emptyPath;
+    /** Whether renameat2's RENAME_NOREPLACE was refused here (EINVAL, ENOSYS); then link and unlink instead. */
+    private boolean noReplaceRefused;
 
     Temporaries(CopyContext ctx) {
         this.ctx = ctx;
@@ -140,13 +142,55 @@ final class Temporaries {
         return held != null && dirProject != null && dirProject.projInherit() && held.projid() != dirProject.projid();
     }
 
-    /** Renames a complete named temporary over the final name in dir; removes its marker first. */
+    /**
+     * Renames a complete named temporary over the final name in dir, replacing the file there that the
+     * caller decided to replace; removes its marker first.
+     */
     void renameIntoPlace(Fd dir, byte[] temporary, Fd file, FsXattr held, byte[] finalName, ParentState where) {
         unmark(file);
         ctx.steps.time(Step.RENAME, () -> acrossProjects(file, held, where, () -> {
             ctx.unlocker.unlockingParent(dir, () -> Posix.renameat(dir, temporary, dir, finalName));
             return true;
         }));
+    }
+
+    /**
+     * Renames a complete named temporary to a final name in dir that was free when looked at; false,
+     * nothing renamed, when something took the name meanwhile (a user, another attempt): that stays.
+     * Where renameat2's RENAME_NOREPLACE is refused (Lustre, FUSE) the temporary is linked at the name,
+     * which fails the same way, and its own name removed: a kill between the two leaves a second,
+     * unmarked name of a complete file. The marker goes first either way.
+     */
+    boolean renameToFreeName(Fd dir, byte[] temporary, Fd file, FsXattr held, byte[] finalName, ParentState where) {
+        unmark(file);
+        long t = ctx.steps.start(Step.RENAME);
+        try {
+            if (!noReplaceRefused) {
+                try {
+                    return acrossProjects(file, held, where,
+                            () -> ctx.unlocker.unlockingParent(dir, () -> Posix.renameatNoReplace(dir, temporary, dir, finalName)));
+                } catch (PosixException ex) {
+                    if (ex.errno() != Errno.EINVAL && ex.errno() != Errno.ENOSYS) throw ex;
+                    noReplaceRefused = true;
+                }
+            }
+            boolean linked = acrossProjects(file, held, where, () -> ctx.unlocker.unlockingParent(dir, () -> linkNamedUnlessTaken(dir, temporary, finalName)));
+            // Only once the file's own project is back on it: a FUSE file system finds an open file by its name.
+            if (linked) remove(dir, temporary); // complete under its final name: a name left here is only a second link
+            return linked;
+        } finally {
+            ctx.steps.stop(Step.RENAME, t);
+        }
+    }
+
+    private static boolean linkNamedUnlessTaken(Fd dir, byte[] temporary, byte[] finalName) {
+        try {
+            Posix.linkat(dir, temporary, dir, finalName);
+            return true;
+        } catch (PosixException ex) {
+            if (ex.errno() == Errno.EEXIST) return false;
+            throw ex;
+        }
     }
 
     /**

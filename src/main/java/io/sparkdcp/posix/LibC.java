@@ -113,6 +113,9 @@ public interface LibC {
 
         int renameat(int olddirfd, @In byte[] oldpath, int newdirfd, @In byte[] newpath);
 
+        /** A temporary renamed to a name that must be free (flags RENAME_NOREPLACE); glibc 2.28 wraps it. */
+        int renameat2(int olddirfd, @In byte[] oldpath, int newdirfd, @In byte[] newpath, int flags);
+
         int fremovexattr(int fd, @In byte[] name);
     }
 }

@@ -40,6 +40,7 @@ public final class Linux {
     public static final int AT_REMOVEDIR = 0x200;
     public static final int AT_SYMLINK_FOLLOW = 0x400;
     public static final int AT_EMPTY_PATH = 0x1000;
+    static final int RENAME_NOREPLACE = 1;
 
     static final int STATX_BASIC_STATS = 0x7ff;
     static final int STATX_MNT_ID = 0x1000;

@@ -659,6 +659,20 @@ public final class Posix {
         call("renameat", newName, () -> Changes.LIBC.renameat(oldDir.fd(), o, newDir.fd(), n));
     }
 
+    /**
+     * Renames oldName to newName, which must be free (renameat2 RENAME_NOREPLACE): false when newName
+     * exists, and nothing renamed. Where the file system or kernel takes no such flag it fails with
+     * EINVAL (Lustre, FUSE) or ENOSYS (kernels before 3.15).
+     */
+    public static boolean renameatNoReplace(Fd oldDir, byte[] oldName, Fd newDir, byte[] newName) {
+        byte[] o = PathBytes.cString(oldName);
+        byte[] n = PathBytes.cString(newName);
+        long rc = callOrErrno(() -> Changes.LIBC.renameat2(oldDir.fd(), o, newDir.fd(), n, RENAME_NOREPLACE));
+        if (rc == -Errno.EEXIST) return false;
+        if (rc < 0) throw failure("renameat2", (int) -rc, newName);
+        return true;
+    }
+
     public static void unlinkat(Fd dir, byte[] name, boolean directory) {
         byte[] c = PathBytes.cString(name);
         call("unlinkat", name, () -> Changes.LIBC.unlinkat(dir.fd(), c, directory ? AT_REMOVEDIR : 0));

@@ -74,6 +74,17 @@ class BadValuesTest {
         assertFalse(Files.exists(dst));
     }
 
+    /** A file a killed --inplace run left partial is newer than SRC's: --update would keep it. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"copy", "sync"})
+    void inPlaceWithUpdateIsOneLine(String command) throws IOException {
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        Path dst = tmp.resolve("dst");
+        CommandLineRun run = CommandLineRun.asLaunched(command, "--inplace", "--update", src.toString(), dst.toString());
+        assertOneLineUsageError(run, "spark-dcp: ", "--inplace and --update exclude each other");
+        assertFalse(Files.exists(dst));
+    }
+
     @ParameterizedTest(name = "compare {0}")
     @CsvSource({"--max-ops, 100", "--bwlimit, 1M"})
     void compareRefusesTheLimitsOfACopy(String option, String value) throws IOException {

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * An --atomic copy of SRC/f to DST/f in a JVM of its own that stops dead, as SIGKILL stops it (no
  * finally block runs), right after its nth open_dst step returns. Args: SRC DST n [STEP]; n 0 never
- * stops; with STEP (a {@link Step} name) the copy is in place and stops after the nth STEP instead.
+ * stops; with STEP (a {@link Step} name) the copy is --inplace and stops after the nth STEP instead.
  * Exits 0 when the copy ended with no failure, 1 with one.
  */
 public final class HaltAfterCreateMain {
@@ -45,9 +45,8 @@ public final class HaltAfterCreateMain {
         int haltAfter = Integer.parseInt(args[2]);
         boolean inPlace = args.length > 3;
         Step haltStep = inPlace ? Step.valueOf(args[3]) : Step.OPEN_DST;
-        boolean update = args.length > 4 && args[4].equals("update");
         CopyOptions options = CopyOptions.between(src, PathBytes.of(args[1]), LocalCopy.EVERYTHING,
-                CopyModes.COPY.with(CopyModes.Mode.ATOMIC, !inPlace).with(CopyModes.Mode.UPDATE, update), 1 << 20);
+                CopyModes.COPY.with(CopyModes.Mode.ATOMIC, !inPlace).with(CopyModes.Mode.INPLACE, inPlace), 1 << 20);
         Entry f = new Entry(PathBytes.of("f"), Posix.lstat(PathBytes.join(src, PathBytes.of("f"))), null);
         try (CopyEngine engine = new CopyEngine(options, new HaltingSteps(haltStep, haltAfter))) {
             List<?> failures = engine.copyFiles(List.of(f), List.of()).counts().failures();

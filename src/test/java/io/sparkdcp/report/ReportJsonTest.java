@@ -68,7 +68,7 @@ class ReportJsonTest {
         List<String> keys = new java.util.ArrayList<>();
         settings.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("xattrs", "xattr_access", "project_ids", "sync", "compare_contents", "atomic", "verify", "fsync",
-                "update", "listed_by", "listing_dir", "max_ops_per_second", "bwlimit_bytes_per_second"), keys);
+                "update", "inplace", "listed_by", "listing_dir", "max_ops_per_second", "bwlimit_bytes_per_second"), keys);
     }
 
     @Test

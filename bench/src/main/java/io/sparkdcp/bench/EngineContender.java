@@ -5,6 +5,7 @@ import io.sparkdcp.api.CopyResult;
 import io.sparkdcp.api.PreparedCopy;
 import io.sparkdcp.api.SparkDcp;
 import io.sparkdcp.copy.keep.Keep;
+import io.sparkdcp.copy.options.CopyModes;
 import io.sparkdcp.copy.keep.MetadataAccess;
 import io.sparkdcp.job.exec.LocalPhaseRunner;
 import io.sparkdcp.job.exec.PhaseRunner;
@@ -39,6 +40,7 @@ public record EngineContender(String name, CopyRequest request, Runners runners,
     public static final String SINGLE_FD = "project IDs, single fd";
     public static final String PATH_WAY = "project IDs, path way";
     public static final String SINGLE_FD_ALWAYS_SET = "single fd, always set";
+    public static final String SINGLE_FD_IN_PLACE = "single fd, in place";
 
     public static EngineContender withoutProjectIds(CopyRequest base, Runners runners, List<String> once) {
         return new EngineContender(NO_PROJECT_IDS, way(base, false, MetadataAccess.FD), runners, once);
@@ -51,6 +53,19 @@ public record EngineContender(String name, CopyRequest request, Runners runners,
     /** The single fd without its skip: FSSETXATTR on every entry, even one that inherited the right project. */
     public static EngineContender singleFdAlwaysSet(CopyRequest base, Runners runners, List<String> once) {
         return new EngineContender(SINGLE_FD_ALWAYS_SET, way(base, true, MetadataAccess.FD_ALWAYS_SET), runners, once);
+    }
+
+    /**
+     * The single fd with --inplace: each file created under its final name. Beside {@link #singleFd}, which names
+     * a new file as the engine does (unnamed and linked where the file system makes unnamed files, as XFS; else,
+     * as on the latency file system and Lustre, a marked temporary renamed into place), it shows what each way of
+     * naming costs.
+     */
+    public static EngineContender singleFdInPlace(CopyRequest base, Runners runners, List<String> once) {
+        CopyRequest fd = way(base, true, MetadataAccess.FD);
+        CopyRequest inPlace = new CopyRequest(fd.keep(), fd.modes().with(CopyModes.Mode.INPLACE, true), fd.batching(), fd.listing(),
+                fd.throttle(), fd.log(), fd.run());
+        return new EngineContender(SINGLE_FD_IN_PLACE, inPlace, runners, once);
     }
 
     public static EngineContender pathWay(CopyRequest base, Runners runners, List<String> once) {

@@ -67,14 +67,14 @@ class BenchCommandTest {
 
     @Test
     void generatesATreeCopiesItEachWayAndShowsTheExtraIoctlsOfThePathWay() throws Exception {
-        CommandLineRun run = CommandLineRun.of("bench", "--json", "--no-syscalls", "--rounds", "1", "--warmup", "0", "--contenders", "none,fd,path,fd-always",
+        CommandLineRun run = CommandLineRun.of("bench", "--json", "--no-syscalls", "--rounds", "1", "--warmup", "0", "--contenders", "none,fd,path,fd-always,fd-inplace",
                 "--dirs", "4", "--files-per-dir", "5", "--large-files", "1", "--large-size", "64K", "--tasks", "2",
                 "--threads-per-task", "2", mount.dir().toString());
         assertEquals(0, run.exitCode(), run.err());
         JsonNode json = new ObjectMapper().readTree(run.out());
         assertEquals(21, json.get("files").asLong(), "20 small files and a large one");
         JsonNode contenders = json.get("contenders");
-        assertEquals(4, contenders.size());
+        assertEquals(5, contenders.size());
         for (JsonNode c : contenders) assertEquals(0, c.get("failed").asLong(), c.toString());
         assertTrue(contenders.get(0).at("/step_calls_per_file/ioctl_get").isMissingNode(), "no project IDs: no ioctl");
         double fdSets = contenders.get(1).at("/step_calls_per_file/ioctl_set").asDouble();
@@ -84,6 +84,9 @@ class BenchCommandTest {
         long entries = json.get("files").asLong() + json.get("directories").asLong();
         assertEquals(entries, Math.round(alwaysSets * json.get("files").asLong()), "fd-always sets every file and directory");
         assertEquals("single fd, always set", contenders.get(3).get("name").asText());
+        assertEquals("single fd, in place", contenders.get(4).get("name").asText());
+        assertEquals(1.0, contenders.get(1).at("/step_calls_per_file/link").asDouble(), "fd links each unnamed file into place");
+        assertTrue(contenders.get(4).at("/step_calls_per_file/link").isMissingNode(), "in place: nothing linked " + contenders.get(4));
         try (var left = Files.list(mount.dir())) {
             assertFalse(left.anyMatch(p -> p.getFileName().toString().startsWith("bench-")), "generated tree and copies removed");
         }

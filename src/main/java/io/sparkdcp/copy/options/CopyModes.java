@@ -33,7 +33,13 @@ public record CopyModes(Set<Mode> on) implements Serializable {
         /** Data is made durable before the times are set. */
         FSYNC,
         /** {@code --update}: a file whose destination is a file with a newer mtime is left as it is. */
-        UPDATE;
+        UPDATE,
+        /**
+         * {@code --inplace}: a file is created under its final name and written there (no temporary, no
+         * rename, no marker), so a run killed mid-file leaves a partial file, which differs from SRC's in
+         * size or mtime (times are set last) and is copied again by the next run.
+         */
+        INPLACE;
 
         /** The mode a CLI word names: the command {@code sync}, or an option's name without its dashes. */
         public static Mode of(String word) {
@@ -76,4 +82,6 @@ public record CopyModes(Set<Mode> on) implements Serializable {
     public boolean fsync() { return has(Mode.FSYNC); }
 
     public boolean update() { return has(Mode.UPDATE); }
+
+    public boolean inPlace() { return has(Mode.INPLACE); }
 }

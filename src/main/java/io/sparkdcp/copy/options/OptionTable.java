@@ -64,6 +64,11 @@ public enum OptionTable {
     UPDATE(Value.FLAG, "update", on(COPY, SYNC).mode(Mode.UPDATE).report("update").identity()
             .help("Leave a file as it is when DST has a file there with a newer mtime (counted apart in the report), "
                     + "as rsync --update does.")),
+    INPLACE(Value.FLAG, "inplace", on(COPY, SYNC).mode(Mode.INPLACE).report("inplace")
+            .help("Create each file under its final name and write it there, as rsync --inplace does: fewer metadata "
+                    + "requests per file (no temporary, rename or marker), but a run killed mid-file leaves a partial file "
+                    + "at DST until the next run copies it again (its size or mtime differ from SRC's). "
+                    + "Not with --update, which would keep such a file as newer.")),
 
     // How the work is cut into tasks (CopyRequest's batching).
     BATCH_FILES(Value.INT, "batch-files", on(COPY, SYNC, COMPARE, BENCH).label("N").byDefault("2000")

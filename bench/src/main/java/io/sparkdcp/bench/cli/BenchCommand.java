@@ -58,6 +58,7 @@ public final class BenchCommand implements ModuleCommand {
     static final String NONE = "none";
     static final String FD = "fd";
     static final String FD_ALWAYS = "fd-always";
+    static final String FD_INPLACE = "fd-inplace";
     static final String PATH = "path";
     static final String CP = "cp";
     static final String RSYNC = "rsync";
@@ -66,9 +67,9 @@ public final class BenchCommand implements ModuleCommand {
     static final String COMMAND_SPARK = "command-spark";
     static final String COMMAND_EMPTY = "command-empty";
     static final String JVM = "jvm";
-    private static final List<String> KNOWN_CONTENDERS = List.of(NONE, FD, FD_ALWAYS, PATH, CP, RSYNC, DCP, COMMAND,
+    private static final List<String> KNOWN_CONTENDERS = List.of(NONE, FD, FD_ALWAYS, FD_INPLACE, PATH, CP, RSYNC, DCP, COMMAND,
             COMMAND_SPARK, COMMAND_EMPTY, JVM);
-    private static final String KNOWN_WORDS = "none, fd, fd-always, path, cp, rsync, dcp, command, command-spark, command-empty or jvm";
+    private static final String KNOWN_WORDS = "none, fd, fd-always, fd-inplace, path, cp, rsync, dcp, command, command-spark, command-empty or jvm";
 
     /** The bench's own defaults for two engine options: every xattr, and batches small enough that a small tree spreads over the tasks. */
     static final class Defaults implements IDefaultValueProvider {
@@ -104,9 +105,11 @@ public final class BenchCommand implements ModuleCommand {
     List<String> contenders;
 
     @Option(names = "--contenders", paramLabel = "LIST", split = ",", defaultValue = "none,fd,fd-always,path,cp,rsync",
-            description = "Which of none, fd, fd-always, path, cp, rsync, dcp, command, command-spark, command-empty, jvm to run, "
-                    + "in this order; the first is the ratio's baseline (cp, rsync and dcp only when installed). fd-always is "
-                    + "the single fd setting every project ID, even one the entry already inherited. command is the whole "
+            description = "Which of none, fd, fd-always, fd-inplace, path, cp, rsync, dcp, command, command-spark, command-empty, jvm "
+                    + "to run, in this order; the first is the ratio's baseline (cp, rsync and dcp only when installed). fd-always is "
+                    + "the single fd setting every project ID, even one the entry already inherited. fd names each new file as a copy "
+                    + "does: unnamed (O_TMPFILE) and linked, or where that is refused (the latency file system, Lustre) a temporary "
+                    + "renamed into place; fd-inplace is the single fd with --inplace, each file created under its name. command is the whole "
                     + "spark-dcp copy command as a process (launcher, JVM, walk, copy, report), command-spark the same "
                     + "with --master local[*], command-empty the command copying an empty directory: the fixed cost, jvm a JVM that "
                     + "starts and exits (java -version, the java a local copy runs on): the floor under any Java command. "
@@ -295,6 +298,7 @@ public final class BenchCommand implements ModuleCommand {
             case NONE -> EngineContender.withoutProjectIds(base, runners, onceCommand(name));
             case FD -> EngineContender.singleFd(base, runners, onceCommand(name));
             case FD_ALWAYS -> EngineContender.singleFdAlwaysSet(base, runners, onceCommand(name));
+            case FD_INPLACE -> EngineContender.singleFdInPlace(base, runners, onceCommand(name));
             case PATH -> EngineContender.pathWay(base, runners, onceCommand(name));
             case CP -> CommandContender.installed("cp") ? CommandContender.cpArchive() : null;
             case RSYNC -> CommandContender.installed("rsync") ? CommandContender.rsyncArchive() : null;

@@ -2,8 +2,14 @@ package io.sparkdcp.bench.latencyfs;
 
 import io.sparkdcp.bench.Workload;
 import io.sparkdcp.bench.WorkloadGenerator;
+import io.sparkdcp.copy.CopyEngine;
+import io.sparkdcp.copy.options.CopyModes;
+import io.sparkdcp.copy.options.CopyOptions;
+import io.sparkdcp.copy.steps.Step;
+import io.sparkdcp.copy.steps.StepRecorder;
 import io.sparkdcp.job.CopyJob;
 import io.sparkdcp.job.exec.LocalPhaseRunner;
+import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.Fd;
 import io.sparkdcp.posix.FsXattr;
 import io.sparkdcp.posix.Linux;
@@ -15,12 +21,14 @@ import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.LocalCopy;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.TreeComparator;
+import io.sparkdcp.walk.Entry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -162,4 +170,62 @@ class LatencyFsTest {
         assertEquals(List.of(), report.counts().failures());
         TreeComparator.assertSameTree(src, backing.resolve("dst"));
     }
+
+    /**
+     * Where O_TMPFILE and renameat2's RENAME_NOREPLACE are refused, as here and on Lustre, a new file is a named
+     * temporary linked at its name, then its temporary name removed: a file with a project of its own in a
+     * PROJINHERIT directory (f00019 of the workload) takes the directory's for the link and gets its own back.
+     */
+    @Test
+    void aFileWithAProjectOfItsOwnIsLinkedIntoPlaceThroughTheMount() throws IOException {
+        Path src = backing.resolve("own-project-src");
+        WorkloadGenerator.generate(Workload.standard().withSize(1, 20).withLargeFiles(0, 0), src);
+        Files.createDirectory(backing.resolve("own-project-dst"));
+
+        CopyReport report = new CopyJob(LocalCopy.defaults().jobOptions(fuse.dir().resolve("own-project-src"),
+                fuse.dir().resolve("own-project-dst")), new LocalPhaseRunner(2), line -> {}).run();
+
+        assertEquals(List.of(), report.counts().failures());
+        TreeComparator.assertSameTree(src, backing.resolve("own-project-dst")); // no temporary left either
+    }
+
+    /** The same way of naming never links over a file made at the name after the copy found it free. */
+    @Test
+    void aFileMadeAtTheNameMeanwhileStaysAndTheEntryFails() throws IOException {
+        Path src = Files.createDirectory(fuse.dir().resolve("taken-src"));
+        Path dst = Files.createDirectory(fuse.dir().resolve("taken-dst"));
+        Files.write(src.resolve("f"), new byte[100_000]);
+        byte[] intruder = "made at DST while the copy ran".getBytes(StandardCharsets.UTF_8);
+        CopyOptions options = CopyOptions.between(PathBytes.of(src.toString()), PathBytes.of(dst.toString()), LocalCopy.EVERYTHING,
+                CopyModes.COPY, 1L << 30);
+        Entry f = new Entry(PathBytes.of("f"), Posix.lstat(PathBytes.of(src.resolve("f").toString())), null);
+        StepRecorder writesBeforeTheRename = new StepRecorder() {
+            @Override
+            public void record(Step step, long nanos) {}
+
+            @Override
+            public long start(Step step) {
+                if (step == Step.RENAME) {
+                    try {
+                        Files.write(dst.resolve("f"), intruder);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+                return 0;
+            }
+        };
+        List<Failure> failures;
+        try (CopyEngine engine = new CopyEngine(options, writesBeforeTheRename)) {
+            failures = engine.copyFiles(List.of(f), List.of()).counts().failures();
+        }
+
+        assertArrayEquals(intruder, Files.readAllBytes(dst.resolve("f")));
+        assertEquals(1, failures.size(), failures.toString());
+        assertTrue(failures.get(0).message().contains("created at DST during the copy"), failures.toString());
+        try (var names = Files.list(dst)) {
+            assertEquals(List.of("f"), names.map(p -> p.getFileName().toString()).toList(), "no temporary left");
+        }
+    }
 }
+
