@@ -306,11 +306,7 @@ final class FileCopier {
     private static boolean linkWhile(Fd target, FsXattr own, FsXattr during, Fd targetDir, byte[] targetName, Fd dir, byte[] name) {
         Posix.setFsXattr(target, during);
         try {
-            Posix.linkat(targetDir, targetName, dir, name);
-            return true;
-        } catch (PosixException ex) {
-            if (ex.errno() == Errno.EEXIST) return false;
-            throw ex;
+            return Posix.linkatUnlessTaken(targetDir, targetName, dir, name);
         } finally {
             Posix.setFsXattr(target, own);
         }

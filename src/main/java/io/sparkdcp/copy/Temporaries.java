@@ -174,22 +174,12 @@ final class Temporaries {
                     noReplaceRefused = true;
                 }
             }
-            boolean linked = acrossProjects(file, held, where, () -> ctx.unlocker.unlockingParent(dir, () -> linkNamedUnlessTaken(dir, temporary, finalName)));
+            boolean linked = acrossProjects(file, held, where, () -> ctx.unlocker.unlockingParent(dir, () -> Posix.linkatUnlessTaken(dir, temporary, dir, finalName)));
             // Only once the file's own project is back on it: a FUSE file system finds an open file by its name.
             if (linked) remove(dir, temporary); // complete under its final name: a name left here is only a second link
             return linked;
         } finally {
             ctx.steps.stop(Step.RENAME, t);
-        }
-    }
-
-    private static boolean linkNamedUnlessTaken(Fd dir, byte[] temporary, byte[] finalName) {
-        try {
-            Posix.linkat(dir, temporary, dir, finalName);
-            return true;
-        } catch (PosixException ex) {
-            if (ex.errno() == Errno.EEXIST) return false;
-            throw ex;
         }
     }
 

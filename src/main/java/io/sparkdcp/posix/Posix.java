@@ -611,6 +611,16 @@ public final class Posix {
         call("linkat", newName, () -> LIBC.linkat(oldDir.fd(), o, newDir.fd(), n, 0));
     }
 
+    /** Links oldName as newName, which must be free: false when newName exists, and nothing linked (linkat never replaces). */
+    public static boolean linkatUnlessTaken(Fd oldDir, byte[] oldName, Fd newDir, byte[] newName) {
+        byte[] o = PathBytes.cString(oldName);
+        byte[] n = PathBytes.cString(newName);
+        long rc = callOrErrno(() -> LIBC.linkat(oldDir.fd(), o, newDir.fd(), n, 0));
+        if (rc == -Errno.EEXIST) return false;
+        if (rc < 0) throw failure("linkat", (int) -rc, newName);
+        return true;
+    }
+
     /**
      * An unnamed regular file in dir (O_TMPFILE; flags O_WRONLY or O_RDWR, plus any others), named
      * later by {@link #linkUnnamed}; null when dir's file system or the kernel makes none (EOPNOTSUPP,
