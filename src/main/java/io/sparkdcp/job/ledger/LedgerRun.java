@@ -24,14 +24,14 @@ import java.util.function.Consumer;
  */
 public final class LedgerRun {
     private final String dir;
-    private final String fingerprint;
+    private final LedgerFingerprint fingerprint;
     private final long startedNanos;
     private final Consumer<String> log;
     private StateLedger.Generation current;
     private boolean checked;
     private long proven;
 
-    private LedgerRun(String dir, String fingerprint, StateLedger.Generation current, long startedNanos, Consumer<String> log) {
+    private LedgerRun(String dir, LedgerFingerprint fingerprint, StateLedger.Generation current, long startedNanos, Consumer<String> log) {
         this.dir = dir;
         this.fingerprint = fingerprint;
         this.current = current;
@@ -48,8 +48,12 @@ public final class LedgerRun {
     public static LedgerRun of(JobOptions job, Consumer<String> log, long startedNanos) {
         String dir = job.listing().state();
         if (dir == null) return null;
-        String fingerprint = StateLedger.fingerprint(job.copy(), job.listing());
-        return new LedgerRun(dir, fingerprint, StateLedger.current(dir, fingerprint, log), startedNanos, log);
+        LedgerFingerprint fingerprint = LedgerFingerprint.of(job.copy(), job.listing());
+        StateLedger.Generation current = StateLedger.current(dir, fingerprint, log);
+        if (current != null && !current.sameScope())
+            log.accept("the state ledger in " + dir + " was made with other filters: it is used for what this run lists, "
+                    + "except files of several links");
+        return new LedgerRun(dir, fingerprint, current, startedNanos, log);
     }
 
     public static long wallNanos() {
@@ -77,16 +81,25 @@ public final class LedgerRun {
         current = null;
     }
 
-    /** The listing with what the ledger proves unchanged taken out, kept on the tasks for {@link #write}. */
+    /**
+     * The listing with what the ledger proves unchanged taken out, kept on the tasks for {@link #write}; before a copy
+     * (not a sync) has run, with what DST holds at the names left to it.
+     */
     public Spread<LedgerJoin.Decided> decide(Spread<DirectoryBlock> listing, Listed source, CopyOptions copy) {
+        return decide(listing, source, copy, !copy.modes().sync());
+    }
+
+    private Spread<LedgerJoin.Decided> decide(Spread<DirectoryBlock> listing, Listed source, CopyOptions copy, boolean seeExisting) {
         check(source);
         Spread<LedgerJoin.Decided> decided;
         StateLedger.Generation generation = current;
-        if (generation == null) {
+        if (generation == null && !seeExisting) {
             decided = listing.mapShares(LedgerRun::undecided).kept();
         } else {
-            Spread<LedgerBlock> ledger = parts(source, generation).mapShares(share -> read(generation, share));
-            decided = LedgerJoin.pair(listing, ledger).mapInTasks("look up the state ledger", share -> LedgerJoin.decide(share, copy)).kept();
+            Spread<LedgerBlock> ledger = generation == null ? source.spread(List.of())
+                    : parts(source, generation).mapShares(share -> read(generation, share));
+            LedgerJoin.Lookup lookup = new LedgerJoin.Lookup(generation == null || generation.sameScope(), seeExisting);
+            decided = LedgerJoin.pair(listing, ledger).mapInTasks("look up the state ledger", share -> LedgerJoin.decide(share, copy, lookup)).kept();
         }
         for (long n : decided.mapShares(LedgerRun::provenCount).collect()) proven += n;
         if (generation != null) log.accept("the state ledger proved " + Counted.of(proven, "entry") + " unchanged on both sides");
@@ -99,7 +112,7 @@ public final class LedgerRun {
 
     /** For a dry run: the paths of the entries but directories that the ledger proves unchanged. */
     public Spread<PathKey> provenFiles(Spread<DirectoryBlock> listing, Listed source, CopyOptions copy) {
-        return decide(listing, source, copy).mapShares(LedgerRun::provenFilePaths);
+        return decide(listing, source, copy, false).mapShares(LedgerRun::provenFilePaths);
     }
 
     private static Iterable<PathKey> provenFilePaths(List<LedgerJoin.Decided> share) {
@@ -157,7 +170,7 @@ public final class LedgerRun {
 
     private static Iterable<LedgerJoin.Decided> undecided(List<DirectoryBlock> blocks) {
         List<LedgerJoin.Decided> out = new ArrayList<>(blocks.size());
-        for (DirectoryBlock b : blocks) out.add(new LedgerJoin.Decided(b.path(), List.of(b), List.of(), new LedgerBlock(b.path(), List.of())));
+        for (DirectoryBlock b : blocks) out.add(LedgerJoin.Decided.undecided(b.path(), List.of(b)));
         return out;
     }
 
