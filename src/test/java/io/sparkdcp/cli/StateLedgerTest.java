@@ -169,8 +169,10 @@ class StateLedgerTest {
         assertEquals(listed - 3, new com.fasterxml.jackson.databind.ObjectMapper().readTree(report.toFile()).at("/ledger_unchanged").asLong());
         assertEquals("data 01", Files.readString(dst.resolve("d0/inner/f1")), "left out: neither copied nor deleted");
         assertTrue(Files.exists(dst.resolve("d2/inner/f4")));
-        // Without filters again: the narrowed run's ledger has no records of what it left out, which is looked at in full.
+        // Without filters again: the narrowed run carried the records of what it left out, which prove all but
+        // d0/inner/f1 (changed at SRC) and its directory, and again not d1's linked file, nor d1.
         JsonNode widened = usingTheLedger("sync", "--delete");
+        assertEquals(entries() - 5, widened.at("/ledger_unchanged").asLong(), widened.toString());
         assertEquals("changed at SRC, left out next", Files.readString(dst.resolve("d0/inner/f1")));
         TreeComparator.assertSameTree(src, dst);
         assertEquals(entries(), sync("--delete").at("/ledger_unchanged").asLong(), widened.toString());

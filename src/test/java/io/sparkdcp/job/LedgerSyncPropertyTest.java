@@ -65,8 +65,12 @@ class LedgerSyncPropertyTest {
     /** The other filters: a name the tree's builder gives (n1, n10 to n19), its subtree with it. */
     private static final Filter OTHER_FILTERS = new Filter(List.of(Filter.Rule.of(false, PathBytes.of("n1*"))), null);
     private static final String SEED_PROPERTY = "ledgerprop.seed";
-    /** Seeds that failed once, each run for good: 49 and 72 renamed out of or over a locked entry (EPERM). */
-    private static final List<Long> FAILED_ONCE = List.of(49L, 72L);
+    /**
+     * Seeds that failed once, each run for good: 49 and 72 renamed out of or over a locked entry (EPERM);
+     * 3402186191879 drew, forty times, a first kind its trees did not allow, and made no change; 3621993300846
+     * rewrote the bytes of a file the filtered round left out (mtime kept), whose record that round dropped.
+     */
+    private static final List<Long> FAILED_ONCE = List.of(49L, 72L, 3402186191879L, 3621993300846L);
 
     private static LoopMount mount;
     private static JavaSparkContext sc;
@@ -114,7 +118,7 @@ class LedgerSyncPropertyTest {
             boolean copying = round == COPY_ROUND;
             List<String> changes = new ArrayList<>();
             for (int tries = 0; changes.size() < 3 && tries < 40; tries++) {
-                int kind = drawn(todo, random, copying);
+                int kind = drawn(todo, tries, random, copying);
                 boolean source = !IN_DESTINATION.contains(kind) && random.nextBoolean();
                 String change = change(kind, source, src, dst, random);
                 if (change == null) continue;
@@ -143,9 +147,13 @@ class LedgerSyncPropertyTest {
         assertEquals(0, still.counts().copied() + still.counts().metadataFixed(), context + ": a pass without changes");
     }
 
-    /** The next kind to apply: one not yet applied first; in a copy's round, none that makes it refuse (another type). */
-    private static int drawn(List<Integer> todo, Random random, boolean copying) {
-        for (int kind : todo) if (!copying || kind != TYPE) return kind;
+    /**
+     * The kind to try: those not yet applied first, in turn (one the trees do not allow now is tried again later);
+     * in a copy's round, none that makes it refuse (another type at a name).
+     */
+    private static int drawn(List<Integer> todo, int tries, Random random, boolean copying) {
+        List<Integer> left = todo.stream().filter(kind -> !copying || kind != TYPE).toList();
+        if (!left.isEmpty()) return left.get(tries % left.size());
         while (true) {
             int kind = KINDS.get(random.nextInt(KINDS.size()));
             if (!copying || kind != TYPE) return kind;

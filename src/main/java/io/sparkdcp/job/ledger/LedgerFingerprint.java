@@ -25,7 +25,7 @@ import java.util.List;
  *                 different things). Not the operation: copy, sync and sync --delete record only entries found
  *                 identical on both sides, so they share a ledger.
  * @param scope    the filters: which entries the walk lists. Other filters narrow what is used (an entry the run
- *                 does not list is neither proven nor carried on), they do not void the ledger; but a hard-linked
+ *                 does not list is not proven, its record carried on as it was), they do not void the ledger; but a hard-linked
  *                 file is then proven by no record, since a name of its inode the old filters left out may now be
  *                 listed, and must be linked to it.
  */

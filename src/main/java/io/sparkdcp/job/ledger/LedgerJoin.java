@@ -50,14 +50,17 @@ public final class LedgerJoin {
      * @param existing for a copy: what DST held at the names of {@code left} before the copy ran, each name with its
      *                 inode; a copy keeps an entry after comparing its stats alone, so such an entry is compared in
      *                 full before it is recorded (empty for a sync, which compares what it keeps in full itself)
+     * @param carried  under other filters than the ledger's, the records of entries this run does not list: carried
+     *                 into the next generation as they are, for a run that lists them again (a record proves an
+     *                 entry only while both sides are as recorded, whoever left them so)
      */
     public record Decided(byte[] path, List<DirectoryBlock> left, List<DirectoryBlock> suspect, LedgerBlock proven,
-                          List<Existing> existing) implements Serializable {
+                          List<Existing> existing, List<LedgerBlock.Entry> carried) implements Serializable {
         long provenCount() { return proven.entries().size(); }
 
         /** Nothing decided by the ledger: every entry left to the copy. */
         static Decided undecided(byte[] path, List<DirectoryBlock> blocks) {
-            return new Decided(path, blocks, List.of(), new LedgerBlock(path, List.of()), List.of());
+            return new Decided(path, blocks, List.of(), new LedgerBlock(path, List.of()), List.of(), List.of());
         }
     }
 
@@ -70,13 +73,19 @@ public final class LedgerJoin {
      * @param linkedProvable whether a file of several links may be proven: not when the ledger was made with other
      *                       filters, which may have left out a name of its inode that this run lists and must link
      * @param seeExisting    whether DST's names are stat'ed before the copy, for {@link Decided#existing} (a copy)
+     * @param carry          whether the records of entries the run does not list are carried on ({@link Decided#carried}):
+     *                       under other filters than the ledger's, which may have listed them
      */
-    record Lookup(boolean linkedProvable, boolean seeExisting) implements Serializable {}
+    record Lookup(boolean linkedProvable, boolean seeExisting, boolean carry) implements Serializable {}
 
-    /** The listing's blocks paired with the ledger's by directory path: a co-group, where the listing lives. */
-    static Spread<Paired> pair(Spread<DirectoryBlock> listing, Spread<LedgerBlock> ledger) {
+    /**
+     * The listing's blocks paired with the ledger's by directory path: a co-group, where the listing lives; with
+     * {@code carry}, a directory the run does not list keeps its record too.
+     */
+    static Spread<Paired> pair(Spread<DirectoryBlock> listing, Spread<LedgerBlock> ledger, boolean carry) {
         return listing.meet(b -> new PathKey(b.path()), ledger, l -> new PathKey(l.path()), (blocks, records) ->
-                blocks.isEmpty() ? List.of() : List.of(new Paired(blocks, records.isEmpty() ? null : records.get(0))));
+                blocks.isEmpty() && (!carry || records.isEmpty()) ? List.of()
+                        : List.of(new Paired(blocks, records.isEmpty() ? null : records.get(0))));
     }
 
     /** A task's share of directories, judged against DST as it is now (DST's root opened once per task). */
@@ -89,6 +98,8 @@ public final class LedgerJoin {
     }
 
     private static Decided decide(Paired p, Fd root, long chunkSize, Lookup lookup) {
+        if (p.blocks().isEmpty()) // not listed by this run: its records carried on as they are
+            return new Decided(p.ledger().path(), List.of(), List.of(), new LedgerBlock(p.ledger().path(), List.of()), List.of(), p.ledger().entries());
         byte[] path = p.blocks().get(0).path();
         if (p.ledger() == null && !lookup.seeExisting()) return Decided.undecided(path, p.blocks());
         Map<ByteBuffer, LedgerBlock.Entry> recorded = p.ledger() == null ? Map.of() : p.ledger().byName();
@@ -96,12 +107,15 @@ public final class LedgerJoin {
         List<Entry> left = new ArrayList<>();
         List<Entry> suspect = new ArrayList<>();
         List<Existing> existing = new ArrayList<>();
+        java.util.Set<ByteBuffer> listed = new java.util.HashSet<>();
+        listed.add(ByteBuffer.wrap(SELF));
         Entry directory = null;
         LedgerBlock.Entry directoryProven = null;
         try (Fd dir = openDirectory(root, path)) {
             for (DirectoryBlock b : p.blocks()) {
                 for (Entry f : b.files()) {
                     LedgerBlock.Entry r = recorded.get(ByteBuffer.wrap(f.name()));
+                    listed.add(ByteBuffer.wrap(f.name()));
                     Stat there = (r == null && !lookup.seeExisting()) || dir == null ? null : statOrNull(dir, f.name());
                     if (r != null && there != null && provable(f.stat(), lookup) && r.holds(f.stat(), there)) {
                         proven.add(r);
@@ -124,7 +138,10 @@ public final class LedgerJoin {
         Entry directoryLeft = directoryProven == null ? directory : null;
         List<DirectoryBlock> leftBlocks = directoryLeft == null && left.isEmpty() ? List.of() : List.of(DirectoryBlock.of(path, directoryLeft, left));
         List<DirectoryBlock> suspectBlocks = suspect.isEmpty() ? List.of() : List.of(DirectoryBlock.of(path, null, suspect));
-        return new Decided(path, leftBlocks, suspectBlocks, new LedgerBlock(path, proven), existing);
+        List<LedgerBlock.Entry> carried = new ArrayList<>();
+        if (lookup.carry() && p.ledger() != null)
+            for (LedgerBlock.Entry e : p.ledger().entries()) if (!listed.contains(ByteBuffer.wrap(e.name()))) carried.add(e);
+        return new Decided(path, leftBlocks, suspectBlocks, new LedgerBlock(path, proven), existing, carried);
     }
 
     /** Whether a record may prove this SRC entry: one of several links only under the filters it was made with. */
@@ -192,6 +209,7 @@ public final class LedgerJoin {
             for (int i = 0; i < share.size(); i++) {
                 Decided d = share.get(i);
                 byDirectory[i].addAll(d.proven().entries());
+                byDirectory[i].addAll(d.carried());
                 if (d.left().isEmpty() && d.suspect().isEmpty()) continue;
                 Map<ByteBuffer, Long> existed = new java.util.HashMap<>();
                 for (Existing e : d.existing()) existed.put(ByteBuffer.wrap(e.name()), e.ino());

@@ -98,8 +98,9 @@ public final class LedgerRun {
         } else {
             Spread<LedgerBlock> ledger = generation == null ? source.spread(List.of())
                     : parts(source, generation).mapShares(share -> read(generation, share));
-            LedgerJoin.Lookup lookup = new LedgerJoin.Lookup(generation == null || generation.sameScope(), seeExisting);
-            decided = LedgerJoin.pair(listing, ledger).mapInTasks("look up the state ledger", share -> LedgerJoin.decide(share, copy, lookup)).kept();
+            boolean otherFilters = generation != null && !generation.sameScope();
+            LedgerJoin.Lookup lookup = new LedgerJoin.Lookup(!otherFilters, seeExisting, otherFilters);
+            decided = LedgerJoin.pair(listing, ledger, otherFilters).mapInTasks("look up the state ledger", share -> LedgerJoin.decide(share, copy, lookup)).kept();
         }
         for (long n : decided.mapShares(LedgerRun::provenCount).collect()) proven += n;
         if (generation != null) log.accept("the state ledger proved " + Counted.of(proven, "entry") + " unchanged on both sides");
