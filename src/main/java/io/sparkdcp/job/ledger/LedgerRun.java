@@ -17,7 +17,8 @@ import java.util.function.Consumer;
 
 /**
  * One run's use of the state ledger ({@code --state DIR}): the generation in force, if it is whole and was made
- * with these roots and options, checked on the tasks before anything is deleted or copied ({@link #check}) and
+ * with what decides "identical" for this run ({@link LedgerFingerprint}: copy, sync and sync --delete share one;
+ * other filters narrow it), checked on the tasks before anything is deleted or copied ({@link #check}) and
  * met with the listing there ({@link LedgerJoin}); after a fully successful run, the next generation written by
  * the same tasks and put in force. A ledger that cannot be used is said once and the run goes on without it;
  * one that cannot be written is said once and the run's result stands. The driver holds counts, not entries.
