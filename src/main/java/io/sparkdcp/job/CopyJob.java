@@ -239,12 +239,13 @@ public final class CopyJob {
 
         /**
          * The files the ledger suspects (size and mtime as recorded, ctime or inode moved: data may have been rewritten
-         * with its mtime put back), compared by their contents as --contents compares every file.
+         * with its mtime put back), compared by their contents as sync --contents compares every file, in a copy too
+         * (whose own rule keeps a file by its stats): each is then recorded as identical only once its bytes were.
          */
         private CopyCounts compareContents(Spread<DirectoryBlock> suspect) {
             Planner cut = planner;
             FilesInFlight inFlight = new FilesInFlight(job.threadsPerTask());
-            CopyOptions contents = copy.withModes(copy.modes().with(CopyModes.Mode.CONTENTS, true));
+            CopyOptions contents = copy.withModes(copy.modes().with(CopyModes.Mode.SYNC, true).with(CopyModes.Mode.CONTENTS, true));
             String phase = "compare contents of files";
             return suspect.mapShares(share -> List.of(cut.planPartition(share))).mapShares(CopyJob::batches).run(phase, contents,
                     faulted(phase, (engine, batches) -> {

@@ -93,6 +93,12 @@ public final class Filter implements Serializable {
 
         public boolean include() { return include; }
 
+        /** The pattern as compiled: its leading {@code /} kept, one trailing {@code /} taken off ({@link #directoriesOnly}). */
+        public byte[] pattern() { return pattern.clone(); }
+
+        /** Whether the pattern ended in {@code /}: it matches directories only. */
+        public boolean directoriesOnly() { return directoriesOnly; }
+
         /** Why no name can match this rule, or null. */
         private String matchesNothing() {
             if (pattern.length == 0) return "is empty";

@@ -69,6 +69,18 @@ class StateLedgerSyscallTest {
         assertTrue(withPerEntry < withoutPerEntry, withPerEntry + " with the ledger, " + withoutPerEntry + " without");
     }
 
+    @Test
+    void aSyncRightAfterACopyUsesItsLedgerAndOpensNoUnchangedFile() throws Exception {
+        Path copied = mount.dir().resolve("copied"), copyState = mount.dir().resolve("copy-state");
+        assertEquals(0, CommandLineRun.of("copy", "--state", copyState.toString(), src + "/", copied.toString()).exitCode());
+        List<String> sync = StracedMain.calls(mount.dir(), "sync", "--state", copyState.toString(), src + "/", copied.toString());
+        String root = mount.dir().toString();
+        List<String> opens = sync.stream().filter(c -> c.startsWith("open") && c.contains(root + "/copied/") && c.contains("file-")).toList();
+        assertEquals(List.of(), opens, "no unchanged regular file is opened");
+        long files = sync.stream().filter(c -> c.contains(root + "/copied/") && c.contains("file-")).count();
+        assertTrue(files <= (long) DIRECTORIES * FILES_PER_DIRECTORY, files + " calls on DST's files: one statx each at most");
+    }
+
     /** The source walk's own calls: a statx on a source directory's descriptor, and getdents64. */
     private static boolean walkCall(String call) {
         return call.startsWith("getdents64(") || call.startsWith("statx(") && call.matches("statx\\(\\d+<[^>]*/mnt/src[/>].*");

@@ -72,7 +72,7 @@ class StateLedgerTrustTest {
     /** Ways a ledger is found that no run of this version put in force as it is. */
     enum Damage {
         PART_EMPTIED, PART_TRUNCATED, PART_BYTE_CHANGED, HEADER_REMOVED, HEADER_BYTE_CHANGED, HEADER_TRUNCATED,
-        PART_OF_ANOTHER_WRITER, PART_MISSING, ANOTHER_VERSION
+        PART_OF_ANOTHER_WRITER, PART_MISSING, OLDER_FORMAT
     }
 
     @ParameterizedTest
@@ -89,6 +89,8 @@ class StateLedgerTrustTest {
         assertEquals(0, run.exitCode(), damage + ": " + run.out() + run.err());
         assertEquals(1, run.err().lines().filter(l -> l.contains("notice: the state ledger")).count(), damage + ": " + run.err());
         assertFalse(run.err().contains("Exception"), run.err());
+        if (damage == Damage.OLDER_FORMAT)
+            assertTrue(run.err().contains("is of format version 2, and this spark-dcp reads version 3: not used; this run writes a new one"), run.err());
         TreeComparator.assertSameTree(src, dst);
         assertEquals("new at SRC", Files.readString(dst.resolve("d1/new")));
         assertFalse(Files.exists(dst.resolve("d2/extra")));
@@ -109,10 +111,19 @@ class StateLedgerTrustTest {
             case HEADER_TRUNCATED -> truncate(header, Files.size(header) - 10);
             case PART_OF_ANOTHER_WRITER -> Files.copy(part, generation.resolve("part-0123456789abcdef01234567"));
             case PART_MISSING -> Files.delete(part);
-            case ANOTHER_VERSION -> {
-                String text = Files.readString(header);
-                Files.writeString(header, text.replaceFirst("spark-dcp state ledger 2", "spark-dcp state ledger 3"));
+            case OLDER_FORMAT -> { // as the previous format's HEADER begins, sealed as it was
+                String text = Files.readString(header).replaceFirst("spark-dcp state ledger 3\n", "spark-dcp state ledger 2\n");
+                String body = text.substring(0, text.lastIndexOf("sha256 "));
+                Files.writeString(header, body + "sha256 " + sha256(body) + "\n");
             }
+        }
+    }
+
+    private static String sha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -75,6 +75,9 @@ public final class XattrPolicy implements Serializable {
 
     public boolean copiesNothing() { return kind == Kind.NONE; }
 
+    /** The libattr policy's skip patterns, in xattr.conf's order (empty for the others). */
+    public List<String> skipPatterns() { return skipPatterns; }
+
     public boolean keeps(byte[] name) {
         return switch (kind) {
             case NONE -> false;

@@ -48,7 +48,7 @@ public enum OptionTable {
 
     // How files are written and compared (CopyRequest's modes), in the report's order.
     /** The sync command's mode: no option of its own, the command turns it on. */
-    SYNC_MODE(Value.FLAG, "sync", on().mode(Mode.SYNC).report("sync").identity()),
+    SYNC_MODE(Value.FLAG, "sync", on().mode(Mode.SYNC).report("sync")),
     CONTENTS(Value.FLAG, "contents", on(SYNC, COMPARE).mode(Mode.CONTENTS).report("compare_contents").identity()
             .help("Compare the bytes of files of equal size instead of trusting equal mtimes; files whose bytes are equal "
                     + "only get their metadata.")
@@ -61,7 +61,7 @@ public enum OptionTable {
                     + "the file and removes the copy.")),
     FSYNC(Value.FLAG, "fsync", on(COPY, SYNC).mode(Mode.FSYNC).report("fsync")
             .help("Make each file's data durable (fsync) before its times are set.")),
-    UPDATE(Value.FLAG, "update", on(COPY, SYNC).mode(Mode.UPDATE).report("update").identity()
+    UPDATE(Value.FLAG, "update", on(COPY, SYNC).mode(Mode.UPDATE).report("update")
             .help("Leave a file as it is when DST has a file there with a newer mtime (counted apart in the report), "
                     + "as rsync --update does.")),
     INPLACE(Value.FLAG, "inplace", on(COPY, SYNC).mode(Mode.INPLACE).report("inplace")

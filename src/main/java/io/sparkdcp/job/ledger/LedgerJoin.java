@@ -47,48 +47,90 @@ public final class LedgerJoin {
      * @param suspect files whose size and mtime are as recorded on both sides while their ctime or inode moved: their
      *                data may have changed with its mtime put back, so the copy compares their contents
      * @param proven the records the ledger proved, carried into the next generation as they are
+     * @param existing for a copy: what DST held at the names of {@code left} before the copy ran, each name with its
+     *                 inode; a copy keeps an entry after comparing its stats alone, so such an entry is compared in
+     *                 full before it is recorded (empty for a sync, which compares what it keeps in full itself)
+     * @param carried  under other filters than the ledger's, the records of entries this run does not list: carried
+     *                 into the next generation as they are, for a run that lists them again (a record proves an
+     *                 entry only while both sides are as recorded, whoever left them so)
      */
-    public record Decided(byte[] path, List<DirectoryBlock> left, List<DirectoryBlock> suspect, LedgerBlock proven) implements Serializable {
+    public record Decided(byte[] path, List<DirectoryBlock> left, List<DirectoryBlock> suspect, LedgerBlock proven,
+                          List<Existing> existing, List<LedgerBlock.Entry> carried) implements Serializable {
         long provenCount() { return proven.entries().size(); }
+
+        /** Nothing decided by the ledger: every entry left to the copy. */
+        static Decided undecided(byte[] path, List<DirectoryBlock> blocks) {
+            return new Decided(path, blocks, List.of(), new LedgerBlock(path, List.of()), List.of(), List.of());
+        }
     }
 
-    /** The listing's blocks paired with the ledger's by directory path: a co-group, where the listing lives. */
-    static Spread<Paired> pair(Spread<DirectoryBlock> listing, Spread<LedgerBlock> ledger) {
+    /** A name DST held before the copy (empty: the directory itself) and its inode then. */
+    public record Existing(byte[] name, long ino) implements Serializable {}
+
+    /**
+     * How a run looks its listing up in the ledger.
+     *
+     * @param linkedProvable whether a file of several links may be proven: not when the ledger was made with other
+     *                       filters, which may have left out a name of its inode that this run lists and must link
+     * @param seeExisting    whether DST's names are stat'ed before the copy, for {@link Decided#existing} (a copy)
+     * @param carry          whether the records of entries the run does not list are carried on ({@link Decided#carried}):
+     *                       under other filters than the ledger's, which may have listed them
+     */
+    record Lookup(boolean linkedProvable, boolean seeExisting, boolean carry) implements Serializable {}
+
+    /**
+     * The listing's blocks paired with the ledger's by directory path: a co-group, where the listing lives; with
+     * {@code carry}, a directory the run does not list keeps its record too.
+     */
+    static Spread<Paired> pair(Spread<DirectoryBlock> listing, Spread<LedgerBlock> ledger, boolean carry) {
         return listing.meet(b -> new PathKey(b.path()), ledger, l -> new PathKey(l.path()), (blocks, records) ->
-                blocks.isEmpty() ? List.of() : List.of(new Paired(blocks, records.isEmpty() ? null : records.get(0))));
+                blocks.isEmpty() && (!carry || records.isEmpty()) ? List.of()
+                        : List.of(new Paired(blocks, records.isEmpty() ? null : records.get(0))));
     }
 
     /** A task's share of directories, judged against DST as it is now (DST's root opened once per task). */
-    static Iterable<Decided> decide(List<Paired> share, CopyOptions copy) {
+    static Iterable<Decided> decide(List<Paired> share, CopyOptions copy, Lookup lookup) {
         List<Decided> out = new ArrayList<>(share.size());
         try (Fd root = openRoot(copy)) {
-            for (Paired p : share) out.add(decide(p, root, copy.chunkSize()));
+            for (Paired p : share) out.add(decide(p, root, copy.chunkSize(), lookup));
         }
         return out;
     }
 
-    private static Decided decide(Paired p, Fd root, long chunkSize) {
+    private static Decided decide(Paired p, Fd root, long chunkSize, Lookup lookup) {
+        if (p.blocks().isEmpty()) // not listed by this run: its records carried on as they are
+            return new Decided(p.ledger().path(), List.of(), List.of(), new LedgerBlock(p.ledger().path(), List.of()), List.of(), p.ledger().entries());
         byte[] path = p.blocks().get(0).path();
-        if (p.ledger() == null) return new Decided(path, p.blocks(), List.of(), new LedgerBlock(path, List.of()));
-        Map<ByteBuffer, LedgerBlock.Entry> recorded = p.ledger().byName();
+        if (p.ledger() == null && !lookup.seeExisting()) return Decided.undecided(path, p.blocks());
+        Map<ByteBuffer, LedgerBlock.Entry> recorded = p.ledger() == null ? Map.of() : p.ledger().byName();
         List<LedgerBlock.Entry> proven = new ArrayList<>();
         List<Entry> left = new ArrayList<>();
         List<Entry> suspect = new ArrayList<>();
+        List<Existing> existing = new ArrayList<>();
+        java.util.Set<ByteBuffer> listed = new java.util.HashSet<>();
+        listed.add(ByteBuffer.wrap(SELF));
         Entry directory = null;
         LedgerBlock.Entry directoryProven = null;
         try (Fd dir = openDirectory(root, path)) {
             for (DirectoryBlock b : p.blocks()) {
                 for (Entry f : b.files()) {
                     LedgerBlock.Entry r = recorded.get(ByteBuffer.wrap(f.name()));
-                    Stat there = r == null || dir == null ? null : statOrNull(dir, f.name());
-                    if (there != null && r.holds(f.stat(), there)) proven.add(r);
-                    else if (there != null && dataMayHaveMoved(f.stat(), there, r, chunkSize)) suspect.add(f);
+                    listed.add(ByteBuffer.wrap(f.name()));
+                    Stat there = (r == null && !lookup.seeExisting()) || dir == null ? null : statOrNull(dir, f.name());
+                    if (r != null && there != null && provable(f.stat(), lookup) && r.holds(f.stat(), there)) {
+                        proven.add(r);
+                        continue;
+                    }
+                    if (r != null && there != null && dataMayHaveMoved(f.stat(), there, r, chunkSize)) suspect.add(f);
                     else left.add(f);
+                    if (there != null && lookup.seeExisting()) existing.add(new Existing(f.name(), there.ino()));
                 }
                 if (b.directory() != null) directory = b.directory();
             }
             LedgerBlock.Entry r = recorded.get(ByteBuffer.wrap(SELF));
-            if (directory != null && r != null && dir != null && r.holds(directory.stat(), Posix.fstat(dir))) directoryProven = r;
+            Stat self = directory == null || dir == null || (r == null && !lookup.seeExisting()) ? null : Posix.fstat(dir);
+            if (self != null && r != null && r.holds(directory.stat(), self)) directoryProven = r;
+            if (self != null && lookup.seeExisting()) existing.add(new Existing(SELF, self.ino()));
         }
         // A directory is left alone only when nothing may be written in it: a file copied there moves its times.
         if (directoryProven != null && left.isEmpty() && suspect.isEmpty()) proven.add(directoryProven);
@@ -96,7 +138,15 @@ public final class LedgerJoin {
         Entry directoryLeft = directoryProven == null ? directory : null;
         List<DirectoryBlock> leftBlocks = directoryLeft == null && left.isEmpty() ? List.of() : List.of(DirectoryBlock.of(path, directoryLeft, left));
         List<DirectoryBlock> suspectBlocks = suspect.isEmpty() ? List.of() : List.of(DirectoryBlock.of(path, null, suspect));
-        return new Decided(path, leftBlocks, suspectBlocks, new LedgerBlock(path, proven));
+        List<LedgerBlock.Entry> carried = new ArrayList<>();
+        if (lookup.carry() && p.ledger() != null)
+            for (LedgerBlock.Entry e : p.ledger().entries()) if (!listed.contains(ByteBuffer.wrap(e.name()))) carried.add(e);
+        return new Decided(path, leftBlocks, suspectBlocks, new LedgerBlock(path, proven), existing, carried);
+    }
+
+    /** Whether a record may prove this SRC entry: one of several links only under the filters it was made with. */
+    private static boolean provable(Stat source, Lookup lookup) {
+        return lookup.linkedProvable() || source.nlink() <= 1;
     }
 
     /**
@@ -129,8 +179,11 @@ public final class LedgerJoin {
     /** What one task wrote of the next generation: its part (null: nothing recorded) and how many records it holds. */
     record Written(StateLedger.Part part, long records) implements Serializable {}
 
-    /** An entry the copy did, as it may be recorded: SRC's walk stat, DST's stat now, and when that stat was taken. */
-    private record Candidate(List<LedgerBlock.Entry> into, Entry source, byte[] name, Stat destination, long seenAt) {}
+    /**
+     * An entry the copy did, as it may be recorded: SRC's walk stat, DST's stat now, and when that stat was taken;
+     * {@code statsOnly} when the run may have kept it after comparing its stats alone (a copy's, not made by it).
+     */
+    private record Candidate(List<LedgerBlock.Entry> into, Entry source, byte[] name, Stat destination, long seenAt, boolean statsOnly) {}
 
     /** The longest a task waits for DST's newest ctimes to settle (a whole-second file system's two seconds). */
     private static final long MAX_WAIT_NANOS = 2_000_000_000L;
@@ -141,7 +194,10 @@ public final class LedgerJoin {
      * metadata were read, so a change during the copy leaves the record behind) and DST's stat now, but only when
      * the two are found identical: by their stats (type, mode, owner, group, mtime, size, device number), by every
      * kind the run keeps when {@code compareAll} (a notice may stand for entries it does not name), and with both
-     * ctimes settled ({@link LedgerBlock#settled}). What a run could not fix is never recorded as done.
+     * ctimes settled ({@link LedgerBlock#settled}). A copy keeps an entry whose stats match without looking at its
+     * xattrs, ACLs, project ID or flags: an entry DST held before the copy (the same inode at its name, {@link
+     * Decided#existing}) or of several links is compared in full before it is recorded; what the copy made is
+     * SRC's entry as a sync makes it. What a run could not fix is never recorded as done.
      */
     static Iterable<Written> write(List<Decided> share, CopyOptions copy, String generation, long startedNanos, boolean compareAll) {
         List<LedgerBlock.Entry>[] byDirectory = newLists(share.size());
@@ -153,15 +209,15 @@ public final class LedgerJoin {
             for (int i = 0; i < share.size(); i++) {
                 Decided d = share.get(i);
                 byDirectory[i].addAll(d.proven().entries());
-                List<DirectoryBlock> done = new ArrayList<>(d.left());
-                done.addAll(d.suspect());
-                try (Fd dir = done.isEmpty() ? null : openDirectory(root, d.path())) {
+                byDirectory[i].addAll(d.carried());
+                if (d.left().isEmpty() && d.suspect().isEmpty()) continue;
+                Map<ByteBuffer, Long> existed = new java.util.HashMap<>();
+                for (Existing e : d.existing()) existed.put(ByteBuffer.wrap(e.name()), e.ino());
+                try (Fd dir = openDirectory(root, d.path())) {
                     if (dir == null) continue;
-                    for (DirectoryBlock b : done) {
-                        long now = LedgerRun.wallNanos();
-                        for (Entry f : b.files()) candidates.add(new Candidate(byDirectory[i], f, f.name(), statOrNull(dir, f.name()), now));
-                        if (b.directory() != null) candidates.add(new Candidate(byDirectory[i], b.directory(), SELF, Posix.fstat(dir), LedgerRun.wallNanos()));
-                    }
+                    // The suspects' contents were compared as sync --contents compares them, in full.
+                    for (DirectoryBlock b : d.suspect()) addCandidates(candidates, byDirectory[i], b, dir, Map.of(), copy);
+                    for (DirectoryBlock b : d.left()) addCandidates(candidates, byDirectory[i], b, dir, existed, copy);
                 }
             }
             for (Candidate c : candidates)
@@ -169,7 +225,7 @@ public final class LedgerJoin {
                     waitUntil = Math.max(waitUntil, ctime(c.destination()) + LedgerBlock.granule(ctime(c.destination())));
             if (waitUntil > 0) candidates = restatedAfter(candidates, waitUntil, root);
         }
-        Differing differ = compareAll ? differing(candidates, copy, window) : Differing.NONE;
+        Differing differ = differing(compareAll ? candidates : candidates.stream().filter(Candidate::statsOnly).toList(), copy, window);
         for (Candidate c : candidates)
             if (recordable(c, window, startedNanos) && !differ.has(c.source().path()))
                 c.into().add(new LedgerBlock.Entry(c.name(), c.source().stat().type(), LedgerBlock.Seen.of(c.source().stat()), LedgerBlock.Seen.of(c.destination())));
@@ -180,6 +236,27 @@ public final class LedgerJoin {
             if (!byDirectory[i].isEmpty()) blocks.add(new LedgerBlock(share.get(i).path(), byDirectory[i]));
         }
         return List.of(new Written(StateLedger.writePart(generation, blocks), records));
+    }
+
+    /** One block's entries as candidates, DST's stat taken now; {@code existed}: DST's inodes before a copy ran, by name. */
+    private static void addCandidates(List<Candidate> candidates, List<LedgerBlock.Entry> into, DirectoryBlock b, Fd dir,
+                                      Map<ByteBuffer, Long> existed, CopyOptions copy) {
+        boolean copying = !copy.modes().sync();
+        long now = LedgerRun.wallNanos();
+        for (Entry f : b.files()) {
+            Stat there = statOrNull(dir, f.name());
+            candidates.add(new Candidate(into, f, f.name(), there, now, copying && (f.stat().nlink() > 1 || keptThere(existed, f.name(), there))));
+        }
+        if (b.directory() != null) {
+            Stat self = Posix.fstat(dir);
+            candidates.add(new Candidate(into, b.directory(), SELF, self, LedgerRun.wallNanos(), copying && keptThere(existed, SELF, self)));
+        }
+    }
+
+    /** Whether DST's entry at this name is the inode it held there before the copy. */
+    private static boolean keptThere(Map<ByteBuffer, Long> existed, byte[] name, Stat now) {
+        Long before = existed.get(ByteBuffer.wrap(name));
+        return before != null && now != null && before == now.ino();
     }
 
     /** Whether a candidate may be recorded: DST holds SRC's type, the two stats agree, and both ctimes are settled. */
@@ -215,7 +292,7 @@ public final class LedgerJoin {
             try (Fd dir = openDirectory(root, parent)) {
                 Stat again = dir == null ? null : c.name().length == 0 ? Posix.fstat(dir) : statOrNull(dir, c.name());
                 if (again != null && LedgerBlock.Seen.of(again).equals(LedgerBlock.Seen.of(c.destination())))
-                    out.add(new Candidate(c.into(), c.source(), c.name(), again, now));
+                    out.add(new Candidate(c.into(), c.source(), c.name(), again, now, c.statsOnly()));
             }
         }
         return out;
@@ -231,6 +308,7 @@ public final class LedgerJoin {
     }
 
     private static Differing differing(List<Candidate> candidates, CopyOptions copy, long window) {
+        if (candidates.isEmpty()) return Differing.NONE;
         List<EntryPair> pairs = new ArrayList<>();
         for (Candidate c : candidates)
             if (c.destination() != null && c.destination().type() == c.source().stat().type())

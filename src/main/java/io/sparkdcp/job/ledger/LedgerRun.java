@@ -19,14 +19,15 @@ import java.util.function.Consumer;
 
 /**
  * One run's use of the state ledger ({@code --state DIR}): the generation in force, if it is whole and was made
- * with these roots and options, checked on the tasks before anything is deleted or copied ({@link #check}) and
+ * with what decides "identical" for this run ({@link LedgerFingerprint}: copy, sync and sync --delete share one;
+ * other filters narrow it), checked on the tasks before anything is deleted or copied ({@link #check}) and
  * met with the listing there ({@link LedgerJoin}); after a fully successful run, the next generation written by
  * the same tasks and put in force. A ledger that cannot be used is said once and the run goes on without it;
  * one that cannot be written is said once and the run's result stands. The driver holds counts, not entries.
  */
 public final class LedgerRun {
     private final String dir;
-    private final String fingerprint;
+    private final LedgerFingerprint fingerprint;
     private final long startedNanos;
     private final Consumer<String> log;
     private StateLedger.Generation current;
@@ -35,7 +36,7 @@ public final class LedgerRun {
     /** The listing but what the ledger proved: what the copy is left to do. */
     private ListingSummary left = ListingSummary.EMPTY;
 
-    private LedgerRun(String dir, String fingerprint, StateLedger.Generation current, long startedNanos, Consumer<String> log) {
+    private LedgerRun(String dir, LedgerFingerprint fingerprint, StateLedger.Generation current, long startedNanos, Consumer<String> log) {
         this.dir = dir;
         this.fingerprint = fingerprint;
         this.current = current;
@@ -52,8 +53,12 @@ public final class LedgerRun {
     public static LedgerRun of(JobOptions job, Consumer<String> log, long startedNanos) {
         String dir = job.listing().state();
         if (dir == null) return null;
-        String fingerprint = StateLedger.fingerprint(job.copy(), job.listing());
-        return new LedgerRun(dir, fingerprint, StateLedger.current(dir, fingerprint, log), startedNanos, log);
+        LedgerFingerprint fingerprint = LedgerFingerprint.of(job.copy(), job.listing());
+        StateLedger.Generation current = StateLedger.current(dir, fingerprint, log);
+        if (current != null && !current.sameScope())
+            log.accept("the state ledger in " + dir + " was made with other filters: it is used for what this run lists, "
+                    + "except files of several links");
+        return new LedgerRun(dir, fingerprint, current, startedNanos, log);
     }
 
     public static long wallNanos() {
@@ -81,16 +86,26 @@ public final class LedgerRun {
         current = null;
     }
 
-    /** The listing with what the ledger proves unchanged taken out, kept on the tasks for {@link #write}. */
+    /**
+     * The listing with what the ledger proves unchanged taken out, kept on the tasks for {@link #write}; before a copy
+     * (not a sync) has run, with what DST holds at the names left to it.
+     */
     public Spread<LedgerJoin.Decided> decide(Spread<DirectoryBlock> listing, Listed source, CopyOptions copy) {
+        return decide(listing, source, copy, !copy.modes().sync());
+    }
+
+    private Spread<LedgerJoin.Decided> decide(Spread<DirectoryBlock> listing, Listed source, CopyOptions copy, boolean seeExisting) {
         check(source);
         Spread<LedgerJoin.Decided> decided;
         StateLedger.Generation generation = current;
-        if (generation == null) {
+        if (generation == null && !seeExisting) {
             decided = listing.mapShares(LedgerRun::undecided).kept();
         } else {
-            Spread<LedgerBlock> ledger = parts(source, generation).mapShares(share -> read(generation, share));
-            decided = LedgerJoin.pair(listing, ledger).mapInTasks("look up the state ledger", share -> LedgerJoin.decide(share, copy)).kept();
+            Spread<LedgerBlock> ledger = generation == null ? source.spread(List.of())
+                    : parts(source, generation).mapShares(share -> read(generation, share));
+            boolean otherFilters = generation != null && !generation.sameScope();
+            LedgerJoin.Lookup lookup = new LedgerJoin.Lookup(!otherFilters, seeExisting, otherFilters);
+            decided = LedgerJoin.pair(listing, ledger, otherFilters).mapInTasks("look up the state ledger", share -> LedgerJoin.decide(share, copy, lookup)).kept();
         }
         for (ShareDecided c : decided.mapShares(LedgerRun::decided).collect()) {
             proven += c.proven();
@@ -106,7 +121,7 @@ public final class LedgerRun {
 
     /** For a dry run: the paths of the entries but directories that the ledger proves unchanged. */
     public Spread<PathKey> provenFiles(Spread<DirectoryBlock> listing, Listed source, CopyOptions copy) {
-        return decide(listing, source, copy).mapShares(LedgerRun::provenFilePaths);
+        return decide(listing, source, copy, false).mapShares(LedgerRun::provenFilePaths);
     }
 
     private static Iterable<PathKey> provenFilePaths(List<LedgerJoin.Decided> share) {
@@ -169,7 +184,7 @@ public final class LedgerRun {
 
     private static Iterable<LedgerJoin.Decided> undecided(List<DirectoryBlock> blocks) {
         List<LedgerJoin.Decided> out = new ArrayList<>(blocks.size());
-        for (DirectoryBlock b : blocks) out.add(new LedgerJoin.Decided(b.path(), List.of(b), List.of(), new LedgerBlock(b.path(), List.of())));
+        for (DirectoryBlock b : blocks) out.add(LedgerJoin.Decided.undecided(b.path(), List.of(b)));
         return out;
     }
 

@@ -1,13 +1,8 @@
 package io.sparkdcp.job.ledger;
 
-import io.sparkdcp.copy.options.CopyModes;
-import io.sparkdcp.copy.options.CopyOptions;
-import io.sparkdcp.copy.options.OptionTable;
-import io.sparkdcp.job.listing.ListingOptions;
 import io.sparkdcp.posix.Linux;
 import io.sparkdcp.posix.PathBytes;
 import io.sparkdcp.posix.Posix;
-import io.sparkdcp.posix.Stat;
 import io.sparkdcp.roots.OutputPlaces;
 import io.sparkdcp.roots.Roots;
 import io.sparkdcp.roots.UsageException;
@@ -21,13 +16,11 @@ import org.apache.hadoop.fs.Path;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +30,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -58,9 +50,10 @@ import java.util.regex.Pattern;
  * DIR/.writing-N     a generation being written; dropped by the next run that puts one in force
  *
  * state-N/HEADER     UTF-8 text, one field a line:
- *                      spark-dcp state ledger 2
+ *                      spark-dcp state ledger 3
  *                      writer pid P, host H, started T
- *                      fingerprint SHA-256 (hex) of the roots and of the options that shape the result
+ *                      fingerprint SHA-256 (hex) of {@link LedgerFingerprint#identity}: what decides "identical"
+ *                      scope SHA-256 of {@link LedgerFingerprint#scope}: the filters
  *                      part NAME BYTES SHA-256     (one line a part file: its name, length and digest)
  *                      sha256 SHA-256 of every line above, newlines included
  * state-N/part-X     binary, big-endian: the magic "SDCPLDGR", the version (int), then per directory an int
@@ -68,7 +61,8 @@ import java.util.regex.Pattern;
  *                    (long) and the SHA-256 of every byte before it
  * </pre>
  *
- * A generation counts only when its HEADER's digest holds, its version and fingerprint are this run's, and its
+ * A generation counts only when its HEADER's digest holds, its version and fingerprint are this run's (its scope
+ * may differ: other filters narrow what it proves, see {@link LedgerFingerprint}), and its
  * directory holds exactly the parts the HEADER names, of those lengths; each part's bytes are then checked
  * against both digests where it is read. A run writes its generation as {@code .writing-N}, each task one part
  * (written under a temporary name, fsynced, renamed), and the driver, once the whole run succeeded, writes the
@@ -78,9 +72,9 @@ import java.util.regex.Pattern;
  * equality only: when another version of spark-dcp computes it differently, its ledger is not used.
  */
 public final class StateLedger {
-    static final int VERSION = 2;
-    static final String FIRST_LINE = "spark-dcp state ledger " + VERSION;
-    private static final String FORMAT = "spark-dcp-state-" + VERSION;
+    static final int VERSION = 3;
+    static final String FIRST_LINE_BEFORE_VERSION = "spark-dcp state ledger ";
+    static final String FIRST_LINE = FIRST_LINE_BEFORE_VERSION + VERSION;
     private static final byte[] MAGIC = "SDCPLDGR".getBytes(StandardCharsets.US_ASCII);
     private static final int DIGEST_BYTES = 32;
     private static final long MAX_HEADER = 64L << 20;
@@ -97,8 +91,20 @@ public final class StateLedger {
     /** One part file as its writer left it: what the HEADER says of it. */
     public record Part(String name, long bytes, String sha256) implements Serializable {}
 
-    /** A generation found whole: its directory and its parts, each to be checked against its digest where it is read. */
-    public record Generation(String path, List<Part> parts) implements Serializable {}
+    /**
+     * A generation found whole: its directory and its parts, each to be checked against its digest where it is read.
+     *
+     * @param sameScope whether it was made with this run's filters; if not, a hard-linked file is proven by none of its
+     *                  records ({@link LedgerFingerprint#scope})
+     */
+    public record Generation(String path, List<Part> parts, boolean sameScope) implements Serializable {
+        public Generation(String path, List<Part> parts) {
+            this(path, parts, true);
+        }
+    }
+
+    /** What a HEADER says that a run uses: its parts, and whether it was made with the run's filters. */
+    record Header(List<Part> parts, boolean sameScope) {}
 
     /** Why a ledger is not used, in words that follow "the state ledger in DIR". */
     static final class Unusable extends Exception {
@@ -125,45 +131,11 @@ public final class StateLedger {
         }
     }
 
-    /** The fingerprint of what makes a record valid: both roots (paths and inodes) and what shapes the result. */
-    public static String fingerprint(CopyOptions copy, ListingOptions listing) {
-        StringBuilder s = new StringBuilder(FORMAT).append('\n');
-        s.append("source ").append(root(copy.sourceRoot())).append('\n');
-        s.append("destination ").append(root(copy.destinationRoot())).append('\n');
-        for (CopyModes.Mode m : OptionTable.identityModes())
-            s.append(m.reportKey()).append(' ').append(copy.modes().on().contains(m)).append('\n');
-        s.append("keep ").append(digest(copy.keep())).append('\n');
-        s.append("filter ").append(digest(listing.filter())).append('\n');
-        // What a run may see and fix depends on who runs it: another user's records are not this user's.
-        s.append("user ").append(Posix.geteuid()).append('\n');
-        return s.toString();
-    }
-
-    /** A root by its path and its inode: a DST made again, or moved to another file system, holds none of the records. */
-    private static String root(byte[] path) {
-        Stat s = Posix.statIfExists(path, false);
-        return Base64.getEncoder().encodeToString(path) + (s == null ? " absent" : " " + s.dev() + ":" + s.ino());
-    }
-
-    private static String digest(Serializable value) {
-        try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-                out.writeObject(value);
-            }
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /**
      * The generation in force in {@code dir} when it is whole and was made with this {@code fingerprint}; null when
      * there is none, or (said once through {@code notice}) when it cannot be used: the run then writes a new one.
      */
-    public static Generation current(String dir, String fingerprint, Consumer<String> notice) {
+    public static Generation current(String dir, LedgerFingerprint fingerprint, Consumer<String> notice) {
         try {
             Path path = new Path(dir);
             FileSystem fs = fileSystem(path);
@@ -178,7 +150,7 @@ public final class StateLedger {
     }
 
     /** The generation at {@code generation} when its HEADER holds and its directory holds exactly the parts it names. */
-    static Generation open(FileSystem fs, Path generation, String fingerprint) throws IOException, Unusable {
+    static Generation open(FileSystem fs, Path generation, LedgerFingerprint fingerprint) throws IOException, Unusable {
         Path header = new Path(generation, HEADER);
         if (!fs.exists(header)) throw new Unusable("is incomplete (" + generation.getName() + " has no HEADER)");
         if (fs.getFileStatus(header).getLen() > MAX_HEADER) throw new Unusable("is damaged (its HEADER is too long)");
@@ -186,7 +158,8 @@ public final class StateLedger {
         try (InputStream in = fs.open(header)) {
             bytes = in.readAllBytes();
         }
-        List<Part> parts = parseHeader(bytes, fingerprint);
+        Header read = parseHeader(bytes, fingerprint);
+        List<Part> parts = read.parts();
         Set<String> named = new HashSet<>();
         for (Part p : parts) named.add(p.name());
         for (FileStatus s : fs.listStatus(generation)) {
@@ -198,27 +171,29 @@ public final class StateLedger {
                 throw new Unusable("is damaged (" + name + " has " + s.getLen() + " bytes, its HEADER says " + p.bytes() + ")");
         }
         if (!named.isEmpty()) throw new Unusable("is incomplete (" + named.iterator().next() + " is missing)");
-        return new Generation(generation.toString(), parts);
+        return new Generation(generation.toString(), parts, read.sameScope());
     }
 
-    /** A HEADER's parts, when its digest, version and fingerprint hold. */
-    static List<Part> parseHeader(byte[] bytes, String fingerprint) throws Unusable {
+    /** A HEADER's parts and scope, when its digest, version and identity hold. */
+    static Header parseHeader(byte[] bytes, LedgerFingerprint fingerprint) throws Unusable {
         String text = new String(bytes, StandardCharsets.UTF_8);
         int firstEnd = text.indexOf('\n');
         String first = firstEnd < 0 ? text : text.substring(0, firstEnd);
-        if (!first.equals(FIRST_LINE))
-            throw new Unusable(first.startsWith("spark-dcp") ? "was written by another version of spark-dcp (" + shown(first) + ")"
-                    : "is not a spark-dcp state ledger of version " + VERSION);
+        if (!first.equals(FIRST_LINE)) throw new Unusable(otherFormat(first));
         int last = text.lastIndexOf("sha256 ");
         if (last < 0 || !text.endsWith("\n") || !text.substring(last, text.length() - 1).equals("sha256 " + sha256(text.substring(0, last))))
             throw new Unusable("is damaged (its HEADER's digest does not hold)");
         List<Part> parts = new ArrayList<>();
         boolean fingerprinted = false;
+        Boolean sameScope = null;
         for (String line : text.substring(firstEnd + 1, last).split("\n")) {
             String[] f = line.split(" ");
             if (f[0].equals("fingerprint") && f.length == 2) {
-                if (!f[1].equals(sha256(fingerprint))) throw new Unusable("was made with other roots or options");
+                if (!f[1].equals(sha256(fingerprint.identity())))
+                    throw new Unusable("was made with other roots, other kept kinds or --contents, or by another user");
                 fingerprinted = true;
+            } else if (f[0].equals("scope") && f.length == 2 && sameScope == null) {
+                sameScope = f[1].equals(sha256(fingerprint.scope()));
             } else if (f[0].equals("part") && f.length == 4 && PART.matcher(f[1]).matches()) {
                 parts.add(new Part(f[1], Long.parseLong(f[2]), f[3]));
             } else if (!f[0].equals("writer")) {
@@ -226,14 +201,30 @@ public final class StateLedger {
             }
         }
         if (!fingerprinted) throw new Unusable("is damaged (its HEADER has no fingerprint)");
-        return parts;
+        if (sameScope == null) throw new Unusable("is damaged (its HEADER has no scope)");
+        return new Header(parts, sameScope);
+    }
+
+    /**
+     * Why a HEADER whose first line is not this version's is refused: a ledger of an older or newer format (it is
+     * not read; the run compares in full and writes one of this version), or not a ledger at all.
+     */
+    private static String otherFormat(String first) {
+        if (first.startsWith(FIRST_LINE_BEFORE_VERSION)) {
+            String version = first.substring(FIRST_LINE_BEFORE_VERSION.length());
+            return version.matches("\\d{1,9}") ? "is of format version " + version + ", and this spark-dcp reads version " + VERSION
+                    : "was written by another version of spark-dcp (" + shown(first) + ")";
+        }
+        return first.startsWith("spark-dcp") ? "was written by another version of spark-dcp (" + shown(first) + ")"
+                : "is not a spark-dcp state ledger of version " + VERSION;
     }
 
     /** The HEADER of a generation of these parts, made with this fingerprint by this writer. */
-    static byte[] header(String fingerprint, String writer, List<Part> parts) {
+    static byte[] header(LedgerFingerprint fingerprint, String writer, List<Part> parts) {
         StringBuilder s = new StringBuilder(FIRST_LINE).append('\n');
         s.append("writer ").append(writer.replace('\n', ' ')).append('\n');
-        s.append("fingerprint ").append(sha256(fingerprint)).append('\n');
+        s.append("fingerprint ").append(sha256(fingerprint.identity())).append('\n');
+        s.append("scope ").append(sha256(fingerprint.scope())).append('\n');
         List<Part> sorted = new ArrayList<>(parts);
         sorted.sort((a, b) -> a.name().compareTo(b.name()));
         for (Part p : sorted) s.append("part ").append(p.name()).append(' ').append(p.bytes()).append(' ').append(p.sha256()).append('\n');
@@ -350,7 +341,7 @@ public final class StateLedger {
      * Puts the generation written in force: its HEADER (naming {@code parts}) written and fsynced with the
      * generation's directory, one rename, DIR fsynced; then drops the older ones and any left by a run that stopped.
      */
-    public static void commit(String writing, String fingerprint, String writer, List<Part> parts) {
+    public static void commit(String writing, LedgerFingerprint fingerprint, String writer, List<Part> parts) {
         try {
             Path from = new Path(writing);
             Matcher m = GENERATION.matcher(from.getName());

@@ -57,18 +57,36 @@ class LedgerBlockTest {
     }
 
     @Test
-    void theFingerprintChangesWithWhatShapesTheResult() {
-        CopyOptions sync = LocalCopy.syncDefaults().jobOptions(java.nio.file.Path.of("/nonexistent/src"), java.nio.file.Path.of("/nonexistent/dst")).copy();
-        String base = StateLedger.fingerprint(sync, ListingOptions.WALK);
-        assertEquals(base, StateLedger.fingerprint(sync, ListingOptions.WALK));
-        assertNotEquals(base, StateLedger.fingerprint(sync.withModes(sync.modes().with(CopyModes.Mode.CONTENTS, true)), ListingOptions.WALK));
-        assertNotEquals(base, StateLedger.fingerprint(sync.withModes(CopyModes.COPY), ListingOptions.WALK));
+    void theFingerprintsIdentityIsWhatDecidesIdenticalNotTheOperation() {
+        LocalCopy defaults = LocalCopy.syncDefaults();
+        CopyOptions sync = copyOf(defaults);
+        LedgerFingerprint base = LedgerFingerprint.of(sync, ListingOptions.WALK);
+        assertEquals(base, LedgerFingerprint.of(sync, ListingOptions.WALK));
+        assertTrue(base.identity().startsWith("spark-dcp-state-" + StateLedger.VERSION + "\nsource "), base.identity());
+        // copy, sync and sync --update record only entries found identical: one ledger serves them all.
+        assertEquals(base, LedgerFingerprint.of(sync.withModes(CopyModes.COPY), ListingOptions.WALK));
+        assertEquals(base, LedgerFingerprint.of(sync.withModes(sync.modes().with(CopyModes.Mode.UPDATE, true)), ListingOptions.WALK));
+        assertEquals(base, LedgerFingerprint.of(sync.withModes(sync.modes().with(CopyModes.Mode.FSYNC, true)), ListingOptions.WALK));
+        assertNotEquals(base.identity(), LedgerFingerprint.of(sync.withModes(sync.modes().with(CopyModes.Mode.CONTENTS, true)), ListingOptions.WALK).identity());
+        assertNotEquals(base.identity(), LedgerFingerprint.of(copyOf(defaults.withoutProjectIds()), ListingOptions.WALK).identity());
+        assertNotEquals(base.identity(), LedgerFingerprint.of(copyOf(defaults.withoutFlags()), ListingOptions.WALK).identity());
+        assertNotEquals(base.identity(), LedgerFingerprint.of(copyOf(defaults.withXattrs(io.sparkdcp.copy.keep.XattrPolicy.none())), ListingOptions.WALK).identity());
+        CopyOptions other = defaults.jobOptions(java.nio.file.Path.of("/nonexistent/src"), java.nio.file.Path.of("/nonexistent/dst2")).copy();
+        assertNotEquals(base.identity(), LedgerFingerprint.of(other, ListingOptions.WALK).identity());
+        // Filters are its scope: other ones narrow what is used, the identity stays.
         Filter excluding = new Filter(List.of(Filter.Rule.of(false, PathBytes.of("*.tmp"))), null);
-        assertNotEquals(base, StateLedger.fingerprint(sync, new ListingOptions(WalkMode.AUTO, null, null, excluding, false)));
-        CopyOptions other = LocalCopy.syncDefaults().jobOptions(java.nio.file.Path.of("/nonexistent/src"), java.nio.file.Path.of("/nonexistent/dst2")).copy();
-        assertNotEquals(base, StateLedger.fingerprint(other, ListingOptions.WALK));
-        assertNotEquals(base, StateLedger.fingerprint(LocalCopy.syncDefaults().withoutProjectIds()
-                .jobOptions(java.nio.file.Path.of("/nonexistent/src"), java.nio.file.Path.of("/nonexistent/dst")).copy(), ListingOptions.WALK));
+        LedgerFingerprint filtered = LedgerFingerprint.of(sync, new ListingOptions(WalkMode.AUTO, null, null, excluding, false));
+        assertEquals(base.identity(), filtered.identity());
+        assertNotEquals(base.scope(), filtered.scope());
+        Filter directoriesOnly = new Filter(List.of(Filter.Rule.of(false, PathBytes.of("*.tmp/"))), null);
+        assertNotEquals(filtered.scope(), LedgerFingerprint.scope(directoriesOnly));
+        assertNotEquals(filtered.scope(), LedgerFingerprint.scope(new Filter(List.of(Filter.Rule.of(true, PathBytes.of("*.tmp"))), null)));
+        assertNotEquals(LedgerFingerprint.scope(Filter.NONE), LedgerFingerprint.scope(Filter.NONE.listing(List.of())));
+        assertEquals(LedgerFingerprint.scope(excluding), LedgerFingerprint.scope(new Filter(List.of(Filter.Rule.of(false, PathBytes.of("*.tmp"))), null)));
+    }
+
+    private static CopyOptions copyOf(LocalCopy copy) {
+        return copy.jobOptions(java.nio.file.Path.of("/nonexistent/src"), java.nio.file.Path.of("/nonexistent/dst")).copy();
     }
 
     @Test

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The state ledger's own format: its version, its stable codes, damage of every byte found, and settled ctimes. */
 @Tag("fast")
 class StateLedgerFormatTest {
-    private static final String FINGERPRINT = "spark-dcp-state-2\nsource x\n";
+    private static final LedgerFingerprint FINGERPRINT = new LedgerFingerprint("spark-dcp-state-3\nsource x\n", "spark-dcp-state-3\n");
     private static final long SECOND = 1_000_000_000L;
 
     private static LedgerBlock block(String path, int entries) {
@@ -63,12 +63,15 @@ class StateLedgerFormatTest {
     void aHeaderComesBackWithItsPartsAndIsRefusedForAnotherVersionFingerprintOrAnyChangedByte() throws Exception {
         List<StateLedger.Part> parts = List.of(new StateLedger.Part("part-" + "0".repeat(24), 10, "ab"), new StateLedger.Part("part-" + "1".repeat(24), 20, "cd"));
         byte[] header = StateLedger.header(FINGERPRINT, "pid 1, host h, started t", parts);
-        assertTrue(new String(header, StandardCharsets.UTF_8).startsWith("spark-dcp state ledger 2\n"));
-        assertEquals(parts, StateLedger.parseHeader(header, FINGERPRINT));
-        assertTrue(assertThrows(StateLedger.Unusable.class, () -> StateLedger.parseHeader(header, FINGERPRINT + "other"))
-                .getMessage().contains("other roots or options"));
-        byte[] later = new String(header, StandardCharsets.UTF_8).replace("ledger 2", "ledger 3").getBytes(StandardCharsets.UTF_8);
-        assertTrue(assertThrows(StateLedger.Unusable.class, () -> StateLedger.parseHeader(later, FINGERPRINT)).getMessage().contains("another version"));
+        assertTrue(new String(header, StandardCharsets.UTF_8).startsWith("spark-dcp state ledger 3\n"));
+        assertEquals(new StateLedger.Header(parts, true), StateLedger.parseHeader(header, FINGERPRINT));
+        LedgerFingerprint otherFilters = new LedgerFingerprint(FINGERPRINT.identity(), FINGERPRINT.scope() + "exclude all Kg==\n");
+        assertEquals(new StateLedger.Header(parts, false), StateLedger.parseHeader(header, otherFilters), "other filters narrow, they do not refuse");
+        LedgerFingerprint otherIdentity = new LedgerFingerprint(FINGERPRINT.identity() + "other", FINGERPRINT.scope());
+        assertTrue(assertThrows(StateLedger.Unusable.class, () -> StateLedger.parseHeader(header, otherIdentity))
+                .getMessage().contains("other roots"));
+        byte[] later = new String(header, StandardCharsets.UTF_8).replace("ledger 3", "ledger 4").getBytes(StandardCharsets.UTF_8);
+        assertTrue(assertThrows(StateLedger.Unusable.class, () -> StateLedger.parseHeader(later, FINGERPRINT)).getMessage().contains("format version 4"));
         assertTrue(assertThrows(StateLedger.Unusable.class, () -> StateLedger.parseHeader("spark-dcp-state-1\nsource x\n".getBytes(StandardCharsets.UTF_8), FINGERPRINT))
                 .getMessage().contains("another version"));
         for (int i = 0; i < header.length; i++) {
@@ -167,12 +170,14 @@ class StateLedgerFormatTest {
     void aHeadersPartsAreListedByNameAndItsRefusalsSayWhy() throws Exception {
         StateLedger.Part b = new StateLedger.Part("part-" + "b".repeat(24), 20, "cd"), a = new StateLedger.Part("part-" + "a".repeat(24), 10, "ab");
         String text = new String(StateLedger.header(FINGERPRINT, "pid 1,\nhost h", List.of(b, a)), StandardCharsets.UTF_8);
-        assertTrue(text.contains("writer pid 1, host h\nfingerprint " + StateLedger.sha256(FINGERPRINT) + "\npart " + a.name() + " 10 ab\npart "
-                + b.name() + " 20 cd\nsha256 "), text);
-        assertEquals("was written by another version of spark-dcp (spark-dcp state ledger 3)", refusal(headerOf("spark-dcp state ledger 3")));
-        assertEquals("is not a spark-dcp state ledger of version 2", refusal(headerOf("rsync")));
-        String fingerprint = "fingerprint " + StateLedger.sha256(FINGERPRINT);
+        assertTrue(text.contains("writer pid 1, host h\nfingerprint " + StateLedger.sha256(FINGERPRINT.identity()) + "\nscope "
+                + StateLedger.sha256(FINGERPRINT.scope()) + "\npart " + a.name() + " 10 ab\npart " + b.name() + " 20 cd\nsha256 "), text);
+        assertEquals("is of format version 2, and this spark-dcp reads version 3", refusal(headerOf("spark-dcp state ledger 2")));
+        assertEquals("was written by another version of spark-dcp (spark-dcp state ledger 3b)", refusal(headerOf("spark-dcp state ledger 3b")));
+        assertEquals("is not a spark-dcp state ledger of version 3", refusal(headerOf("rsync")));
+        String fingerprint = "fingerprint " + StateLedger.sha256(FINGERPRINT.identity());
         assertEquals("is damaged (its HEADER has no fingerprint)", refusal(headerOf(StateLedger.FIRST_LINE, "writer w")));
+        assertEquals("is damaged (its HEADER has no scope)", refusal(headerOf(StateLedger.FIRST_LINE, "writer w", fingerprint)));
         String sixty = "x".repeat(60);
         assertEquals("is damaged (its HEADER holds a line spark-dcp does not write: " + sixty + ")",
                 refusal(headerOf(StateLedger.FIRST_LINE, fingerprint, sixty)));
