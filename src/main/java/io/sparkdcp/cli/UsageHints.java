@@ -22,8 +22,8 @@ final class UsageHints {
     /** An rsync option spark-dcp does not take: the option to use instead (null: none), and why (null: nothing to add). */
     record RsyncHabit(String instead, String why) {}
 
-    private static final String WHOLE_WHEN_NAMED = "a file gets its name only once it is complete, and running the same command "
-            + "again resumes the copy";
+    private static final String WHOLE_WHEN_NAMED = "a file gets its name only once it is complete (unless --inplace), and running "
+            + "the same command again resumes the copy";
     private static final String ALWAYS_KEPT = "hard links are always kept, and ACLs and xattrs unless --xattrs says otherwise "
             + "(-a here is rsync's -aAXH)";
     private static final String NO_TRANSFER = "each task reads SRC and writes DST through their mounts, so there is no transfer "
@@ -33,8 +33,6 @@ final class UsageHints {
     static final Map<String, RsyncHabit> RSYNC = Map.ofEntries(
             entry("-P", new RsyncHabit("--progress", WHOLE_WHEN_NAMED)),
             entry("--partial", new RsyncHabit(null, WHOLE_WHEN_NAMED)),
-            entry("--inplace", new RsyncHabit(null, "a file is written unnamed or to a temporary, and gets its name only once "
-                    + "it is complete")),
             entry("-z", new RsyncHabit(null, NO_TRANSFER)),
             entry("--compress", new RsyncHabit(null, NO_TRANSFER)),
             entry("-A", new RsyncHabit(null, ALWAYS_KEPT)),

@@ -35,6 +35,25 @@ class CopyCommandRunTest {
         assertEquals("alpha", Files.readString(dst.resolve("copy/a.txt")));
     }
 
+    /** usage.md's --inplace copy, through the CLI: the files land under their names and the report says so. */
+    @Test
+    void inPlaceCopiesTheTreeAndTheReportNamesTheMode() throws IOException {
+        Path src = Files.createDirectories(tmp.resolve("src/sub"));
+        Files.writeString(tmp.resolve("src/a.txt"), "alpha");
+        Files.writeString(src.resolve("b.txt"), "beta");
+        Path report = tmp.resolve("report.json");
+
+        CommandLineRun run = CommandLineRun.of("copy", "--inplace", "--report", report.toString(), tmp.resolve("src") + "/",
+                tmp.resolve("dst").toString());
+
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("alpha", Files.readString(tmp.resolve("dst/a.txt")));
+        assertEquals("beta", Files.readString(tmp.resolve("dst/sub/b.txt")));
+        JsonNode json = new ObjectMapper().readTree(report.toFile());
+        assertEquals(4, json.get("copied").asLong(), json.toString()); // root, sub, a.txt, b.txt
+        assertTrue(json.at("/settings/inplace").asBoolean(), json.toString());
+    }
+
     @Test
     void copiesThenSkipsOnTheSecondRunAndReportsBoth() throws IOException {
         Path src = Files.createDirectories(tmp.resolve("src/sub"));
@@ -121,6 +140,7 @@ class CopyCommandRunTest {
     /** Text output without the wall time and the steps' times (their counts stay), with the run's own directory as DIR. */
     private static String withoutTimes(String text, Path runDirectory) {
         return text.replace(runDirectory.toString(), "DIR").replaceAll("(?m)^wall time: .*$", "wall time")
-                .replaceAll("(?m)^(\\S+ +[\\d,]+) +[\\d,.]+ +[\\d,.]+ +[\\d,.]+%$", "$1");
+                .replaceAll("(?m)^(\\S+ +[\\d,]+) +[\\d,.]+ +[\\d,.]+ +[\\d,.]+%$", "$1")
+                .replaceAll("(?m)^(spark-dcp: progress: [^,]+, [^,]+), .*$", "$1"); // the last line's rates are the run's own
     }
 }

@@ -63,13 +63,11 @@ class UsageHintsTest {
     private static final Map<String, String> RSYNC_LINES = new LinkedHashMap<>();
 
     static {
-        String whole = ": a file gets its name only once it is complete, and running the same command again resumes the copy";
+        String whole = ": a file gets its name only once it is complete (unless --inplace), and running the same command again resumes the copy";
         String kept = " is not taken: hard links are always kept, and ACLs and xattrs unless --xattrs says otherwise (-a here is rsync's -aAXH)";
         String noTransfer = " is not taken: each task reads SRC and writes DST through their mounts, so there is no transfer to compress";
         RSYNC_LINES.put("-P", "rsync's -P is --progress here" + whole);
         RSYNC_LINES.put("--partial", "rsync's --partial is not taken" + whole);
-        RSYNC_LINES.put("--inplace", "rsync's --inplace is not taken: a file is written unnamed or to a temporary, and gets its name only "
-                + "once it is complete");
         RSYNC_LINES.put("-z", "rsync's -z" + noTransfer);
         RSYNC_LINES.put("--compress", "rsync's --compress" + noTransfer);
         RSYNC_LINES.put("-A", "rsync's -A" + kept);
