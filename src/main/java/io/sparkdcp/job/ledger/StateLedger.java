@@ -40,8 +40,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The state ledger's directory ({@code --state DIR}: a local path, or any path Hadoop reaches: {@link Store}), in the project's own format, version
- * {@value #VERSION}. The ledger is a cache, never an authority: a generation that is missing, partial, damaged,
+ * The state ledger's directory ({@code --state DIR}: a local path, or any path Hadoop reaches: {@link Store}), in
+ * the project's own format, version {@value #VERSION}. The ledger is a cache, never an authority: a generation that is missing, partial, damaged,
  * another writer's or another version's is not used (the run says so once and writes a new one), and nothing in
  * it can make a run fail.
  *
