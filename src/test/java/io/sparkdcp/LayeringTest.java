@@ -57,7 +57,7 @@ class LayeringTest {
      * the state ledger (job.ledger), and on top the recipes (io.sparkdcp.job itself): the seam, the
      * listing and the ledger know no recipe.
      */
-    private static final List<String> BOTTOM_UP = List.of("posix", "progress", "walk", "plan",
+    private static final List<String> BOTTOM_UP = List.of("posix", "progress", "store", "walk", "plan",
             "copy.steps", "copy.throttle", "copy.keep", "copy.options", "copy.decision", "copy.compare", "copy",
             "report", "roots", "itemlog", "job.listing", "job.exec", "job.inflight", "job.ledger", "job", "spark", "api", "cli");
 

@@ -235,13 +235,13 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
 
         public Builder walk(WalkMode mode) { this.walk = required(mode, OptionTable.WALK.option()); return this; }
 
-        /** Copy from a listing an earlier run saved (a Hadoop path) instead of walking SRC. */
+        /** Copy from a listing an earlier run saved (local, or a Hadoop path) instead of walking SRC. */
         public Builder listing(String dir) { this.listing = nonBlank(dir, OptionTable.LISTING.option()); return this; }
 
-        /** Save the listing of SRC (a Hadoop path) for later runs. */
+        /** Save the listing of SRC (local, or a Hadoop path) for later runs. */
         public Builder saveListing(String dir) { this.saveListing = nonBlank(dir, OptionTable.SAVE_LISTING.option()); return this; }
 
-        /** The state ledger's directory, any Hadoop path: entries unchanged on both sides since the last successful run go unopened. */
+        /** The state ledger's directory, local or a Hadoop path: entries unchanged on both sides since the last successful run go unopened. */
         public Builder state(String dir) { this.state = nonBlank(dir, OptionTable.STATE.option()); return this; }
 
         /** Create DST's missing parent directories, as rsync --mkpath does; without it a missing parent is refused. */
@@ -362,7 +362,7 @@ public record CopyRequest(Keep keep, CopyModes modes, Batching batching, Listing
 
         public Builder bwlimit(String size) { return bwlimit(Sizes.parse(size)); }
 
-        /** Log each entry acted on (copied, linked, fixed, deleted, failed...) in DIR, any Hadoop path, one part per task. */
+        /** Log each entry acted on (copied, linked, fixed, deleted, failed...) in DIR, local or a Hadoop path, one part per task. */
         public Builder log(String dir) { this.log = nonBlank(dir, "--log"); return this; }
 
         /** The log lists the entries left as they were too. */

@@ -21,8 +21,8 @@ final class OptionValue {
     }
 
     /**
-     * A Hadoop path ({@code --log}, {@code --listing}, {@code --save-listing}): Hadoop names files by
-     * Strings, so a name whose bytes are not UTF-8 cannot reach its file and is refused.
+     * A place ({@code --log}, {@code --listing}, {@code --save-listing}): named by a String, on this machine as
+     * through Hadoop, so a name whose bytes are not UTF-8 cannot reach its file and is refused.
      */
     static String hadoopPath(String option, String dir) {
         if (RawArguments.notUtf8(dir))

@@ -3,10 +3,7 @@ package io.sparkdcp.itemlog;
 import io.sparkdcp.roots.OutputPlaces;
 import io.sparkdcp.roots.Roots;
 import io.sparkdcp.roots.UsageException;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
+import io.sparkdcp.store.Store;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,12 +11,11 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The itemized log's directory ({@code --log DIR}, any Hadoop path): {@code part-*} files of
+ * The itemized log's directory ({@code --log DIR}: a local path, or any path Hadoop reaches: {@link Store}): {@code part-*} files of
  * {@link ItemLine}s in no order, then {@code _SUCCESS}. Each task attempt writes its own part under
  * {@code _temporary} and renames it into place only once its work has succeeded ({@link Part#commit}),
  * as Hadoop's output committers do: the lines of an attempt that failed or was killed never appear,
@@ -48,19 +44,18 @@ public final class ItemLogDir {
      */
     public static String check(String dir, List<Roots> pairs) {
         try {
-            Path path = new Path(dir);
-            FileSystem fs = path.getFileSystem(new Configuration());
-            Path qualified = fs.makeQualified(path);
-            if ("file".equals(qualified.toUri().getScheme()) && !pairs.isEmpty())
-                OutputPlaces.checkDirectory("--log", io.sparkdcp.posix.PathBytes.of(qualified.toUri().getPath()), pairs);
-            if (!fs.exists(qualified)) return qualified.toString();
-            if (!fs.getFileStatus(qualified).isDirectory()) throw new UsageException("--log " + dir + " is not a directory");
-            for (FileStatus s : fs.listStatus(qualified)) {
-                if (!OWN_FILES.matcher(s.getPath().getName()).matches())
-                    throw new UsageException("--log " + dir + " holds " + s.getPath().getName()
+            Store store = Store.of(dir);
+            String qualified = store.qualify(dir);
+            if (store.local() && !pairs.isEmpty())
+                OutputPlaces.checkDirectory("--log", io.sparkdcp.posix.PathBytes.of(qualified), pairs);
+            if (!store.exists(qualified)) return qualified;
+            if (!store.isDirectory(qualified)) throw new UsageException("--log " + dir + " is not a directory");
+            for (Store.Listed s : store.list(qualified)) {
+                if (!OWN_FILES.matcher(s.name()).matches())
+                    throw new UsageException("--log " + dir + " holds " + s.name()
                             + ", which is not part of an item log: choose an empty or new directory");
             }
-            return qualified.toString();
+            return qualified;
         } catch (IOException e) {
             throw new UsageException("cannot check --log " + dir + ": " + e.getMessage());
         }
@@ -77,10 +72,10 @@ public final class ItemLogDir {
     /** Before any part: an earlier log's files are removed, the directory made. */
     public static void start(String dir) {
         check(dir);
-        try (FileSystem fs = fileSystem(dir)) {
-            Path path = new Path(dir);
-            if (fs.exists(path)) for (FileStatus s : fs.listStatus(path)) fs.delete(s.getPath(), true);
-            fs.mkdirs(path);
+        try {
+            Store store = Store.of(dir);
+            if (store.exists(dir)) for (Store.Listed s : store.list(dir)) store.delete(store.child(dir, s.name()));
+            store.mkdirs(dir, ACCESS);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the item log " + dir + ": " + e.getMessage(), e);
         }
@@ -88,9 +83,10 @@ public final class ItemLogDir {
 
     /** After every part: attempts that never committed are dropped, and {@code _SUCCESS} says the log is whole. */
     public static void finish(String dir) {
-        try (FileSystem fs = fileSystem(dir)) {
-            fs.delete(new Path(dir, TEMPORARY), true);
-            fs.create(new Path(dir, SUCCESS), true).close();
+        try {
+            Store store = Store.of(dir);
+            store.delete(store.child(dir, TEMPORARY));
+            store.create(store.child(dir, SUCCESS), ACCESS).close();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the item log " + dir + ": " + e.getMessage(), e);
         }
@@ -98,12 +94,14 @@ public final class ItemLogDir {
 
     /** Every line of the committed parts, part by part in name order. */
     public static List<ItemLine> read(String dir) {
-        try (FileSystem fs = fileSystem(dir)) {
-            List<FileStatus> parts = new ArrayList<>(Arrays.asList(fs.listStatus(new Path(dir), p -> p.getName().startsWith("part-"))));
+        try {
+            Store store = Store.of(dir);
+            List<String> parts = new ArrayList<>();
+            for (Store.Listed s : store.list(dir)) if (s.name().startsWith("part-")) parts.add(s.name());
             parts.sort(null);
             List<ItemLine> lines = new ArrayList<>();
-            for (FileStatus part : parts) {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(part.getPath()), StandardCharsets.UTF_8))) {
+            for (String part : parts) {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(store.open(store.child(dir, part)), StandardCharsets.UTF_8))) {
                     for (String line = r.readLine(); line != null; line = r.readLine()) lines.add(ItemLine.parse(line));
                 }
             }
@@ -113,15 +111,6 @@ public final class ItemLogDir {
         }
     }
 
-    /** Hadoop's configuration, read once per JVM: each task opens a file system with it. */
-    private static final class Conf {
-        static final Configuration HADOOP = new Configuration();
-    }
-
-    /** A file system of this log's own (closed with it), without checksum files beside the parts. */
-    static FileSystem fileSystem(String dir) throws IOException {
-        FileSystem fs = FileSystem.newInstance(new Path(dir).toUri(), Conf.HADOOP);
-        fs.setWriteChecksum(false);
-        return fs;
-    }
+    /** Who may read the log: as Hadoop's local file system wrote it, everyone (the umask applies). */
+    static final Store.Access ACCESS = Store.Access.SHARED;
 }

@@ -5,9 +5,7 @@ import io.sparkdcp.copy.options.ItemLogTarget;
 import io.sparkdcp.copy.compare.Difference;
 import io.sparkdcp.posix.Failure;
 import io.sparkdcp.posix.FileType;
-import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
+import io.sparkdcp.store.Store;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,8 +22,8 @@ final class ItemLogPart implements ItemLog, AutoCloseable {
     private final String attempt;
     /** Not the task's first attempt: an earlier one may have committed a part that this one must replace. */
     private final boolean retry;
-    private FileSystem fs;
-    private FSDataOutputStream out;
+    private Store store;
+    private Store.Output out;
     private boolean committed;
 
     ItemLogPart(ItemLogTarget target, String name, String attempt, boolean retry) {
@@ -59,8 +57,8 @@ final class ItemLogPart implements ItemLog, AutoCloseable {
     private synchronized void write(ItemLine line) {
         try {
             if (out == null) {
-                fs = ItemLogDir.fileSystem(target.dir());
-                out = fs.create(temporary(), true);
+                store = Store.of(target.dir());
+                out = store.create(temporary(), ItemLogDir.ACCESS);
             }
             out.write((line.format() + "\n").getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
@@ -75,11 +73,11 @@ final class ItemLogPart implements ItemLog, AutoCloseable {
     public synchronized void commit() {
         if (out == null && !retry) return;
         try {
-            if (out == null) fs = ItemLogDir.fileSystem(target.dir());
+            if (out == null) store = Store.of(target.dir());
             else out.close();
-            Path part = new Path(target.dir(), name);
-            fs.delete(part, false);
-            if (out != null && !fs.rename(temporary(), part)) throw new IOException("cannot rename " + temporary() + " to " + part);
+            String part = store.child(target.dir(), name);
+            if (out == null) store.delete(part);
+            else store.rename(temporary(), part);
             committed = true;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the item log " + target.dir() + ": " + e.getMessage(), e);
@@ -88,18 +86,18 @@ final class ItemLogPart implements ItemLog, AutoCloseable {
 
     @Override
     public synchronized void close() {
-        if (fs == null) return;
-        try (FileSystem owned = fs) {
+        if (store == null) return;
+        try {
             if (!committed) {
-                out.close();
-                owned.delete(temporary(), false);
+                if (out != null) out.close();
+                store.delete(temporary());
             }
         } catch (IOException e) {
             // an attempt that failed already: its temporary file is removed with _temporary at the end
         }
     }
 
-    private Path temporary() {
-        return new Path(new Path(target.dir(), ItemLogDir.TEMPORARY), name + ".attempt-" + attempt);
+    private String temporary() {
+        return store.child(store.child(target.dir(), ItemLogDir.TEMPORARY), name + ".attempt-" + attempt);
     }
 }

@@ -66,14 +66,28 @@ class LauncherOptionScanTest {
                 List.of("--report", "--log"),
                 List.of("--exclude", "--master"),
                 List.of("--progress", "5", "--exclude", "--state=x"),
-                List.of("--progress", "-v"));
+                List.of("--progress", "-v"),
+                // a ledger, an item log or a saved listing in a local place: read and written without Hadoop
+                List.of("--state", "DIR"),
+                List.of("--state=/abs/DIR"),
+                List.of("--log", "file:/abs/DIR"),
+                List.of("--log=file:///abs/DIR"),
+                List.of("--listing", "FILE:/abs/DIR"),
+                List.of("--save-listing", "relative/with:colon"),
+                List.of("-an", "--state=DIR", "--log", "./x:y", "--listing", "DIR"));
     }
 
-    /** Spellings of runs that need Spark's jars: each of FullClassPath.OPTIONS, as OPT VALUE and OPT=VALUE. */
+    /**
+     * Spellings of runs that need Spark's jars: each of FullClassPath.OPTIONS, as OPT VALUE and OPT=VALUE, a place of
+     * another scheme than file: for the options that take one.
+     */
     static Stream<List<String>> fullPath() {
         List<List<String>> cases = new ArrayList<>();
+        cases.add(List.of("--state", "s3a://bucket/DIR"));
+        cases.add(List.of("--log=webhdfs://namenode/DIR"));
+        cases.add(List.of("--state", "DIR", "--log", "hdfs:/DIR"));
         for (String option : FullClassPath.OPTIONS) {
-            String value = option.equals("--master") ? "local[2]" : "DIR";
+            String value = option.equals("--master") ? "local[2]" : "hdfs://namenode:8020/DIR";
             cases.add(List.of(option, value));
             cases.add(List.of(option + "=" + value));
             cases.add(List.of("--exclude", "x", option, value));

@@ -105,6 +105,11 @@ class ShortClassPathTest {
         ref = mount.dir().resolve("ref");
         Launch copy = launch(List.of("copy", src + "/", ref.toString()));
         assertEquals(0, copy.exitCode(), copy.output());
+        // What the cases that read a ledger or a saved listing back read, written by launches like theirs.
+        Launch ledger = launch(List.of("sync", "--state", out.resolve("state-read").toString(), src + "/", dst("sync-state-read").toString()));
+        assertEquals(0, ledger.exitCode(), ledger.output());
+        Launch listing = launch(List.of("copy", "--save-listing", out.resolve("listing-read").toString(), src + "/", dst("listing-saved").toString()));
+        assertEquals(0, listing.exitCode(), listing.output());
     }
 
     @AfterAll
@@ -216,6 +221,26 @@ class ShortClassPathTest {
                 fails("sync --delete after a listing error", 1, "sync", "--delete", "--files-from", wantedMissing.toString(), s, refusedExtra)
                         .then(l -> assertTrue(Files.exists(refusedExtra.resolve("extra")))),
                 ok("sync --update --dry-run", "sync", "--update", "--dry-run", s, ref),
+                // A ledger, an item log and a saved listing in a local place: written and read without Hadoop.
+                ok("sync --state", "sync", "--state", out.resolve("state"), s, dst("sync-state")).then(l -> {
+                    assertTrue(Files.isRegularFile(out.resolve("state/state-0000000001/HEADER")), l.output());
+                    assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+                            Files.getPosixFilePermissions(out.resolve("state/state-0000000001"))), "the ledger holds names: its own user's");
+                }),
+                ok("sync --state, a ledger read back", "sync", "--state", "file://" + out.resolve("state-read"), "--report",
+                        out.resolve("state-read.json"), s, dst("sync-state-read"))
+                        .then(l -> assertTrue(report("state-read.json").at("/ledger_unchanged").asLong() > 0, l.output())),
+                ok("sync --delete --dry-run --state", "sync", "--delete", "--dry-run", "--state", out.resolve("state-read-dry"), s, ref),
+                ok("sync --log", "sync", "--log", out.resolve("log"), s, dst("sync-log")).then(l -> {
+                    assertTrue(Files.exists(out.resolve("log/_SUCCESS")), l.output());
+                    assertFalse(io.sparkdcp.itemlog.ItemLogDir.read(out.resolve("log").toString()).isEmpty(), "the copied entries' lines");
+                }),
+                fails("compare --log", 1, "compare", "--log", "file:" + out.resolve("compare-log"), s, src2.toString())
+                        .then(l -> assertFalse(io.sparkdcp.itemlog.ItemLogDir.read(out.resolve("compare-log").toString()).isEmpty(), "its differences")),
+                ok("copy --save-listing", "copy", "--save-listing", out.resolve("listing"), s, dst("save-listing"))
+                        .then(l -> assertTrue(Files.exists(out.resolve("listing/_SUCCESS")), l.output())),
+                ok("sync --listing", "sync", "--listing", out.resolve("listing-read"), "--report", out.resolve("listing-read.json"), s,
+                        dst("sync-listing")).then(l -> assertEquals("saved", report("listing-read.json").at("/settings/listed_by").asText())),
                 ok("compare", "compare", s, ref.toString()),
                 ok("compare --contents, distributed walk", "compare", "--contents", "--walk", "distributed", s, ref.toString()),
                 ok("compare with every option", "compare", "--xattrs", "all", "--no-projid", "--time-window", "1s", "--threads-per-task", "2",
@@ -239,7 +264,7 @@ class ShortClassPathTest {
     void aRunThatNeedsSparksJarsWithoutThemIsRefusedInOneLine() throws Exception {
         String classpath = shortClassPath();
         Commands.Result log = Commands.tryRun(new ProcessBuilder("java", "-cp", classpath, Main.class.getName(),
-                "copy", "--log", dst("refused-log-dir").toString(), src + "/", dst("refused-log").toString()));
+                "copy", "--log", "hdfs://namenode:8020/refused-log-dir", src + "/", dst("refused-log").toString()));
         assertEquals(2, log.exitCode(), log.stderr());
         assertTrue(log.stderr().startsWith("spark-dcp: --log needs Spark's, Hadoop's and log4j's jars"), log.stderr());
         assertEquals(1, log.stderr().lines().count(), log.stderr());

@@ -40,10 +40,7 @@ final class SparkDoors {
             Map.entry("io.sparkdcp.api.PreparedCopy", "run/dryRun on a JavaSparkContext; the executors' plan only when runner.onSpark(); ItemLogDir with --log"),
             Map.entry("io.sparkdcp.api.PreparedCompare", "run on a JavaSparkContext (a SparkPhaseRunner); ItemLogDir with --log"),
             Map.entry("io.sparkdcp.api.OutOfMemoryWatch", "its log4j filter only when log4j-core is on the class path"),
-            Map.entry("io.sparkdcp.job.ledger.LedgerRun", "StateLedger and LedgerJoin (Hadoop) only with --state: of() returns null without"),
-            Map.entry("io.sparkdcp.job.ledger.LedgerJoin", "StateLedger (Hadoop) only in write, which runs only with --state"),
-            Map.entry("io.sparkdcp.job.exec.SourceListing", "SavedListing (Hadoop) with --listing or --save-listing"),
-            Map.entry("io.sparkdcp.itemlog.TaskItemLog", "ItemLogPart (Hadoop) with --log; NONE without"));
+            Map.entry("io.sparkdcp.store.Store", "HadoopStore only for a place of another scheme than file: (Store.of)"));
 
     private SparkDoors() {}
 

@@ -5,7 +5,7 @@ import java.io.Serializable;
 /**
  * Where the tasks write the itemized log ({@code --log DIR}), shipped with the copy's options.
  *
- * @param dir     the log's directory, any Hadoop path
+ * @param dir     the log's directory, local or a Hadoop path
  * @param skipped also log the entries left as they were ({@code --log-skipped})
  * @param prefix  what this pair's paths are under in DST (its name, for one of several sources), or empty
  */

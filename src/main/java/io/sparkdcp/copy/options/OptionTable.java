@@ -92,9 +92,10 @@ public enum OptionTable {
             .compareHelp("Where the trees are listed: by the driver's threads, or by the executors in rounds of subtrees; "
                     + "auto: on the executors when the master is a cluster. Default: ${DEFAULT-VALUE}.")),
     SAVE_LISTING(Value.HADOOP_PATH, "save-listing", on(COPY, SYNC).label("DIR")
-            .help("Save the listing of SRC in DIR (a Hadoop SequenceFile; any Hadoop path) for later runs' --listing.")),
+            .help("Save the listing of SRC in DIR (a Hadoop SequenceFile; a local directory, or a Hadoop path such as "
+                    + "hdfs://HOST/DIR) for later runs' --listing.")),
     STATE(Value.HADOOP_PATH, "state", on(COPY, SYNC).label("DIR")
-            .help("Keep a state ledger in DIR (any Hadoop path; one run at a time): an entry whose SRC and DST are both "
+            .help("Keep a state ledger in DIR (a local directory, or a Hadoop path such as hdfs://HOST/DIR; one run at a time): an entry whose SRC and DST are both "
                     + "as the last successful run found them identical (inode, size, mtime, ctime) is not opened; the rest is "
                     + "compared in full. A damaged ledger is ignored with a notice and rebuilt.")),
     LISTING(Value.HADOOP_PATH, "listing", on(COPY, SYNC).label("DIR").report("listing_dir")

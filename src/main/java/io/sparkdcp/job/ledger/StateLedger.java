@@ -6,13 +6,7 @@ import io.sparkdcp.posix.Posix;
 import io.sparkdcp.roots.OutputPlaces;
 import io.sparkdcp.roots.Roots;
 import io.sparkdcp.roots.UsageException;
-
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocalFileSystem;
-import org.apache.hadoop.fs.Path;
+import io.sparkdcp.store.Store;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -39,8 +33,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The state ledger's directory ({@code --state DIR}, any Hadoop path), in the project's own format, version
- * {@value #VERSION}. The ledger is a cache, never an authority: a generation that is missing, partial, damaged,
+ * The state ledger's directory ({@code --state DIR}: a local path, or any path Hadoop reaches: {@link Store}), in
+ * the project's own format, version {@value #VERSION}. The ledger is a cache, never an authority: a generation that is missing, partial, damaged,
  * another writer's or another version's is not used (the run says so once and writes a new one), and nothing in
  * it can make a run fail.
  *
@@ -85,8 +79,8 @@ public final class StateLedger {
     private static final Pattern PART = Pattern.compile("part-[0-9a-f]{24}");
     /** Tests: a file made once the parts are written, after which the swap waits as long as this file exists. */
     static final String PAUSE_BEFORE_SWAP = "sparkdcp.test.state.pauseBeforeSwap";
-    /** One for the JVM: each new one reads Hadoop's defaults again, a part read costs less than that. */
-    private static final Configuration CONFIGURATION = new Configuration();
+    /** It holds the names of SRC's and DST's entries, and only its writer's user uses it. */
+    private static final Store.Access ACCESS = Store.Access.OWNER;
 
     /** One part file as its writer left it: what the HEADER says of it. */
     public record Part(String name, long bytes, String sha256) implements Serializable {}
@@ -121,11 +115,10 @@ public final class StateLedger {
      */
     public static String check(String dir, List<Roots> pairs) {
         try {
-            Path path = new Path(dir);
-            Path qualified = path.getFileSystem(new Configuration()).makeQualified(path);
-            if ("file".equals(qualified.toUri().getScheme()))
-                OutputPlaces.checkDirectory("--state", PathBytes.of(qualified.toUri().getPath()), pairs);
-            return qualified.toString();
+            Store store = Store.of(dir);
+            String qualified = store.qualify(dir);
+            if (store.local()) OutputPlaces.checkDirectory("--state", PathBytes.of(qualified), pairs);
+            return qualified;
         } catch (IOException e) {
             throw new UsageException("cannot check --state " + dir + ": " + e.getMessage());
         }
@@ -137,10 +130,9 @@ public final class StateLedger {
      */
     public static Generation current(String dir, LedgerFingerprint fingerprint, Consumer<String> notice) {
         try {
-            Path path = new Path(dir);
-            FileSystem fs = fileSystem(path);
-            Path newest = fs.exists(path) ? newest(fs, path, DONE) : null;
-            return newest == null ? null : open(fs, newest, fingerprint);
+            Store store = Store.of(dir);
+            String newest = store.exists(dir) ? newest(store, dir, DONE) : null;
+            return newest == null ? null : open(store, newest, fingerprint);
         } catch (Unusable e) {
             notice.accept("notice: the state ledger in " + dir + " " + e.getMessage() + ": not used; this run writes a new one");
         } catch (IOException | RuntimeException e) {
@@ -150,28 +142,29 @@ public final class StateLedger {
     }
 
     /** The generation at {@code generation} when its HEADER holds and its directory holds exactly the parts it names. */
-    static Generation open(FileSystem fs, Path generation, LedgerFingerprint fingerprint) throws IOException, Unusable {
-        Path header = new Path(generation, HEADER);
-        if (!fs.exists(header)) throw new Unusable("is incomplete (" + generation.getName() + " has no HEADER)");
-        if (fs.getFileStatus(header).getLen() > MAX_HEADER) throw new Unusable("is damaged (its HEADER is too long)");
+    static Generation open(Store store, String generation, LedgerFingerprint fingerprint) throws IOException, Unusable {
+        List<Store.Listed> files = store.list(generation);
+        Store.Listed header = files.stream().filter(f -> f.name().equals(HEADER)).findFirst().orElse(null);
+        if (header == null) throw new Unusable("is incomplete (" + store.name(generation) + " has no HEADER)");
+        if (header.bytes() > MAX_HEADER) throw new Unusable("is damaged (its HEADER is too long)");
         byte[] bytes;
-        try (InputStream in = fs.open(header)) {
+        try (InputStream in = store.open(store.child(generation, HEADER))) {
             bytes = in.readAllBytes();
         }
         Header read = parseHeader(bytes, fingerprint);
         List<Part> parts = read.parts();
         Set<String> named = new HashSet<>();
         for (Part p : parts) named.add(p.name());
-        for (FileStatus s : fs.listStatus(generation)) {
-            String name = s.getPath().getName();
+        for (Store.Listed s : files) {
+            String name = s.name();
             if (name.equals(HEADER)) continue;
             if (!named.remove(name)) throw new Unusable("holds " + name + ", which its HEADER does not name (another writer's)");
             Part p = parts.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
-            if (s.getLen() != p.bytes())
-                throw new Unusable("is damaged (" + name + " has " + s.getLen() + " bytes, its HEADER says " + p.bytes() + ")");
+            if (s.bytes() != p.bytes())
+                throw new Unusable("is damaged (" + name + " has " + s.bytes() + " bytes, its HEADER says " + p.bytes() + ")");
         }
         if (!named.isEmpty()) throw new Unusable("is incomplete (" + named.iterator().next() + " is missing)");
-        return new Generation(generation.toString(), parts, read.sameScope());
+        return new Generation(generation, parts, read.sameScope());
     }
 
     /** A HEADER's parts and scope, when its digest, version and identity hold. */
@@ -235,17 +228,16 @@ public final class StateLedger {
     /** Starts a new generation beside the one in force: its directory, to which the tasks add parts. */
     public static String begin(String dir) {
         try {
-            Path path = new Path(dir);
-            FileSystem fs = fileSystem(path);
-            fs.mkdirs(path);
+            Store store = Store.of(dir);
+            store.mkdirs(dir, ACCESS);
             long next = 1;
-            for (FileStatus s : fs.listStatus(path)) {
-                Matcher m = GENERATION.matcher(s.getPath().getName());
+            for (Store.Listed s : store.list(dir)) {
+                Matcher m = GENERATION.matcher(s.name());
                 if (m.matches()) next = Math.max(next, Long.parseLong(m.group(2)) + 1);
             }
-            Path writing = new Path(path, WRITING + String.format("%010d", next));
-            if (!fs.mkdirs(writing)) throw new IOException("cannot make " + writing);
-            return writing.toString();
+            String writing = store.child(dir, WRITING + String.format("%010d", next));
+            store.mkdirs(writing, ACCESS);
+            return writing;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the state ledger in " + dir + ": " + e.getMessage(), e);
         }
@@ -261,14 +253,13 @@ public final class StateLedger {
         List<LedgerBlock> sorted = new ArrayList<>(blocks);
         sorted.sort((a, b) -> Arrays.compareUnsigned(a.path(), b.path()));
         String name = "part-" + HexFormat.of().formatHex(sha256().digest(sorted.get(0).path()), 0, 12);
-        Path dir = new Path(writing);
-        Path temporary = new Path(dir, "." + name + "." + java.util.UUID.randomUUID());
-        Path part = new Path(dir, name);
         try {
-            FileSystem fs = fileSystem(dir);
+            Store store = Store.of(writing);
+            String temporary = store.child(writing, "." + name + "." + java.util.UUID.randomUUID());
+            String part = store.child(writing, name);
             MessageDigest digest = sha256();
             long length;
-            try (FSDataOutputStream file = fs.create(temporary, true)) {
+            try (Store.Output file = store.create(temporary, ACCESS)) {
                 DataOutputStream out = new DataOutputStream(new DigestOutputStream(new BufferedOutputStream(file, 1 << 16), digest));
                 out.write(MAGIC);
                 out.writeInt(VERSION);
@@ -281,14 +272,13 @@ public final class StateLedger {
                 out.writeLong(sorted.size());
                 out.write(((MessageDigest) digest.clone()).digest());
                 out.flush();
-                file.hsync();
+                file.sync();
                 length = out.size();
             } catch (CloneNotSupportedException e) {
                 throw new IllegalStateException(e);
             }
-            durable(fs, temporary);
-            fs.delete(part, false);
-            if (!fs.rename(temporary, part)) throw new IOException("rename of " + temporary + " to " + part + " failed");
+            // Durable with the generation's directory, which the commit fsyncs.
+            store.rename(temporary, part);
             return new Part(name, length, HexFormat.of().formatHex(digest.digest()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the state ledger in " + writing + ": " + e.getMessage(), e);
@@ -300,10 +290,10 @@ public final class StateLedger {
      * wrong with them (the part is then not to be used, nor the ledger it belongs to).
      */
     public static List<LedgerBlock> readPart(Generation generation, Part part) throws IOException {
-        Path file = new Path(new Path(generation.path()), part.name());
+        Store store = Store.of(generation.path());
         MessageDigest digest = sha256();
         List<LedgerBlock> blocks = new ArrayList<>();
-        try (InputStream raw = fileSystem(file).open(file);
+        try (InputStream raw = store.open(store.child(generation.path(), part.name()));
              DataInputStream in = new DataInputStream(new DigestInputStream(new BufferedInputStream(raw, 1 << 16), digest))) {
             byte[] magic = new byte[MAGIC.length];
             in.readFully(magic);
@@ -343,25 +333,22 @@ public final class StateLedger {
      */
     public static void commit(String writing, LedgerFingerprint fingerprint, String writer, List<Part> parts) {
         try {
-            Path from = new Path(writing);
-            Matcher m = GENERATION.matcher(from.getName());
+            Store store = Store.of(writing);
+            Matcher m = GENERATION.matcher(store.name(writing));
             if (!m.matches() || !m.group(1).equals(WRITING)) throw new IllegalArgumentException("not a generation being written: " + writing);
-            Path dir = from.getParent();
-            FileSystem fs = fileSystem(dir);
-            Path header = new Path(from, HEADER);
-            try (FSDataOutputStream out = fs.create(header, true)) {
+            String dir = store.parent(writing);
+            try (Store.Output out = store.create(store.child(writing, HEADER), ACCESS)) {
                 out.write(header(fingerprint, writer, parts));
-                out.hsync();
+                out.sync();
             }
-            durable(fs, header);
-            durable(fs, from);
+            store.makeDurable(writing);
             pauseForTests();
-            Path to = new Path(dir, DONE + m.group(2));
-            if (!fs.rename(from, to)) throw new IOException("rename of " + from + " to " + to + " failed");
-            durable(fs, dir);
-            for (FileStatus s : fs.listStatus(dir)) {
-                Matcher g = GENERATION.matcher(s.getPath().getName());
-                if (g.matches() && !s.getPath().getName().equals(to.getName())) fs.delete(s.getPath(), true);
+            String to = store.child(dir, DONE + m.group(2));
+            store.rename(writing, to);
+            store.makeDurable(dir);
+            for (Store.Listed s : store.list(dir)) {
+                Matcher g = GENERATION.matcher(s.name());
+                if (g.matches() && !s.name().equals(store.name(to))) store.delete(store.child(dir, s.name()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot put the state ledger " + writing + " in force: " + e.getMessage(), e);
@@ -371,35 +358,20 @@ public final class StateLedger {
     /** Drops a generation that will not be put in force (the run failed). */
     public static void abandon(String writing) {
         try {
-            Path path = new Path(writing);
-            fileSystem(path).delete(path, true);
+            Store.of(writing).delete(writing);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot remove " + writing + ": " + e.getMessage(), e);
         }
     }
 
-    /** The file system of path; on this machine's own, the raw one: the ledger checks its bytes itself, with no .crc files beside them. */
-    static FileSystem fileSystem(Path path) throws IOException {
-        FileSystem fs = path.getFileSystem(CONFIGURATION);
-        return fs instanceof LocalFileSystem local ? local.getRaw() : fs;
-    }
-
-    /** fsync of a local file or directory (a rename is durable once its directory is); elsewhere hsync has done it. */
-    private static void durable(FileSystem fs, Path path) {
-        if (!"file".equals(fs.getUri().getScheme())) return;
-        try (io.sparkdcp.posix.Fd fd = Posix.open(PathBytes.of(path.toUri().getPath()), Linux.O_RDONLY)) {
-            Posix.fsync(fd);
-        }
-    }
-
-    private static Path newest(FileSystem fs, Path dir, String kind) throws IOException {
-        Path newest = null;
+    private static String newest(Store store, String dir, String kind) throws IOException {
+        String newest = null;
         long highest = -1;
-        for (FileStatus s : fs.listStatus(dir)) {
-            Matcher m = GENERATION.matcher(s.getPath().getName());
+        for (Store.Listed s : store.list(dir)) {
+            Matcher m = GENERATION.matcher(s.name());
             if (m.matches() && m.group(1).equals(kind) && Long.parseLong(m.group(2)) > highest) {
                 highest = Long.parseLong(m.group(2));
-                newest = s.getPath();
+                newest = store.child(dir, s.name());
             }
         }
         return newest;

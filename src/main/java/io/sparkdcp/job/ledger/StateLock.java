@@ -9,15 +9,12 @@ import io.sparkdcp.posix.PosixException;
 import io.sparkdcp.posix.SmallFiles;
 import io.sparkdcp.roots.RootHolds;
 import io.sparkdcp.roots.UsageException;
-
-import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileAlreadyExistsException;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
+import io.sparkdcp.store.Store;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -26,18 +23,18 @@ import java.time.temporal.ChronoUnit;
  * One writer per state DIR: the run that uses {@code --state DIR} holds DIR's own lock from before its walk to
  * after its report, whatever its DST, and a second run on DIR is refused at once (exit 2) naming the holder. On
  * this machine's file systems (NFS too) it is an exclusive {@code flock} on {@code DIR/LOCK}, which the kernel
- * drops when the driver dies; the file holds the holder's pid, host and start for the refusal. Elsewhere (HDFS)
- * it is {@code DIR/LOCK} made exclusively and removed at the end: one left by a killed run is removed by hand.
+ * drops when the driver dies; the file holds the holder's pid, host and start for the refusal. Elsewhere (HDFS,
+ * through {@link Store}'s Hadoop side) it is {@code DIR/LOCK} made exclusively and removed at the end: one left by a killed run is removed by hand.
  */
 public final class StateLock implements AutoCloseable, RootHolds.Hold {
     static final String NAME = "LOCK";
     private final Fd held;
-    private final FileSystem fs;
-    private final Path made;
+    private final Store store;
+    private final String made;
 
-    private StateLock(Fd held, FileSystem fs, Path made) {
+    private StateLock(Fd held, Store store, String made) {
         this.held = held;
-        this.fs = fs;
+        this.store = store;
         this.made = made;
     }
 
@@ -66,19 +63,18 @@ public final class StateLock implements AutoCloseable, RootHolds.Hold {
 
     private static StateLock take(String dir, boolean make) {
         if (dir == null) return new StateLock(null, null, null);
-        Path path = new Path(dir);
         try {
-            FileSystem fs = StateLedger.fileSystem(path);
-            if (!make && !fs.exists(path)) return new StateLock(null, null, null);
-            if ("file".equals(fs.getUri().getScheme())) return new StateLock(flock(path.toUri().getPath()), null, null);
-            fs.mkdirs(path);
-            Path lock = new Path(path, NAME);
-            try (FSDataOutputStream out = fs.create(lock, false)) {
+            Store store = Store.of(dir);
+            if (!make && !store.exists(dir)) return new StateLock(null, null, null);
+            if (store.local()) return new StateLock(flock(store.qualify(dir)), null, null);
+            store.mkdirs(dir, Store.Access.SHARED);
+            String lock = store.child(dir, NAME);
+            try (Store.Output out = store.createNew(lock, Store.Access.SHARED)) {
                 out.write(holder().getBytes(StandardCharsets.UTF_8));
             } catch (FileAlreadyExistsException e) {
-                throw refused(dir, readHolder(fs, lock) + "; if that run is gone, remove " + lock);
+                throw refused(dir, readHolder(store, lock) + "; if that run is gone, remove " + lock);
             }
-            return new StateLock(null, fs, lock);
+            return new StateLock(null, store, lock);
         } catch (IOException e) {
             throw new UsageException("--state " + dir + " cannot be locked: " + e.getMessage());
         }
@@ -117,8 +113,8 @@ public final class StateLock implements AutoCloseable, RootHolds.Hold {
         return new UsageException("another spark-dcp run holds --state " + dir + " (" + holder + "); wait for it to end, or stop it");
     }
 
-    private static String readHolder(FileSystem fs, Path lock) {
-        try (InputStream in = fs.open(lock)) {
+    private static String readHolder(Store store, String lock) {
+        try (InputStream in = store.open(lock)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
             return "holder unknown";
@@ -141,7 +137,7 @@ public final class StateLock implements AutoCloseable, RootHolds.Hold {
         if (held != null) held.close();
         if (made != null) {
             try {
-                fs.delete(made, false);
+                store.delete(made);
             } catch (IOException e) {
                 // the next run names this one as the holder, and says to remove the file
             }

@@ -8,12 +8,12 @@ import java.io.Serializable;
  * How the job gets its listing of the source.
  *
  * @param walk           {@code --walk}: where to walk the source
- * @param listing        {@code --listing}: a listing saved by an earlier run to copy from instead of walking (a Hadoop path); null to walk
- * @param saveListing    {@code --save-listing}: where to save the listing for later runs (a Hadoop path); null not to
+ * @param listing        {@code --listing}: a listing saved by an earlier run to copy from instead of walking (local, or a Hadoop path); null to walk
+ * @param saveListing    {@code --save-listing}: where to save the listing for later runs (local, or a Hadoop path); null not to
  * @param filter         {@code --exclude}, {@code --include}, {@code --exclude-from}, {@code --files-from}: what
  *                       the walk lists; sync --delete walks DST with it too, so what it leaves out is not deleted
  * @param deleteExcluded {@code --delete-excluded}: sync --delete walks DST unfiltered, so what the filter leaves out is deleted
- * @param state          {@code --state}: the state ledger's directory (a Hadoop path), whose records let entries unchanged
+ * @param state          {@code --state}: the state ledger's directory (local, or a Hadoop path), whose records let entries unchanged
  *                       on both sides since the last successful run go unopened; null for none
  */
 public record ListingOptions(WalkMode walk, String listing, String saveListing, Filter filter, boolean deleteExcluded, String state)

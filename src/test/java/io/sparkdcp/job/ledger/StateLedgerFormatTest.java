@@ -260,7 +260,8 @@ class StateLedgerFormatTest {
 
     @Test
     void theStateDirIsCheckedAndMadeAbsolute(@TempDir Path dir) throws IOException {
-        assertEquals("file:" + dir.resolve("state"), StateLedger.check(dir.resolve("state").toString(), List.of()));
+        assertEquals(dir.resolve("state").toString(), StateLedger.check(dir.resolve("state").toString(), List.of()));
+        assertEquals(dir.resolve("state").toString(), StateLedger.check("file:" + dir.resolve("state"), List.of()), "a file: URI is a local path");
         Path file = Files.writeString(dir.resolve("file"), "x");
         io.sparkdcp.roots.UsageException refused = assertThrows(io.sparkdcp.roots.UsageException.class,
                 () -> StateLedger.check(file.toString(), List.of()));
