@@ -189,38 +189,22 @@ final class CopyContext implements AutoCloseable {
 
     /**
      * Opens the source file of e (timed as open_src) with O_NONBLOCK, so a FIFO or device put where
-     * the walk saw a file cannot hang the open, then clears it: Lustre takes its locks without waiting
-     * on a non-blocking descriptor and fails the read instead. What was opened is checked after the
-     * data ({@link #requireUnchanged}); a FIFO fails its first read at once (no pread on a pipe).
+     * the walk saw a file cannot hang the open. The flag stays: local file systems ignore it for a
+     * file's data, and where one honours it (Lustre takes its locks without waiting on a non-blocking
+     * descriptor and fails the read instead) the read clears it on its first EAGAIN (Posix's data
+     * calls). What was opened is checked after the data ({@link #requireUnchanged}); a FIFO fails its
+     * first read at once (no pread on a pipe).
      */
     Fd openSource(Entry e) {
-        return openSource(e, true);
-    }
-
-    /**
-     * As {@link #openSource(Entry)}; a descriptor that reads no data (sync's look at a kept file's xattrs
-     * and struct fsxattr) keeps O_NONBLOCK, which only reads notice: one call less per kept file.
-     */
-    Fd openSource(Entry e, boolean readsData) {
         int flags = sourceOpenFlags(e.stat());
         Fd dir = source.get(e.parent());
         byte[] name = sourceName(e);
-        // O_NONBLOCK: a FIFO swapped in after the walk fails below instead of blocking the open.
-        Fd src;
         long t = steps.start(Step.OPEN_SRC);
         try {
-            src = Posix.openat(dir, name, flags | Linux.O_NONBLOCK, 0);
+            return Posix.openat(dir, name, flags | Linux.O_NONBLOCK, 0);
         } finally {
             steps.stop(Step.OPEN_SRC, t);
         }
-        if (!readsData) return src;
-        try {
-            Posix.setStatusFlags(src, flags & Linux.O_NOATIME);
-        } catch (PosixException ex) {
-            src.close();
-            throw ex;
-        }
-        return src;
     }
 
     /**

@@ -47,7 +47,7 @@ final class MetadataSync {
         try {
             dst = openExisting(dir, e.name());
             boolean comparesData = Decision.comparesData(e.stat(), ctx.options.modes());
-            src = ctx.openSource(e, comparesData);
+            src = ctx.openSource(e);
             if (comparesData)
                 d = d.afterComparingData(contents.equal(src, dst, e.stat().size(), ctx.steps));
             if (!d.keeps()) return d;

@@ -74,6 +74,36 @@ public final class Posix {
         return again + 1;
     }
 
+    /**
+     * As {@link #retry}, for a call that reads data from fd: the one place where a descriptor opened
+     * O_NONBLOCK (so that a FIFO swapped in for a file cannot block its open) becomes blocking. Local
+     * file systems ignore the flag for a file's data; one that honours it (Lustre, waiting for no lock;
+     * some FUSE or network file systems) answers EAGAIN, and then the flag is cleared, once, and the
+     * call made again at once. Every call here is pread, copy_file_range or lseek, which a pipe, socket
+     * or terminal refuses before it could wait (ESPIPE, EINVAL), so no read blocks on one of those.
+     */
+    private static int retryRead(Fd fd, int again) {
+        if (errno() != Errno.EAGAIN || !fd.nonBlocking()) return retry(again);
+        int flags = fd.clearNonBlocking();
+        setStatusFlags(fd, flags);
+        return again;
+    }
+
+    /** As {@link #callOrErrno}, for a call that reads fd's data ({@link #retryRead}). */
+    private static long readOrErrno(Fd fd, LongSupplier syscall) {
+        long rc;
+        int again = 0;
+        while ((rc = syscall.getAsLong()) == -1 && (again = retryRead(fd, again)) >= 0) {}
+        return orErrno(rc);
+    }
+
+    /** As {@link #call}, for a call that reads fd's data ({@link #retryRead}). */
+    private static long read(String name, Fd fd, LongSupplier syscall) {
+        long rc = readOrErrno(fd, syscall);
+        if (rc < 0) throw failure(name, (int) -rc, fd.path());
+        return rc;
+    }
+
     /** As {@link #retry}, but a call not to be made again fails here, named with its path. */
     private static int retryOrThrow(int again, String name, byte[] path) {
         int next = retry(again);
@@ -110,7 +140,7 @@ public final class Posix {
         int fd;
         int again = 0;
         while ((fd = LIBC.openat(dir.fd(), c, flags | O_CLOEXEC, mode)) == -1) again = retryOrThrow(again, "openat", name);
-        return new Fd(fd, name);
+        return new Fd(fd, name, flags);
     }
 
     /** openat, or null when it fails with the given errno (EEXIST for an exclusive create, say). */
@@ -122,7 +152,7 @@ public final class Posix {
         rc = orErrno(rc);
         if (rc == -expectedErrno) return null;
         if (rc < 0) throw failure("openat", (int) -rc, name);
-        return new Fd((int) rc, name);
+        return new Fd((int) rc, name, flags);
     }
 
     /** Opens an absolute or cwd-relative path; used for the roots of a copy only. */
@@ -242,7 +272,7 @@ public final class Posix {
     }
 
     /** fcntl(F_SETFL): the status flags an open descriptor keeps (O_NONBLOCK, O_NOATIME, O_APPEND, O_DIRECT). */
-    public static void setStatusFlags(Fd fd, int flags) {
+    private static void setStatusFlags(Fd fd, int flags) {
         int again = 0;
         while (LIBC.fcntl(fd.fd(), F_SETFL, flags) == -1) again = retryOrThrow(again, "fcntl", fd.path());
     }
@@ -496,7 +526,7 @@ public final class Posix {
         long[] offOut = {offset};
         long rc;
         int again = 0;
-        while ((rc = LIBC.copy_file_range(in.fd(), offIn, out.fd(), offOut, length, 0)) == -1 && (again = retry(again)) >= 0) {}
+        while ((rc = LIBC.copy_file_range(in.fd(), offIn, out.fd(), offOut, length, 0)) == -1 && (again = retryRead(in, again)) >= 0) {}
         rc = orErrno(rc);
         if (rc >= 0) return rc;
         int errno = (int) -rc;
@@ -506,12 +536,12 @@ public final class Posix {
     }
 
     public static int pread(Fd fd, NativeBuffer buf, int length, long offset) {
-        return (int) call("pread", fd.path(), () -> Data.LIBC.pread(fd.fd(), buf.pointer(), length, offset));
+        return (int) read("pread", fd, () -> Data.LIBC.pread(fd.fd(), buf.pointer(), length, offset));
     }
 
     /** pread into buf at bufOffset. */
     public static int preadInto(Fd fd, NativeBuffer buf, int bufOffset, int length, long offset) {
-        return (int) call("pread", fd.path(), () -> Data.LIBC.pread(fd.fd(), buf.pointer().slice(bufOffset), length, offset));
+        return (int) read("pread", fd, () -> Data.LIBC.pread(fd.fd(), buf.pointer().slice(bufOffset), length, offset));
     }
 
     public static int pwrite(Fd fd, NativeBuffer buf, int bufOffset, int length, long offset) {
@@ -521,7 +551,7 @@ public final class Posix {
 
     /** lseek SEEK_DATA/SEEK_HOLE; returns -1 where no further data exists (ENXIO). */
     public static long seek(Fd fd, long offset, int whence) {
-        long rc = callOrErrno(() -> Data.LIBC.lseek(fd.fd(), offset, whence));
+        long rc = readOrErrno(fd, () -> Data.LIBC.lseek(fd.fd(), offset, whence));
         if (rc == -Errno.ENXIO) return -1;
         if (rc < 0) throw failure("lseek", (int) -rc, fd.path());
         return rc;

@@ -53,20 +53,20 @@ class SyscallCountTest {
     }
 
     @Test
-    void aPlainFileInheritingItsProjectCostsTwelveCopierCallsAndOneWalkStat() throws Exception {
+    void aPlainFileInheritingItsProjectCostsElevenCopierCallsAndOneWalkStat() throws Exception {
         List<String> calls = callsOn("plain-017.dat", "fd");
         long walk = calls.stream().filter(c -> c.startsWith("statx(") && c.contains("/src/project>")).count();
         assertEquals(1, walk, "the walk stats each entry once: " + calls);
         List<String> copier = calls.stream().filter(c -> !(c.startsWith("statx(") && c.contains("/src/project>"))).toList();
-        // Eight for the copy, plus the fcntl that clears O_NONBLOCK after the non-blocking open, the
-        // fstat after the data that proves the source did not change meanwhile, the look at the name
-        // (a re-run learns there that it may skip) and the link that names the complete, unnamed copy.
-        assertTrue(copier.size() <= 12, copier.size() + " calls in the copier: " + copier);
+        // Eight for the copy, plus the fstat after the data that proves the source did not change
+        // meanwhile, the look at the name (a re-run learns there that it may skip) and the link that
+        // names the complete, unnamed copy. The source keeps O_NONBLOCK, which XFS ignores for data.
+        assertTrue(copier.size() <= 11, copier.size() + " calls in the copier: " + copier);
         assertEquals(1, copier.stream().filter(c -> c.startsWith("openat(") && c.contains("O_TMPFILE")).count(), copier.toString());
         assertEquals(1, copier.stream().filter(c -> c.startsWith("linkat(") && c.contains("AT_EMPTY_PATH")).count(), copier.toString());
         assertTrue(copier.stream().noneMatch(c -> c.startsWith("rename") || c.startsWith("fsetxattr") || c.startsWith("fremovexattr")),
                 "no temporary name, no marker: " + copier);
-        assertEquals(1, copier.stream().filter(c -> c.startsWith("fcntl")).count(), copier.toString());
+        assertTrue(copier.stream().noneMatch(c -> c.startsWith("fcntl")), "O_NONBLOCK is not cleared: " + copier);
         assertEquals(1, copier.stream().filter(c -> c.startsWith("statx(") && c.contains("AT_EMPTY_PATH")).count(), copier.toString());
         assertTrue(copier.stream().noneMatch(c -> c.startsWith("fchmod")), "created with its mode: " + copier);
         assertTrue(copier.stream().noneMatch(c -> c.contains("\"/")), "nothing by absolute path: " + copier);
