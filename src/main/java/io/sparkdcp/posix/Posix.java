@@ -505,6 +505,22 @@ public final class Posix {
         throw failure("copy_file_range", errno, out.path());
     }
 
+    /**
+     * sendfile from in at offset to out at out's own file offset, which it advances: the kernel's
+     * splice between two file systems that copy_file_range refuses (two mounts), one copy of each
+     * page instead of read/write's two through a buffer. Returns bytes copied (0 at end of file), or
+     * -errno when a file system cannot splice (EINVAL, ENOSYS, EOPNOTSUPP), so the caller falls
+     * back to read/write.
+     */
+    public static long sendfile(Fd in, Fd out, long offset, long length) {
+        long[] off = {offset};
+        long rc = callOrErrno(() -> Data.LIBC.sendfile(out.fd(), in.fd(), off, length));
+        if (rc >= 0) return rc;
+        int errno = (int) -rc;
+        if (errno == Errno.EINVAL || errno == Errno.ENOSYS || errno == Errno.EOPNOTSUPP) return rc;
+        throw failure("sendfile", errno, out.path());
+    }
+
     public static int pread(Fd fd, NativeBuffer buf, int length, long offset) {
         return (int) call("pread", fd.path(), () -> Data.LIBC.pread(fd.fd(), buf.pointer(), length, offset));
     }
