@@ -134,11 +134,20 @@ public final class SparkContexts {
         conf.setIfMissing("spark.speculation", "false");
         // The progress bar would interleave with our stderr lines.
         conf.setIfMissing("spark.ui.showConsoleProgress", "false");
+        // No one reaches the web UI of a copy on the embedded Spark, which ends in seconds, and its
+        // Jetty server took a fifth of that Spark's start (docs/benchmarks.md); a user's
+        // spark.ui.enabled (a -D, or spark-submit's --conf) is kept.
+        if (isLocal(conf.get("spark.master"))) conf.setIfMissing("spark.ui.enabled", "false");
         // Running tasks' progress reaches the driver with executor heartbeats (default every 10 s).
         conf.setIfMissing("spark.executor.heartbeatInterval", HEARTBEAT_INTERVAL);
         // Results bigger than this fail the job with Spark's own message before they fill the heap.
         conf.setIfMissing("spark.driver.maxResultSize", maxResultSize(Runtime.getRuntime().maxMemory()));
         return conf;
+    }
+
+    /** local, local[N], local[*] and local[N,F]: Spark in this JVM. */
+    static boolean isLocal(String master) {
+        return master.equals("local") || master.startsWith("local[");
     }
 
     /**

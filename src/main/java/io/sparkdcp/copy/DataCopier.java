@@ -10,9 +10,12 @@ import io.sparkdcp.posix.PosixException;
 
 /**
  * Copies bytes between two open files at equal offsets: copy_file_range first (the kernel clones,
- * splices or falls back itself), read/write when the file systems refuse it. Holes stay holes: a
- * file with fewer blocks than its size is copied extent by extent (SEEK_DATA/SEEK_HOLE). The bytes of each
- * call go to progress as they are written, so a large file's bytes move while it is copied.
+ * splices or falls back itself); where it refuses the pair (EXDEV between two mounts, the usual case
+ * of a copy from one file system to another) sendfile, the same splice in the kernel from the
+ * source's offset to the destination's file offset; read/write through one buffer only when neither
+ * is possible. Holes stay holes: a file with fewer blocks than its size is copied extent by extent
+ * (SEEK_DATA/SEEK_HOLE). Each call moves the whole rest of the extent unless --bwlimit caps it.
+ * The bytes of each call go to progress as they are written, so a large file's bytes move while it is copied.
  */
 final class DataCopier {
     private static final int BUFFER_SIZE = 1 << 20;
@@ -28,6 +31,7 @@ final class DataCopier {
     private boolean copyFileRangeRefused;
     /** Bytes written by this copier so far, for the engine to settle each entry's progress. */
     private long written;
+    private boolean sendfileRefused;
 
     DataCopier(RateLimiter bytes, ProgressRecorder progress) {
         this.bytes = bytes;
@@ -79,18 +83,24 @@ final class DataCopier {
     /** Copies length bytes at offset. */
     private long copyExtent(Fd src, Fd dst, long offset, long length) {
         long done = 0;
+        boolean dstAtOffset = false; // dst's file offset is offset + done, where sendfile writes
         while (done < length) {
+            long at = offset + done;
             long want = Math.min(length - done, MAX_CALL);
             if (bytes != null) {
                 want = Math.min(want, Math.max(MIN_THROTTLED_CALL, Math.min(BUFFER_SIZE, (long) (bytes.rate() / 100))));
                 bytes.acquire(want);
             }
-            long n = copyFileRangeRefused ? -1 : Posix.copyFileRange(src, dst, offset + done, want);
-            if (n < 0) {
-                copyFileRangeRefused = true;
-                n = readWrite(src, dst, offset + done, want);
+            long n = copyFileRangeRefused ? -1 : Posix.copyFileRange(src, dst, at, want);
+            if (n < 0) copyFileRangeRefused = true;
+            if (n < 0 && !sendfileRefused) {
+                if (!dstAtOffset) Posix.seek(dst, at, Linux.SEEK_SET);
+                n = Posix.sendfile(src, dst, at, want);
+                dstAtOffset = n >= 0;
+                if (n < 0) sendfileRefused = true;
             }
-            if (n == 0) throw shrank(src, offset + done);
+            if (n < 0) n = readWrite(src, dst, at, want);
+            if (n == 0) throw shrank(src, at);
             done += n;
             written += n;
             progress.done(0, n);

@@ -92,8 +92,11 @@ public interface LibC {
         int lsetxattr(@In byte[] path, @In byte[] name, @In byte[] value, @size_t long size, int flags);
     }
 
-    /** Data not moved by copy_file_range: sparse files, read/write fallback, comparing, --fsync. */
+    /** Data not moved by copy_file_range: sparse files, the fallbacks across file systems, comparing, --fsync. */
     interface Data {
+        /** Reads in at *offset (advancing it, not in's file offset), writes at out's file offset. */
+        @ssize_t long sendfile(int outFd, int inFd, @In @Out long[] offset, @size_t long count);
+
         @ssize_t long pread(int fd, Pointer buf, @size_t long count, @off_t long offset);
 
         @ssize_t long pwrite(int fd, Pointer buf, @size_t long count, @off_t long offset);

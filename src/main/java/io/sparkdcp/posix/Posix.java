@@ -79,7 +79,7 @@ public final class Posix {
      * O_NONBLOCK (so that a FIFO swapped in for a file cannot block its open) becomes blocking. Local
      * file systems ignore the flag for a file's data; one that honours it (Lustre, waiting for no lock;
      * some FUSE or network file systems) answers EAGAIN, and then the flag is cleared, once, and the
-     * call made again at once. Every call here is pread, copy_file_range or lseek, which a pipe, socket
+     * call made again at once. Every call here is pread, copy_file_range, sendfile or lseek, which a pipe, socket
      * or terminal refuses before it could wait (ESPIPE, EINVAL), so no read blocks on one of those.
      */
     private static int retryRead(Fd fd, int again) {
@@ -533,6 +533,22 @@ public final class Posix {
         if (errno == Errno.EXDEV || errno == Errno.EINVAL || errno == Errno.ENOSYS || errno == Errno.EOPNOTSUPP)
             return rc;
         throw failure("copy_file_range", errno, out.path());
+    }
+
+    /**
+     * sendfile from in at offset to out at out's own file offset, which it advances: the kernel's
+     * splice between two file systems that copy_file_range refuses (two mounts), one copy of each
+     * page instead of read/write's two through a buffer. Returns bytes copied (0 at end of file), or
+     * -errno when a file system cannot splice (EINVAL, ENOSYS, EOPNOTSUPP), so the caller falls
+     * back to read/write.
+     */
+    public static long sendfile(Fd in, Fd out, long offset, long length) {
+        long[] off = {offset};
+        long rc = readOrErrno(in, () -> Data.LIBC.sendfile(out.fd(), in.fd(), off, length)); // reads in: its EAGAIN as a pread's
+        if (rc >= 0) return rc;
+        int errno = (int) -rc;
+        if (errno == Errno.EINVAL || errno == Errno.ENOSYS || errno == Errno.EOPNOTSUPP) return rc;
+        throw failure("sendfile", errno, out.path());
     }
 
     public static int pread(Fd fd, NativeBuffer buf, int length, long offset) {

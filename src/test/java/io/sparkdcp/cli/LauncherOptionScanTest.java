@@ -29,8 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The launcher's scan of the command line: every spelling of an option picocli reads the same way gives the same
- * class path. It is observed through a JAVA_HOME whose java only prints its arguments: no JVM starts, so each case
- * costs a bash run, and the class path the launcher chose is the one after -cp.
+ * class path, and a copy on the embedded Spark gets the JVM options of a copy on threads. It is observed through a
+ * JAVA_HOME whose java only prints its arguments: no JVM starts, so each case costs a bash run, and the class path
+ * the launcher chose is the one after -cp.
  */
 class LauncherOptionScanTest {
     private static final Path LAUNCHER = AppJars.PROJECT.resolve("submit-scripts/spark-dcp");
@@ -108,6 +109,21 @@ class LauncherOptionScanTest {
         assertEquals("full", classPath(options), options.toString());
     }
 
+    /** C1 only and the parallel collector, as on threads: C2 and G1 cost a short run more than they give back. */
+    @ParameterizedTest
+    @MethodSource("shortRunJvms")
+    void aCopyOnTheEmbeddedSparkGetsTheThreadsJitAndCollector(List<String> options) throws Exception {
+        List<String> args = javaArguments(options);
+        List<String> jvmOptions = args.subList(0, args.indexOf("-cp"));
+        for (String flag : List.of("-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC", "-Xmn32m", "-Xlog:all=warning:stderr"))
+            assertTrue(jvmOptions.contains(flag), flag + " in " + jvmOptions);
+        assertTrue(jvmOptions.stream().noneMatch(o -> o.startsWith("-Dspark.ui")), "a user's spark.ui.enabled is kept: " + jvmOptions);
+    }
+
+    static Stream<List<String>> shortRunJvms() {
+        return Stream.of(List.of("--master", "local[2]"), List.of("--master=local"), List.of("--state", "DIR"), List.of());
+    }
+
     /** The launcher's list of long options that take a value is picocli's, for copy, sync and compare. */
     @Test
     void theLaunchersValueOptionsArePicoclis() throws IOException {
@@ -130,6 +146,19 @@ class LauncherOptionScanTest {
      * (the runtime jar and Spark's), else its jars' names.
      */
     private static String classPath(List<String> options) throws IOException, InterruptedException {
+        List<String> args = javaArguments(options);
+        int cp = args.indexOf("-cp");
+        assertTrue(cp >= 0, "java's arguments: " + args);
+        List<String> jars = new ArrayList<>();
+        for (String jar : args.get(cp + 1).split(":"))
+            jars.add(Path.of(jar).getFileName().toString().replaceFirst("(_[0-9.]+)?-[0-9][^/]*\\.jar$", ""));
+        jars = jars.stream().sorted().toList();
+        if (jars.equals(List.of("jackson-annotations", "jackson-core", "jackson-databind", "spark-dcp-app.jar"))) return "short";
+        return jars.contains("spark-dcp.jar") && jars.contains("spark-core") ? "full" : jars.toString();
+    }
+
+    /** What the launcher gave java for {@code copy OPTIONS SRC DST}. */
+    private static List<String> javaArguments(List<String> options) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(LAUNCHER.toString(), "copy"));
         command.addAll(options);
         command.addAll(List.of(tmp.resolve("src/").toString(), tmp.resolve("dst").toString()));
@@ -141,14 +170,6 @@ class LauncherOptionScanTest {
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         assertTrue(process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS), command.toString());
         assertEquals(0, process.exitValue(), Files.readString(err));
-        List<String> args = Files.readAllLines(out);
-        int cp = args.indexOf("-cp");
-        assertTrue(cp >= 0, "java's arguments: " + args);
-        List<String> jars = new ArrayList<>();
-        for (String jar : args.get(cp + 1).split(":"))
-            jars.add(Path.of(jar).getFileName().toString().replaceFirst("(_[0-9.]+)?-[0-9][^/]*\\.jar$", ""));
-        jars = jars.stream().sorted().toList();
-        if (jars.equals(List.of("jackson-annotations", "jackson-core", "jackson-databind", "spark-dcp-app.jar"))) return "short";
-        return jars.contains("spark-dcp.jar") && jars.contains("spark-core") ? "full" : jars.toString();
+        return Files.readAllLines(out);
     }
 }

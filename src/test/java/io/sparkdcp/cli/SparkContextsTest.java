@@ -4,6 +4,7 @@ import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 class SparkContextsTest {
     private static final long MIB = 1024 * 1024;
@@ -27,6 +28,21 @@ class SparkContextsTest {
         assertEquals("spark-dcp", appNameOf(new SparkConf(false)));
         // spark-submit without --name: it names the application after --class.
         assertEquals("spark-dcp", appNameOf(new SparkConf(false).set("spark.app.name", Main.class.getName())));
+    }
+
+    @Test
+    void aLocalMasterHasNoWebUiUnlessTheUserAsksForOne() {
+        assertEquals("false", SparkContexts.configure(new SparkConf(false), "local[2]").get("spark.ui.enabled"));
+        assertEquals("false", SparkContexts.configure(new SparkConf(false), null).get("spark.ui.enabled")); // local[*]
+        assertEquals("false", SparkContexts.configure(new SparkConf(false).setMaster("local"), null).get("spark.ui.enabled"));
+        assertEquals("true", SparkContexts.configure(new SparkConf(false).set("spark.ui.enabled", "true"), "local[2]")
+                .get("spark.ui.enabled"));
+    }
+
+    @Test
+    void aClusterMasterKeepsSparksWebUi() {
+        assertFalse(SparkContexts.configure(new SparkConf(false), "spark://host:7077").contains("spark.ui.enabled"));
+        assertFalse(SparkContexts.configure(new SparkConf(false).setMaster("yarn"), null).contains("spark.ui.enabled"));
     }
 
     private static String appNameOf(SparkConf submitted) {
