@@ -1,5 +1,6 @@
 package io.sparkdcp.posix;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * system that honours the flag is hard to come by; /dev/kmsg honours it for real and supports pread:
  * at its end, with no new record, a non-blocking pread answers EAGAIN.
  */
+@Tag("fast")
 class NonBlockingReadTest {
     private static final Path KMSG = Path.of("/dev/kmsg");
     private static final int SEEK_END = 2;
