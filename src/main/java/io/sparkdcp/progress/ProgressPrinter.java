@@ -11,7 +11,8 @@ import java.util.function.Supplier;
 
 /**
  * Prints a {@link ProgressLine} at a fixed interval on a daemon thread, from the moment the totals are known
- * (after the walk) until closed, and a last one when the copy is over ({@link #finished}). What is done is
+ * (after the walk) until closed, and a last one when the copy is over ({@link #finished}) if it printed any
+ * (a copy shorter than the interval adds no line to a log). What is done is
  * sampled about once a second, and the rates are those of the last {@link #WINDOW}: a copy that slows or
  * speeds up shows it within seconds, and its time left follows.
  */
@@ -30,6 +31,8 @@ public final class ProgressPrinter implements AutoCloseable {
     private final Deque<Sample> samples = new ArrayDeque<>();
     private Work total;
     private int sampled;
+    /** Whether a line was printed: only then does the copy's end print its last one. */
+    private boolean printed;
 
     private record Sample(long nanos, Work done) {}
 
@@ -62,11 +65,11 @@ public final class ProgressPrinter implements AutoCloseable {
         this.total = total;
     }
 
-    /** The copy is over: its last line, with what was done in all. Nothing is printed after it. */
+    /** The copy is over: its last line, with what was done in all, after the lines before it. Nothing is printed after it. */
     public void finished() {
         stop();
         synchronized (this) {
-            if (total != null) out.accept(line(sample()));
+            if (total != null && printed) out.accept(line(sample()));
             total = null;
         }
     }
@@ -74,7 +77,9 @@ public final class ProgressPrinter implements AutoCloseable {
     private synchronized void tick() {
         if (total == null) return;
         Sample now = sample();
-        if (++sampled % samplesPerLine == 0) out.accept(line(now));
+        if (++sampled % samplesPerLine != 0) return;
+        out.accept(line(now));
+        printed = true;
     }
 
     /** Takes a sample into the window, dropping those the window has passed. */

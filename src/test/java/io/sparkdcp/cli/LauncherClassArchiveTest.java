@@ -4,6 +4,7 @@ import io.sparkdcp.testing.Commands;
 import io.sparkdcp.testing.Jdks;
 import io.sparkdcp.testing.LoopMount;
 import io.sparkdcp.testing.TimedProcess;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,16 @@ class LauncherClassArchiveTest {
 
     @TempDir
     Path tmp;
+
+    /**
+     * Every local run that finds no current archive starts a maker in the background (a --version too), which
+     * writes in its cache after the launcher exits: the temporary directory is removed only once they are done.
+     */
+    @AfterEach
+    void awaitTheMakers() throws IOException, InterruptedException {
+        for (String cache : List.of("cache", "build-cache"))
+            if (Files.isDirectory(tmp.resolve(cache))) archivesWhenMade(tmp.resolve(cache), "jsa", 0);
+    }
 
     @Test
     void twoFirstCopiesAtOnceBothCopyAndLeaveOneArchiveThatTheNextCopyMaps() throws Exception {
