@@ -235,7 +235,10 @@ public final class LatencyFs extends FuseStubFS {
 
     @Override
     public int link(String oldPath, String newPath) {
-        return serveCallWithReply(MetadataOp.LINK, newPath, () -> Posix.linkat(root, rel(oldPath), root, rel(newPath)));
+        return serveCallWithReply(MetadataOp.LINK, newPath, () -> {
+            Posix.linkat(root, rel(oldPath), root, rel(newPath));
+            lustre.linked(oldPath, newPath);
+        });
     }
 
     @Override

@@ -66,6 +66,12 @@ final class LustreEmulation {
         else fixed.remove(to);
     }
 
+    /** A second name of a file: both names show one inode's xattrs and layout, as a hard link does. */
+    void linked(String from, String to) {
+        xattrs.put(to, xattrs.computeIfAbsent(from, p -> new ConcurrentHashMap<>()));
+        if (fixed.contains(from)) fixed.add(to);
+    }
+
     void removed(String path) {
         xattrs.remove(path);
         fixed.remove(path);
