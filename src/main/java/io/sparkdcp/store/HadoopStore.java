@@ -94,32 +94,7 @@ final class HadoopStore implements Store {
     }
 
     private static Output output(FSDataOutputStream out) {
-        return new Output() {
-            @Override
-            public void write(int b) throws IOException {
-                out.write(b);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                out.write(b, off, len);
-            }
-
-            @Override
-            public void flush() throws IOException {
-                out.flush();
-            }
-
-            @Override
-            public void sync() throws IOException {
-                out.hsync();
-            }
-
-            @Override
-            public void close() throws IOException {
-                out.close();
-            }
-        };
+        return new Output(out, out::hsync, out::close);
     }
 
     @Override

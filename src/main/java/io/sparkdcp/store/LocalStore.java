@@ -120,37 +120,15 @@ final class LocalStore implements Store {
         options.add(StandardOpenOption.WRITE);
         options.add(LinkOption.NOFOLLOW_LINKS);
         FileChannel channel = FileChannel.open(path, options, permissions(access, false));
-        return new Output() {
-            private final BufferedOutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), BUFFER);
-
-            @Override
-            public void write(int b) throws IOException {
-                out.write(b);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                out.write(b, off, len);
-            }
-
-            @Override
-            public void flush() throws IOException {
+        BufferedOutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), BUFFER);
+        return new Output(out, () -> {
+            out.flush();
+            channel.force(true);
+        }, () -> {
+            try (channel) {
                 out.flush();
             }
-
-            @Override
-            public void sync() throws IOException {
-                out.flush();
-                channel.force(true);
-            }
-
-            @Override
-            public void close() throws IOException {
-                try (channel) {
-                    out.flush();
-                }
-            }
-        };
+        });
     }
 
     @Override

@@ -24,8 +24,46 @@ public interface Store {
     record Listed(String name, long bytes, boolean directory) {}
 
     /** A file being written: {@link #sync} makes what was written durable before it is closed. */
-    abstract class Output extends OutputStream {
-        public abstract void sync() throws IOException;
+    final class Output extends OutputStream {
+        /** What sync and close do beyond the stream's own flush. */
+        interface Action {
+            void run() throws IOException;
+        }
+
+        private final OutputStream out;
+        private final Action sync;
+        private final Action close;
+
+        /** Bytes to out; sync makes what was written durable, close ends the file. */
+        Output(OutputStream out, Action sync, Action close) {
+            this.out = out;
+            this.sync = sync;
+            this.close = close;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            out.flush();
+        }
+
+        public void sync() throws IOException {
+            sync.run();
+        }
+
+        @Override
+        public void close() throws IOException {
+            close.run();
+        }
     }
 
     /** The store of {@code location}: this machine's own for a plain path or a {@code file:} URI, else Hadoop's. */
