@@ -74,7 +74,10 @@ class FullDestinationTest {
 
         assertEquals(1, full.exitCode());
         assertTrue(full.counts().failed() > 0, "the destination had room for about a third of the files");
+        // A directory that did not fit fails with ENOSPC; the files beneath it, tried anyway, with ENOENT.
+        List<String> notMade = full.counts().failures().stream().filter(f -> f.errno().equals("ENOSPC")).map(Failure::path).toList();
         for (Failure f : full.counts().failures()) {
+            if (f.errno().equals("ENOENT") && notMade.stream().anyMatch(d -> f.path().startsWith(d + "/"))) continue;
             assertEquals("ENOSPC", f.errno(), f.toString());
             assertTrue(f.message().contains("No space left on device"), f.toString());
         }
